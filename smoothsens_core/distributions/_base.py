@@ -1,0 +1,285 @@
+"""Base classes of the noise families: define a distribution once, derive the rest.
+
+Modelled on SciPy's ``rv_continuous``: a family implements a few private methods on the
+*standardised* variable z = (x - loc) / scale (``_logpdf``, ``_cdf``, ``_sf``, ``_ppf``, ``_isf``,
+``_sample``, ``_mean``, ``_variance``), and the public methods check and broadcast their arguments
+once, then call the private methods on valid input only.  Parameters are validated in the
+constructor (``ValueError`` naming the parameter and its range); nothing returns NaN for an
+invalid parameter.  Randomness only through a ``numpy.random.Generator`` passed in (or an int seed).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .._validation import check_integer, check_positive, check_real, check_rng
+
+__all__ = ["ContinuousDistribution", "DiscreteDistribution"]
+
+FloatArray = NDArray[np.float64]
+
+
+def _as_float_array(name: str, x: ArrayLike) -> FloatArray:
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of real numbers; got {type(x).__name__}") from exc
+    if arr.size and np.any(np.isnan(arr)):
+        bad = tuple(int(i) for i in np.argwhere(np.isnan(arr))[0])
+        raise ValueError(f"{name} must not contain NaN; got NaN at index {bad}")
+    return arr
+
+
+def _as_probability_array(name: str, q: ArrayLike) -> FloatArray:
+    arr = _as_float_array(name, q)
+    if arr.size and (np.any(arr < 0) or np.any(arr > 1)):
+        raise ValueError(f"{name} must be in [0, 1]; got min={arr.min()!r}, max={arr.max()!r}")
+    return arr
+
+
+def _scalar_or_array(a: FloatArray) -> FloatArray | float:
+    return float(a) if a.ndim == 0 else a
+
+
+class ContinuousDistribution:
+    """A location-scale continuous distribution X = loc + scale * Z.
+
+    Subclasses set ``name``, ``symmetric`` (Z and -Z have the same law), ``support`` (of Z, as a
+    pair of floats), validate their shape parameters in ``__init__`` and implement ``_logpdf`` and
+    ``_cdf`` at least.  The defaults derive ``_pdf`` = exp(_logpdf), ``_sf`` (by symmetry when
+    ``symmetric``, else 1 - cdf), ``_ppf`` (subclasses should override: the base has no root finder
+    on purpose), ``_isf`` (by symmetry or ``_ppf(1 - q)``), and ``_sample`` = ``_ppf(U)``.
+    ``_mean`` and ``_variance`` return the standardised moments (``math.inf`` / ``math.nan`` where
+    the moment does not exist: variance inf, mean nan).
+    """
+
+    name: str = "distribution"
+    symmetric: bool = False
+    support: tuple[float, float] = (-math.inf, math.inf)
+
+    def __init__(self, loc: float = 0.0, scale: float = 1.0) -> None:
+        self.loc = check_real("loc", loc)
+        self.scale = check_positive("scale", scale)
+
+    # ---- to be provided by a family (standardised variable z) -------------------------------
+    def _logpdf(self, z: FloatArray) -> FloatArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _cdf(self, z: FloatArray) -> FloatArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _ppf(self, q: FloatArray) -> FloatArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _pdf(self, z: FloatArray) -> FloatArray:
+        return np.exp(self._logpdf(z))
+
+    def _sf(self, z: FloatArray) -> FloatArray:
+        if self.symmetric:
+            return self._cdf(-z)
+        return 1.0 - self._cdf(z)
+
+    def _isf(self, q: FloatArray) -> FloatArray:
+        if self.symmetric:
+            return -self._ppf(q)
+        return self._ppf(1.0 - q)
+
+    def _sample(self, size: tuple[int, ...], rng: np.random.Generator) -> FloatArray:
+        u = rng.random(size)
+        # Symmetric families: sample the lower half through ppf(u/2) and flip a sign, so that
+        # both tails are resolved to full relative precision (u near 1 loses digits in 1 - u).
+        if self.symmetric:
+            z = self._ppf(0.5 * u)
+            sign = rng.random(size) < 0.5
+            return np.where(sign, z, -z)
+        return self._ppf(u)
+
+    def _mean(self) -> float:
+        return 0.0 if self.symmetric else math.nan
+
+    def _variance(self) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # ---- public API: validate once, standardise, delegate -----------------------------------
+    def _standardise(self, x: ArrayLike) -> FloatArray:
+        return (_as_float_array("x", x) - self.loc) / self.scale
+
+    def logpdf(self, x: ArrayLike) -> FloatArray | float:
+        """ln density at x: _logpdf((x - loc)/scale) - ln(scale); -inf outside the support."""
+        z = self._standardise(x)
+        lo, hi = self.support
+        inside = (z >= lo) & (z <= hi)
+        with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+            out = np.where(inside, self._logpdf(np.where(inside, z, 0.0 if lo <= 0.0 <= hi else lo)),
+                           -np.inf)
+        return _scalar_or_array(out - math.log(self.scale))
+
+    def pdf(self, x: ArrayLike) -> FloatArray | float:
+        """Density at x (exp of :meth:`logpdf`)."""
+        return _scalar_or_array(np.exp(np.asarray(self.logpdf(x))))
+
+    def cdf(self, x: ArrayLike) -> FloatArray | float:
+        """P(X <= x)."""
+        z = self._standardise(x)
+        lo, hi = self.support
+        zc = np.clip(z, lo, hi)
+        with np.errstate(under="ignore"):
+            out = np.where(z <= lo, 0.0, np.where(z >= hi, 1.0, self._cdf(zc)))
+        return _scalar_or_array(out)
+
+    def sf(self, x: ArrayLike) -> FloatArray | float:
+        """P(X > x), computed directly in the upper tail (no 1 - cdf cancellation)."""
+        z = self._standardise(x)
+        lo, hi = self.support
+        zc = np.clip(z, lo, hi)
+        with np.errstate(under="ignore"):
+            out = np.where(z <= lo, 1.0, np.where(z >= hi, 0.0, self._sf(zc)))
+        return _scalar_or_array(out)
+
+    def ppf(self, q: ArrayLike) -> FloatArray | float:
+        """Inverse CDF: the x with P(X <= x) = q, q in [0, 1]."""
+        qa = _as_probability_array("q", q)
+        lo, hi = self.support
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            inner = np.clip(qa, np.finfo(float).tiny, 1.0 - np.finfo(float).epsneg)
+            z = np.where(qa <= 0.0, lo, np.where(qa >= 1.0, hi, self._ppf(inner)))
+        return _scalar_or_array(self.loc + self.scale * z)
+
+    def isf(self, q: ArrayLike) -> FloatArray | float:
+        """Inverse survival function: the x with P(X > x) = q."""
+        qa = _as_probability_array("q", q)
+        lo, hi = self.support
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            inner = np.clip(qa, np.finfo(float).tiny, 1.0 - np.finfo(float).epsneg)
+            z = np.where(qa <= 0.0, hi, np.where(qa >= 1.0, lo, self._isf(inner)))
+        return _scalar_or_array(self.loc + self.scale * z)
+
+    def sample(self, size: int | tuple[int, ...] = 1, rng: Any = None) -> FloatArray:
+        """Draw ``size`` samples with the ``numpy.random.Generator`` ``rng`` (or an int seed).
+
+        ``rng`` is required: smoothsens never draws from global random state.
+        """
+        if rng is None:
+            raise TypeError("rng is required: pass a numpy.random.Generator or an integer seed")
+        gen = check_rng(rng)
+        shape = (check_integer("size", size, minimum=0),) if np.ndim(size) == 0 else tuple(
+            check_integer("size", s, minimum=0) for s in size  # type: ignore[union-attr]
+        )
+        return self.loc + self.scale * self._sample(shape, gen)
+
+    def mean(self) -> float:
+        """E[X] (nan where the mean does not exist)."""
+        m = self._mean()
+        return self.loc + self.scale * m if math.isfinite(m) else m
+
+    def variance(self) -> float:
+        """Var[X] (inf where the variance does not exist)."""
+        v = self._variance()
+        return self.scale**2 * v if math.isfinite(v) else math.inf
+
+    def std(self) -> float:
+        """Standard deviation sqrt(Var[X]) (inf where the variance does not exist)."""
+        return math.sqrt(self.variance())
+
+    def _shape_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        shape = self._shape_repr()
+        sep = ", " if shape else ""
+        return f"{type(self).__name__}({shape}{sep}loc={self.loc!r}, scale={self.scale!r})"
+
+
+class DiscreteDistribution:
+    """A distribution on the integers (or a finite integer range), with an exact pmf.
+
+    Subclasses set ``support`` (a pair of ints or +-inf), validate parameters in ``__init__`` and
+    implement ``_logpmf`` and ``_cdf`` (on integer k, vectorised) and ``_ppf``; ``_sample`` defaults
+    to ``_ppf(U)``.
+    """
+
+    name: str = "discrete distribution"
+    support: tuple[float, float] = (-math.inf, math.inf)
+
+    def _logpmf(self, k: FloatArray) -> FloatArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _cdf(self, k: FloatArray) -> FloatArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _ppf(self, q: FloatArray) -> FloatArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _sf(self, k: FloatArray) -> FloatArray:
+        return 1.0 - self._cdf(k)
+
+    def _sample(self, size: tuple[int, ...], rng: np.random.Generator) -> FloatArray:
+        return self._ppf(rng.random(size))
+
+    def _mean(self) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _variance(self) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def logpmf(self, k: ArrayLike) -> FloatArray | float:
+        """ln P(K = k); -inf at non-integers and outside the support."""
+        ka = _as_float_array("k", k)
+        lo, hi = self.support
+        ok = (ka == np.floor(ka)) & (ka >= lo) & (ka <= hi)
+        safe = np.where(ok, ka, lo if math.isfinite(lo) else 0.0)
+        with np.errstate(divide="ignore", under="ignore"):
+            out = np.where(ok, self._logpmf(safe), -np.inf)
+        return _scalar_or_array(out)
+
+    def pmf(self, k: ArrayLike) -> FloatArray | float:
+        """P(K = k)."""
+        return _scalar_or_array(np.exp(np.asarray(self.logpmf(k))))
+
+    def cdf(self, k: ArrayLike) -> FloatArray | float:
+        """P(K <= k) for real k."""
+        ka = np.floor(_as_float_array("k", k))
+        lo, hi = self.support
+        kc = np.clip(ka, lo if math.isfinite(lo) else -1e300, hi if math.isfinite(hi) else 1e300)
+        out = np.where(ka < lo, 0.0, np.where(ka >= hi, 1.0, self._cdf(kc)))
+        return _scalar_or_array(out)
+
+    def sf(self, k: ArrayLike) -> FloatArray | float:
+        """P(K > k) for real k."""
+        ka = np.floor(_as_float_array("k", k))
+        lo, hi = self.support
+        kc = np.clip(ka, lo if math.isfinite(lo) else -1e300, hi if math.isfinite(hi) else 1e300)
+        out = np.where(ka < lo, 1.0, np.where(ka >= hi, 0.0, self._sf(kc)))
+        return _scalar_or_array(out)
+
+    def ppf(self, q: ArrayLike) -> FloatArray | float:
+        """Smallest integer k with P(K <= k) >= q."""
+        qa = _as_probability_array("q", q)
+        lo, hi = self.support
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inner = np.clip(qa, np.finfo(float).tiny, 1.0 - np.finfo(float).epsneg)
+            out = np.where(qa <= 0.0, lo, np.where(qa >= 1.0, hi, self._ppf(inner)))
+        return _scalar_or_array(out)
+
+    def sample(self, size: int | tuple[int, ...] = 1, rng: Any = None) -> NDArray[np.int64]:
+        """Draw ``size`` integer samples with ``rng`` (a Generator or int seed; required)."""
+        if rng is None:
+            raise TypeError("rng is required: pass a numpy.random.Generator or an integer seed")
+        gen = check_rng(rng)
+        shape = (check_integer("size", size, minimum=0),) if np.ndim(size) == 0 else tuple(
+            check_integer("size", s, minimum=0) for s in size  # type: ignore[union-attr]
+        )
+        return np.asarray(self._sample(shape, gen)).astype(np.int64)
+
+    def mean(self) -> float:
+        return self._mean()
+
+    def variance(self) -> float:
+        return self._variance()
+
+    def std(self) -> float:
+        return math.sqrt(self.variance())

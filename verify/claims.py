@@ -1,0 +1,302 @@
+"""The claim registry: every checkable statement of the four papers, each with a check.
+
+A :class:`Claim` is frozen: a stable id (``004-Lemma-4.1``), its source (seed file, section), the
+statement exactly as checked (plain math), the kind of check, and a check function returning a
+frozen :class:`ClaimResult` (verdict, evidence, precision, time).  Claims live in the modules of
+:mod:`verify.claimsets`; :func:`load_registry` imports all of them.  The registry refuses duplicate
+ids and claims without a check at registration time.
+
+Verdicts
+--------
+VERIFIED      the statement holds (within the stated precision or symbolically).
+ERRATUM       the printed form is wrong, a corrected form holds; both are in the evidence.
+REFUTED       the statement is false; a certified counterexample is in the evidence.
+INCONCLUSIVE  the check could not decide; the reason is in the evidence.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import pkgutil
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+__all__ = [
+    "Verdict",
+    "CheckKind",
+    "SEEDS",
+    "CheckContext",
+    "ClaimResult",
+    "Claim",
+    "Registry",
+    "REGISTRY",
+    "claim",
+    "load_registry",
+    "Omission",
+    "OMISSIONS",
+    "omitted",
+]
+
+SEEDS: Mapping[str, str] = {
+    "000": "000_3f382bde24593e2a.txt",
+    "002": "002_c1d9ef7457320fa2.txt",
+    "003": "003_589fbd8247981f2a.txt",
+    "004": "004_69025f458ca54b64.txt",
+}
+
+
+class Verdict(str, enum.Enum):
+    VERIFIED = "VERIFIED"
+    ERRATUM = "ERRATUM"
+    REFUTED = "REFUTED"
+    INCONCLUSIVE = "INCONCLUSIVE"
+
+
+class CheckKind(str, enum.Enum):
+    SYMBOLIC = "symbolic"
+    NUMERIC = "high-precision numeric"
+    PROPERTY = "property-based"
+    ADVERSARIAL = "adversarial search"
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """What a check may use: a seed for reproducible randomness, a search budget multiplier
+    (1.0 = default audit, smaller for ``--quick``), and the mpmath precision in decimal digits."""
+
+    seed: int = 20261122
+    budget: float = 1.0
+    dps: int = 50
+
+    def rng(self, salt: str = "") -> Any:
+        import numpy as np
+
+        # A stable per-claim stream: the same seed and salt give the same draws in any process.
+        h = sum((i + 1) * ord(c) for i, c in enumerate(salt)) % (2**31)
+        return np.random.default_rng([self.seed, h])
+
+    def scaled(self, n: int, minimum: int = 1) -> int:
+        """``n`` scaled by the budget, at least ``minimum``."""
+        return max(minimum, int(round(n * self.budget)))
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """The outcome of one check.
+
+    ``evidence`` is data (JSON-serialisable): max deviation and where, the counterexample, the
+    printed and corrected forms of an erratum.  ``summary`` is the one-line evidence for tables.
+    """
+
+    verdict: Verdict
+    summary: str
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    precision: str = ""
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict.value,
+            "summary": self.summary,
+            "evidence": _jsonable(self.evidence),
+            "precision": self.precision,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def _jsonable(obj: Any) -> Any:
+    import math
+
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover
+        np = None  # type: ignore[assignment]
+    if isinstance(obj, Mapping):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set)):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, enum.Enum):
+        return obj.value
+    if np is not None and isinstance(obj, np.ndarray):
+        return [_jsonable(v) for v in obj.tolist()]
+    if np is not None and isinstance(obj, np.generic):
+        return _jsonable(obj.item())
+    if isinstance(obj, float):
+        if math.isnan(obj) or math.isinf(obj):
+            return str(obj)
+        return obj
+    if isinstance(obj, (int, str, bool)) or obj is None:
+        return obj
+    return str(obj)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One checkable statement of a paper.
+
+    ``id``        stable identifier, ``<seed>-<Kind>-<number>[-<part>]`` e.g. ``004-Lemma-4.1``.
+    ``seed``      seed number ("000", "002", "003", "004").
+    ``section``   where in the paper (e.g. "Sec. 4.1.2, Lemma 4.1").
+    ``statement`` the statement exactly as checked, in plain math.
+    ``kind``      how it is checked (:class:`CheckKind`).
+    ``check``     function of a :class:`CheckContext` returning a :class:`ClaimResult`.
+    ``code``      the code the claim covers (module path), so proof and code point to each other.
+    """
+
+    id: str
+    seed: str
+    section: str
+    statement: str
+    kind: CheckKind
+    check: Callable[[CheckContext], ClaimResult]
+    code: str = ""
+    tags: tuple[str, ...] = ()
+
+    @property
+    def source_file(self) -> str:
+        return SEEDS[self.seed]
+
+    def run(self, ctx: CheckContext | None = None) -> ClaimResult:
+        """Run the check, timing it; an exception becomes INCONCLUSIVE with the traceback."""
+        ctx = ctx or CheckContext()
+        t0 = time.perf_counter()
+        try:
+            res = self.check(ctx)
+            if not isinstance(res, ClaimResult):
+                raise TypeError(f"check of {self.id} returned {type(res).__name__}, not ClaimResult")
+        except Exception as exc:  # noqa: BLE001 - an internal error is reported, not hidden
+            res = ClaimResult(
+                Verdict.INCONCLUSIVE,
+                f"internal error: {type(exc).__name__}: {exc}",
+                {"traceback": traceback.format_exc(), "internal_error": True},
+            )
+        dt = time.perf_counter() - t0
+        return ClaimResult(res.verdict, res.summary, res.evidence, res.precision, dt)
+
+
+class Registry:
+    """Claims by id, in registration order. Refuses duplicate ids and claims without a check."""
+
+    def __init__(self) -> None:
+        self._claims: dict[str, Claim] = {}
+
+    def add(self, c: Claim) -> Claim:
+        if not isinstance(c, Claim):
+            raise TypeError(f"only Claim objects can be registered; got {type(c).__name__}")
+        if c.id in self._claims:
+            raise ValueError(f"duplicate claim id {c.id!r}")
+        if c.seed not in SEEDS:
+            raise ValueError(f"claim {c.id!r}: seed must be one of {sorted(SEEDS)}; got {c.seed!r}")
+        if not callable(c.check):
+            raise ValueError(f"claim {c.id!r} has no check function")
+        if not c.id.startswith(c.seed + "-"):
+            raise ValueError(f"claim id {c.id!r} must start with its seed {c.seed!r}-")
+        self._claims[c.id] = c
+        return c
+
+    def __len__(self) -> int:
+        return len(self._claims)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._claims.values())
+
+    def __contains__(self, cid: object) -> bool:
+        return cid in self._claims
+
+    def get(self, cid: str) -> Claim:
+        try:
+            return self._claims[cid]
+        except KeyError:
+            raise KeyError(f"unknown claim id {cid!r}; run `smoothsens audit --list` to see the ids") from None
+
+    def select(
+        self,
+        ids: Iterable[str] | None = None,
+        seeds: Iterable[str] | None = None,
+        kinds: Iterable[str] | None = None,
+    ) -> list[Claim]:
+        """Claims matching all given filters (ids may be prefixes, e.g. ``004-Lemma-4``)."""
+        out = list(self)
+        if ids:
+            ids = list(ids)
+            for i in ids:
+                if not any(c.id == i or c.id.startswith(i) for c in out):
+                    raise KeyError(f"unknown claim id {i!r}; run `smoothsens audit --list` to see the ids")
+            out = [c for c in out if any(c.id == i or c.id.startswith(i) for i in ids)]
+        if seeds:
+            seeds = {s.zfill(3) for s in seeds}
+            bad = seeds - set(SEEDS)
+            if bad:
+                raise KeyError(f"unknown paper(s) {sorted(bad)}; choose from {sorted(SEEDS)}")
+            out = [c for c in out if c.seed in seeds]
+        if kinds:
+            valid = {k.name.lower(): k for k in CheckKind} | {k.value: k for k in CheckKind}
+            want = set()
+            for k in kinds:
+                if k.lower() not in valid:
+                    raise KeyError(f"unknown kind {k!r}; choose from {sorted(x.name.lower() for x in CheckKind)}")
+                want.add(valid[k.lower()])
+            out = [c for c in out if c.kind in want]
+        return out
+
+
+REGISTRY = Registry()
+
+
+def claim(
+    id: str,
+    *,
+    seed: str,
+    section: str,
+    statement: str,
+    kind: CheckKind,
+    code: str = "",
+    tags: tuple[str, ...] = (),
+    registry: Registry | None = None,
+) -> Callable[[Callable[[CheckContext], ClaimResult]], Callable[[CheckContext], ClaimResult]]:
+    """Decorator: register the decorated check function as the claim ``id``."""
+
+    def deco(fn: Callable[[CheckContext], ClaimResult]) -> Callable[[CheckContext], ClaimResult]:
+        (registry or REGISTRY).add(
+            Claim(id=id, seed=seed, section=section, statement=statement, kind=kind, check=fn,
+                  code=code, tags=tags)
+        )
+        return fn
+
+    return deco
+
+
+@dataclass(frozen=True)
+class Omission:
+    """A statement of a paper the registry deliberately does not check, and why."""
+
+    seed: str
+    where: str
+    reason: str
+
+
+OMISSIONS: list[Omission] = []
+
+
+def omitted(seed: str, where: str, reason: str) -> None:
+    """Record a statement left out of the registry, with the reason (listed by the audit report)."""
+    OMISSIONS.append(Omission(seed, where, reason))
+
+
+_LOADED = False
+
+
+def load_registry() -> Registry:
+    """Import every module of :mod:`verify.claimsets` (each registers its claims) and return REGISTRY."""
+    global _LOADED
+    if not _LOADED:
+        import verify.claimsets as pkg
+
+        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+            if not info.name.startswith("_"):
+                importlib.import_module(f"verify.claimsets.{info.name}")
+        _LOADED = True
+    return REGISTRY

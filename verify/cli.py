@@ -1,0 +1,54 @@
+"""The ``smoothsens`` command line (subcommands are discovered in :mod:`verify.commands`)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from typing import Sequence
+
+from smoothsens_core import __version__
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="smoothsens",
+        description=(
+            "Derive, calibrate and audit smooth-sensitivity privacy mechanisms "
+            "(differential privacy, Geo-Privacy, asymmetric DP)."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"smoothsens {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    import verify.commands as pkg
+
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"verify.commands.{info.name}")
+        mod.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``smoothsens`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(handler(args) or 0)
+    except (ValueError, TypeError, KeyError, FileNotFoundError) as exc:
+        # User errors get one clear line, not a traceback.
+        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"smoothsens {args.command}: error: {msg}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
