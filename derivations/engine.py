@@ -1,0 +1,378 @@
+"""SymPy front end of the generic smooth-sensitivity engine (004 Sec. 3.3, Defs. 7-9).
+
+``smooth_sensitivity_engine(expr, variables, growth, Lambda, kinks, domain, method)`` takes a
+SymPy expression f(x_1, ..., x_d) (Piecewise, Abs, Max, Min allowed in d = 1), derives the
+stationarity equations of every stratum of the candidate sets S0-S4 of 004 Sec. 3.3
+symbolically from f and its derivatives, compiles them with ``lambdify`` (user expressions,
+not a hot path of the core) into a :class:`smoothsens_core.sensitivity.generic.GenericSpec`, and
+returns an object whose ``f``, ``lipschitz`` and ``smooth_sensitivity`` evaluate f, L_{f,Lambda}
+(004 Def. 7) and B* (004 Def. 9) on arrays of points.
+
+The equations (multiplied by positive factors; psi = (f(w) - f(z))/rho, rho = ||w - z||,
+D = w - z, r = ||z - x||, e = (z - x)/r, lambda = d ln g0/dr = gamma (g_E), gamma/(1 + gamma r) (g_L)):
+
+    w free : grad f(w) rho^2 - (f(w) - f(z)) D                              (S2; S1 first half)
+    z free : -grad f(z) rho^2 + (f(w) - f(z)) D - (f(w) - f(z)) rho^2 lambda e   (S1; S0 x S1)
+    w -> z : f''(z) - f'(z) lambda e (d = 1);  H(z) grad f(z) - |grad f(z)|^2 lambda e (d = 2)  (S3)
+    ||w - z|| = Lambda, w = z + Lambda u:  grad f(w) - grad f(z) - (f(w) - f(z)) lambda e,
+                                           grad f(w) . u'(theta)            (S4, corrected)
+
+See :mod:`smoothsens_core.sensitivity.generic` for the erratum on the printed S4 (partial instead
+of constrained derivative) and the strata the printed procedure omits.
+
+``method="brute"`` evaluates the definitions directly with
+:mod:`smoothsens_core.sensitivity.brute` (dense search + Nelder-Mead + mpmath re-evaluation of
+the maximiser at 50 digits).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import mpmath
+import numpy as np
+import sympy as sp
+from numpy.typing import ArrayLike, NDArray
+
+from smoothsens_core._validation import check_points, check_positive
+from smoothsens_core.growth import GrowthFunction
+from smoothsens_core.sensitivity.brute import (
+    BruteResult,
+    brute_lipschitz,
+    brute_smooth_sensitivity,
+    check_lambda_value,
+)
+from smoothsens_core.sensitivity.generic import (
+    CandidateSystem,
+    GenericResult,
+    GenericSpec,
+    generic_lipschitz,
+    generic_smooth_sensitivity,
+)
+
+__all__ = ["SmoothSensitivityEngine", "smooth_sensitivity_engine", "detect_kinks", "candidate_equations"]
+
+_METHODS = ("candidates", "brute")
+
+
+def _to_piecewise(expr: sp.Expr) -> sp.Expr:
+    """Abs, Max, Min, sign, Heaviside rewritten as Piecewise (their kinks become conditions)."""
+    e = expr.replace(sp.Abs, lambda a: sp.Piecewise((a, a >= 0), (-a, True)))
+    e = e.rewrite(sp.Piecewise)
+    return sp.piecewise_fold(e)
+
+
+def detect_kinks(expr: sp.Expr, variable: sp.Symbol) -> list[float]:
+    """Real points where a Piecewise condition of f (d = 1) switches: candidates for 004 S0."""
+    pw = _to_piecewise(expr)
+    pts: set[float] = set()
+    for rel in pw.atoms(sp.core.relational.Relational):
+        g = rel.lhs - rel.rhs
+        if not g.has(variable):
+            continue
+        try:
+            sols = sp.solve(sp.Eq(g, 0), variable)
+        except NotImplementedError as exc:
+            raise ValueError(f"cannot locate the kinks of f from the condition {rel}; pass kinks=") from exc
+        for s in sols:
+            if s.is_real is False:
+                continue
+            v = complex(sp.N(s, 30))
+            if abs(v.imag) < 1e-14:
+                pts.add(float(v.real))
+    return sorted(pts)
+
+
+def _lam(growth: GrowthFunction, r: sp.Expr) -> sp.Expr:
+    """lambda(r) = d/dr ln g0(r): gamma for g_E, gamma/(1 + gamma r) for g_L (004 Sec. 3.1.2)."""
+    gam = sp.Float(growth.gamma, 30)
+    return gam if growth.kind == "exp" else gam / (1 + gam * r)
+
+
+class _Builder:
+    def __init__(self, expr, variables, growth, Lam, kinks):
+        self.expr = expr
+        self.vars = list(variables)
+        self.d = len(self.vars)
+        self.growth = growth
+        self.Lam = Lam
+        self.kinks = kinks
+        d = self.d
+        self.X = sp.symbols(f"x_0:{d}", real=True)
+        self.Z = sp.symbols(f"z_0:{d}", real=True)
+        self.W = sp.symbols(f"w_0:{d}", real=True)
+        self.th = sp.Symbol("theta", real=True)
+        self.grad = [sp.diff(expr, v) for v in self.vars]
+
+    def f_at(self, P):
+        return self.expr.subs(dict(zip(self.vars, P)), simultaneous=True)
+
+    def grad_at(self, P):
+        return [g.subs(dict(zip(self.vars, P)), simultaneous=True) for g in self.grad]
+
+    def e_lam(self, Zs):
+        d = self.d
+        if d == 1:
+            r = sp.Abs(Zs[0] - self.X[0])
+            e = [sp.sign(Zs[0] - self.X[0])]
+        else:
+            r = sp.sqrt(sum((Zs[i] - self.X[i]) ** 2 for i in range(d)))
+            e = [(Zs[i] - self.X[i]) / r for i in range(d)]
+        lam = _lam(self.growth, r)
+        return e, lam
+
+    def w_block(self, Zs, Ws):
+        d = self.d
+        D = [Ws[i] - Zs[i] for i in range(d)]
+        rho2 = sum(c**2 for c in D)
+        df = self.f_at(Ws) - self.f_at(Zs)
+        gw = self.grad_at(Ws)
+        return [gw[i] * rho2 - df * D[i] for i in range(d)]
+
+    def z_block(self, Zs, Ws):
+        d = self.d
+        D = [Ws[i] - Zs[i] for i in range(d)]
+        rho2 = sum(c**2 for c in D)
+        df = self.f_at(Ws) - self.f_at(Zs)
+        gz = self.grad_at(Zs)
+        e, lam = self.e_lam(Zs)
+        return [-gz[i] * rho2 + df * D[i] - df * rho2 * lam * e[i] for i in range(d)]
+
+    def sphere(self, Zs, sign, z_free):
+        d = self.d
+        if d == 1:
+            Ws = [Zs[0] + sign * self.Lam]
+            u_dot = None
+        else:
+            Ws = [Zs[0] + self.Lam * sp.cos(self.th), Zs[1] + self.Lam * sp.sin(self.th)]
+            u_dot = [-sp.sin(self.th), sp.cos(self.th)]
+        eqs = []
+        if z_free:
+            gw, gz = self.grad_at(Ws), self.grad_at(Zs)
+            df = self.f_at(Ws) - self.f_at(Zs)
+            e, lam = self.e_lam(Zs)
+            eqs += [gw[i] - gz[i] - df * lam * e[i] for i in range(d)]
+        if d == 2:
+            gw = self.grad_at(Ws)
+            eqs.append(gw[0] * u_dot[0] + gw[1] * u_dot[1])
+        return eqs
+
+    def limit_eq(self, Zs):
+        d = self.d
+        e, lam = self.e_lam(Zs)
+        gz = self.grad_at(Zs)
+        if d == 1:
+            return [sp.diff(self.grad[0], self.vars[0]).subs(self.vars[0], Zs[0]) - gz[0] * lam * e[0]]
+        H = [[sp.diff(self.grad[i], self.vars[j]).subs(dict(zip(self.vars, Zs)), simultaneous=True) for j in range(d)]
+             for i in range(d)]
+        n2 = sum(g**2 for g in gz)
+        return [sum(H[i][j] * gz[j] for j in range(d)) - n2 * lam * e[i] for i in range(d)]
+
+    def compile(self, unknowns, eqs):
+        fn = sp.lambdify(list(unknowns) + list(self.X), eqs, modules="numpy")
+        m = len(unknowns)
+        d = self.d
+
+        def residual(Y: NDArray[np.float64], X: NDArray[np.float64]) -> NDArray[np.float64]:
+            with np.errstate(all="ignore"):
+                out = fn(*[Y[:, j] for j in range(m)], *[X[:, i] for i in range(d)])
+            cols = np.broadcast_arrays(*[np.asarray(o, dtype=float) for o in out], np.empty(Y.shape[0]))[:-1]
+            return np.stack(cols, axis=1)
+
+        return residual
+
+
+def candidate_equations(b: _Builder) -> tuple[list[tuple[CandidateSystem, list[sp.Expr]]], bool]:
+    """All strata of 004 Sec. 3.3 (corrected) with their SymPy stationarity equations."""
+    d = b.d
+    finite = math.isfinite(b.Lam)
+    out: list[tuple[CandidateSystem, list[sp.Expr]]] = []
+    z_modes: list[tuple[str, int, Any]] = [("x", -1, list(b.X)), ("free", -1, list(b.Z))]
+    z_modes += [("kink", i, [sp.Float(k[0], 30)]) for i, k in enumerate(b.kinks)]
+    for zm, zi, Zs in z_modes:
+        zlabel = {"x": "z=x", "free": "z free", "kink": f"z=k{zi}"}[zm]
+        zfree = zm == "free"
+        # w free
+        eqs = (b.z_block(Zs, list(b.W)) if zfree else []) + b.w_block(Zs, list(b.W))
+        unk = (list(b.Z) if zfree else []) + list(b.W)
+        paper = "S1" if zfree else ("S2" if zm == "x" else "S0 x S2 (not printed)")
+        out.append((CandidateSystem(f"{zlabel}, w free", zm, "free", b.compile(unk, eqs), z_kink=zi, paper_set=paper), eqs))
+        # w -> z (limit)
+        if zfree:
+            eqs = b.limit_eq(Zs)
+            out.append((CandidateSystem("z free, w->z", "free", "limit", b.compile(list(b.Z), eqs), paper_set="S3"), eqs))
+        else:
+            paper = "case 4" if zm == "x" else "S0 x S3 (not printed)"
+            out.append((CandidateSystem(f"{zlabel}, w->z", zm, "limit", None, z_kink=zi, paper_set=paper), []))
+        # w on the Lambda-sphere
+        if finite:
+            signs = (1, -1) if d == 1 else (0,)
+            for sg in signs:
+                eqs = b.sphere(Zs, sg, zfree)
+                unk = (list(b.Z) if zfree else []) + ([b.th] if d == 2 else [])
+                res = b.compile(unk, eqs) if unk else None
+                paper = "S4 (corrected)" if zfree else "sphere (not printed)"
+                lab = f"{zlabel}, |w-z|=Lambda" + (f" ({'+' if sg > 0 else '-'})" if d == 1 else "")
+                out.append((CandidateSystem(lab, zm, "sphere", res, z_kink=zi, sign=sg, paper_set=paper), eqs))
+        # w at a kink
+        for j, k in enumerate(b.kinks):
+            Ws = [sp.Float(k[0], 30)]
+            if zfree:
+                eqs = b.z_block(Zs, Ws)
+                out.append((CandidateSystem(f"z free, w=k{j}", "free", "kink", b.compile(list(b.Z), eqs), w_kink=j,
+                                            paper_set="S1 (w in S0)"), eqs))
+            elif not (zm == "kink" and zi == j):
+                out.append((CandidateSystem(f"{zlabel}, w=k{j}", zm, "kink", None, z_kink=zi, w_kink=j,
+                                            paper_set="S0" if zm == "x" else "S0 x S0"), []))
+    return out, True
+
+
+def _one_sided_slopes(expr, var, k: float) -> tuple[float, float]:
+    """(f'(k-), f'(k+)) from the SymPy derivative (limit), for the w -> z limit at a kink."""
+    df = sp.diff(expr, var)
+    vals = []
+    for side in ("-", "+"):
+        try:
+            v = sp.limit(df, var, sp.nsimplify(k), side)
+            vals.append(float(v))
+        except Exception:  # limit failed: evaluate the branch next to k in high precision
+            eps = sp.Float(10, 40) ** -25
+            vals.append(float(df.subs(var, sp.Float(k, 40) + (eps if side == "+" else -eps)).evalf(30)))
+    return vals[0], vals[1]
+
+
+@dataclass
+class SmoothSensitivityEngine:
+    """f, L_{f,Lambda} (004 Def. 7) and B* (004 Def. 9) of a SymPy expression on arrays of points."""
+
+    expr: sp.Expr
+    variables: tuple[sp.Symbol, ...]
+    growth: GrowthFunction
+    Lambda: float
+    kinks: tuple[float, ...]
+    domain: Any
+    method: str
+    radius: float
+    spec: GenericSpec
+    equations: dict[str, list[sp.Expr]]
+    _f_mp: Any
+
+    @property
+    def d(self) -> int:
+        return len(self.variables)
+
+    def _points(self, points: ArrayLike) -> NDArray[np.float64]:
+        return check_points("points", points, d=self.d)
+
+    def f(self, points: ArrayLike) -> NDArray[np.float64]:
+        """f at each point (rows of an (n, d) array)."""
+        return np.asarray(self.spec.f(self._points(points)), dtype=float)
+
+    def _brute_kw(self) -> dict[str, Any]:
+        return dict(d=self.d, domain=self.domain, radius=self.radius,
+                    extra_points=np.asarray(self.kinks).reshape(-1, 1) if self.kinks else None,
+                    f_mp=self._f_mp, mp=mpmath)
+
+    def lipschitz(self, points: ArrayLike, *, details: bool = False):
+        """L_{f,Lambda}(x) for each point (004 Def. 7)."""
+        P = self._points(points)
+        if self.method == "brute":
+            r: BruteResult = brute_lipschitz(self.spec.f, P, self.Lambda, **self._brute_kw())
+            return r if details else r.value
+        return generic_lipschitz(self.spec, P, domain=self.domain, radius=self.radius, return_details=details)
+
+    def smooth_sensitivity(self, points: ArrayLike, *, details: bool = False):
+        """B*(x) = sup_z L_{f,Lambda}(z)/g(x, z) for each point (004 Def. 9)."""
+        P = self._points(points)
+        if self.method == "brute":
+            r = brute_smooth_sensitivity(self.spec.f, P, self.growth, self.Lambda, **self._brute_kw())
+            return r if details else r.value
+        return generic_smooth_sensitivity(self.spec, P, domain=self.domain, radius=self.radius, return_details=details)
+
+
+def smooth_sensitivity_engine(
+    expr: sp.Expr,
+    variables: Sequence[sp.Symbol] | sp.Symbol,
+    growth: GrowthFunction,
+    Lambda: float = math.inf,
+    kinks: Sequence[float] | None = None,
+    domain: tuple[ArrayLike, ArrayLike] | None = None,
+    method: str = "candidates",
+    metric: str = "euclidean",
+    radius: float = 10.0,
+) -> SmoothSensitivityEngine:
+    """Build the engine for f = ``expr`` in ``variables`` (004 Sec. 3.3).
+
+    ``kinks``: points of R^1 where f' is undefined (004 S0), added to those detected from
+    Piecewise/Abs/Max/Min conditions.  ``domain=(lo, hi)``: search window for the stationary
+    points (default: per point, [min(x, kinks) - radius, max(x, kinks) + radius]).
+    ``method``: "candidates" (004 Sec. 3.3, corrected) or "brute" (the definitions by search).
+    """
+    if not isinstance(expr, sp.Expr):
+        raise TypeError(f"expr must be a SymPy expression; got {type(expr).__name__}")
+    if isinstance(variables, sp.Symbol):
+        variables = (variables,)
+    variables = tuple(variables)
+    if not variables or not all(isinstance(v, sp.Symbol) for v in variables):
+        raise TypeError(f"variables must be a non-empty sequence of SymPy symbols; got {variables!r}")
+    extra = expr.free_symbols - set(variables)
+    if extra:
+        raise ValueError(f"expr has free symbols {sorted(map(str, extra))} that are not in variables {list(map(str, variables))}")
+    if not isinstance(growth, GrowthFunction):
+        raise TypeError(f"growth must be a smoothsens_core.growth.GrowthFunction; got {type(growth).__name__}")
+    Lam = check_lambda_value(Lambda)
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {_METHODS}; got method={method!r}")
+    if metric != "euclidean":
+        raise ValueError(f"metric must be 'euclidean' (004 Sec. 3.3 assumes the l2 metric); got metric={metric!r}")
+    radius = check_positive("radius", radius)
+    d = len(variables)
+    if d not in (1, 2):
+        raise ValueError(f"the engine supports d in {{1, 2}} variables; got d={d}")
+    pw = _to_piecewise(expr)
+    k_all: list[float] = []
+    if d == 1:
+        k_all = detect_kinks(expr, variables[0])
+        if kinks is not None:
+            for k in np.asarray(kinks, dtype=float).reshape(-1):
+                if not np.isfinite(k):
+                    raise ValueError(f"kinks must be finite numbers; got kinks={list(kinks)!r}")
+                k_all.append(float(k))
+        k_all = sorted(set(k_all))
+    else:
+        if kinks:
+            if method == "candidates":
+                raise ValueError(f"kinks are supported for d = 1 only with method='candidates'; got d={d} (use method='brute')")
+        if pw.has(sp.Piecewise) and method == "candidates":
+            raise ValueError("a non-smooth f (Piecewise/Abs/Max/Min) in d = 2 needs method='brute'")
+    b = _Builder(pw, variables, growth, Lam, [[k] for k in k_all])
+    systems, _ = candidate_equations(b) if method == "candidates" else ([], True)
+    f_np = sp.lambdify(list(variables), pw, modules="numpy")
+    g_np = sp.lambdify(list(variables), b.grad, modules="numpy")
+
+    def f_num(P: NDArray[np.float64]) -> NDArray[np.float64]:
+        with np.errstate(all="ignore"):
+            v = f_np(*[P[:, i] for i in range(d)])
+        return np.broadcast_to(np.asarray(v, dtype=float), (P.shape[0],))
+
+    def grad_num(P: NDArray[np.float64]) -> NDArray[np.float64]:
+        with np.errstate(all="ignore"):
+            out = g_np(*[P[:, i] for i in range(d)])
+        cols = np.broadcast_arrays(*[np.asarray(o, dtype=float) for o in out], np.empty(P.shape[0]))[:-1]
+        return np.stack(cols, axis=1)
+
+    slopes = [_one_sided_slopes(pw, variables[0], k) for k in k_all] if d == 1 else []
+    spec = GenericSpec(
+        d=d, f=f_num, grad=grad_num, growth=growth, Lambda=Lam,
+        systems=tuple(s for s, _ in systems),
+        kinks=np.asarray(k_all, dtype=float).reshape(-1, d) if d == 1 else np.zeros((0, d)),
+        kink_slopes=np.asarray(slopes, dtype=float).reshape(-1, 2),
+        label=str(expr),
+    )
+    f_mp = sp.lambdify(list(variables), pw, modules="mpmath")
+    return SmoothSensitivityEngine(
+        expr=expr, variables=variables, growth=growth, Lambda=Lam, kinks=tuple(k_all), domain=domain,
+        method=method, radius=radius, spec=spec, equations={s.name: e for s, e in systems}, _f_mp=f_mp,
+    )

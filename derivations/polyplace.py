@@ -1,0 +1,347 @@
+"""PolyPlace (002 Sec. 3, App. A): normaliser, antiderivatives, log-derivatives, variance, limits.
+
+The density (002 Def. 6), for scale s > 0 and shape alpha > 1::
+
+    f_{s,alpha}(x) = N (alpha - 1) (1 - |x|/s)^(alpha - 1)                         if |x|/s < 1/alpha
+                   = N (alpha + 1) (1 - 1/alpha^2)^alpha (1 + |x|/s)^(-alpha - 1)   otherwise
+
+    printed:  N_{s,alpha} = alpha / (2 (2 ((alpha - 1)/alpha)^alpha + alpha - 1) s)
+
+Everything below is derived from this density with SymPy.  Powers with the exponent alpha are
+handled through the two quantities
+
+    W = (1 - 1/alpha)^alpha = ((alpha - 1)/alpha)^alpha,   V = (1 + 1/alpha)^alpha,
+
+so that (1 - 1/alpha^2)^alpha = W V; every closed form then is a rational function of alpha, W
+and V, which SymPy compares exactly.  The integrals are computed with the exponent n and the
+branch point c as free symbols (fast), then specialised to n = alpha, c = 1/alpha.
+
+Generated (``_generated/noise.py``): ``polyplace_log_normaliser(s, alpha)`` and
+``polyplace_variance(s, alpha)``, with W evaluated as exp(alpha log1p(-1/alpha)) (accurate for
+huge alpha, where (1 - 1/alpha)^alpha in floating point loses alpha * 1e-16 relative).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import mpmath
+import sympy as sp
+from sympy.codegen.cfunctions import log1p
+
+from derivations.codegen import GeneratedFunction, GeneratedModule
+from derivations.comparison import Comparison, compare_forms, random_points
+
+__all__ = [
+    "S", "ALPHA", "X", "W", "V",
+    "printed_normaliser",
+    "derive_normaliser",
+    "derive_antiderivatives",
+    "derive_log_derivatives",
+    "derive_lemma12",
+    "derive_variance",
+    "derive_cor14",
+    "derive_lemma15",
+    "w_numeric",
+    "polyplace_pdf_mp",
+    "codegen_targets",
+]
+
+S, ALPHA, X = sp.symbols("s alpha x", positive=True)
+W, V = sp.symbols("W V", positive=True)
+_N, _C = sp.symbols("n c", positive=True)
+GAMMA, EPS, SS, A = sp.symbols("gamma epsilon SS a", positive=True)
+
+#: W = ((alpha-1)/alpha)^alpha written for stable evaluation: exp(alpha*log1p(-1/alpha)) (the
+#: codegen log1p node, which SymPy does not expand into log(alpha - 1) - log(alpha)).
+_LOG_W = sp.Piecewise((sp.log(ALPHA - 1) - sp.log(ALPHA), ALPHA < 2), (log1p(-1 / ALPHA), True))
+#: (for alpha < 2, ln(alpha - 1) - ln(alpha) is accurate because alpha - 1 is exact in floating point;
+#: for alpha >= 2, log1p(-1/alpha) avoids cancellation for huge alpha)
+w_numeric = sp.exp(ALPHA * _LOG_W)
+v_numeric = sp.exp(ALPHA * log1p(1 / ALPHA))
+
+_DOMAIN = {ALPHA: (1.0001, 60.0)}
+
+
+def printed_normaliser() -> sp.Expr:
+    """002 Def. 6 as printed: N = alpha / (2 (2 ((alpha-1)/alpha)^alpha + alpha - 1) s)."""
+    return ALPHA / (2 * (2 * ((ALPHA - 1) / ALPHA) ** ALPHA + ALPHA - 1) * S)
+
+
+def _to_wv(expr: sp.Expr) -> sp.Expr:
+    """Replace (1 - c)^(k n + r) by W^k (1 - c)^r and (1 + c)^(k n + r) by V^k (1 + c)^r, then
+    specialise n = alpha, c = 1/alpha."""
+
+    def split(base: sp.Expr, sym: sp.Symbol):
+        def rep(t: sp.Pow) -> sp.Expr:
+            k = sp.expand(t.exp).coeff(_N)
+            return sym**k * base ** sp.expand(t.exp - k * _N)
+
+        return lambda e: e.replace(lambda t: t.is_Pow and sp.expand(t.base - base) == 0 and t.exp.has(_N), rep)
+
+    e = split(1 - _C, W)(sp.expand_power_exp(expr))
+    e = split(1 + _C, V)(e)
+    e = e.subs({_N: ALPHA, _C: 1 / ALPHA})
+    return sp.factor(sp.cancel(sp.gammasimp(sp.together(e))))
+
+
+@lru_cache(maxsize=None)
+def _branch_integrals() -> dict[str, sp.Expr]:
+    """Integrals of the two branches of f_{1,alpha} / N over x >= 0 (order 0 and 2), in W, V."""
+    x = X
+    b1 = sp.integrate((1 - x) ** (_N - 1), (x, 0, _C), conds="none")
+    b2 = sp.integrate((1 + x) ** (-_N - 1), (x, _C, sp.oo), conds="none")
+    m1 = sp.integrate(x**2 * (1 - x) ** (_N - 1), (x, 0, _C), conds="none")
+    m2 = sp.integrate(x**2 * (1 + x) ** (-_N - 1), (x, _C, sp.oo), conds="none")
+    # (1 - 1/alpha^2)^alpha = W V multiplies the second branch.
+    return {
+        "mass1": _to_wv((ALPHA - 1) * b1),
+        "mass2": _to_wv((ALPHA + 1) * W * V * b2),
+        "mom1": _to_wv((ALPHA - 1) * m1),
+        "mom2": _to_wv((ALPHA + 1) * W * V * m2),
+    }
+
+
+@lru_cache(maxsize=None)
+def derive_normaliser() -> tuple[sp.Expr, Comparison]:
+    """002 Def. 6 / Lemma 7: N_{s,alpha} solving 2 * int_0^inf f_{s,alpha} = 1 (s by scaling).
+
+    Derived N = alpha / (2 s (2 W + alpha - 1)); compared with the printed N (W-form)."""
+    bi = _branch_integrals()
+    total_over_n = sp.factor(2 * (bi["mass1"] + bi["mass2"]))  # int_R f_{1,alpha} / N
+    n_derived = sp.factor(1 / (total_over_n * S))  # scaling x = s u gives a factor s
+    printed = printed_normaliser().subs(((ALPHA - 1) / ALPHA) ** ALPHA, W)
+    printed = sp.factor(printed.subs((1 - 1 / ALPHA) ** ALPHA, W))
+    cmp = compare_forms("002 Def. 6 normaliser N_{s,alpha}", printed, n_derived, {S: (0.1, 10.0), W: (0.0, 1.0), ALPHA: (1.001, 50.0)})
+    return n_derived, cmp
+
+
+def polyplace_pdf_mp(x, s, alpha):
+    """mpmath density of 002 Def. 6 with the derived (= printed) normaliser, for references."""
+    x, s, alpha = mpmath.mpf(x), mpmath.mpf(s), mpmath.mpf(alpha)
+    w = ((alpha - 1) / alpha) ** alpha
+    n = alpha / (2 * (2 * w + alpha - 1) * s)
+    ax = abs(x)
+    if ax / s < 1 / alpha:
+        return n * (alpha - 1) * (1 - ax / s) ** (alpha - 1)
+    return n * (alpha + 1) * (1 - 1 / alpha**2) ** alpha * (1 + ax / s) ** (-alpha - 1)
+
+
+@lru_cache(maxsize=None)
+def derive_antiderivatives() -> tuple[dict[str, sp.Expr], list[Comparison]]:
+    """002 App. A (proof of Lemma 7): the printed antiderivatives I1, I2 (s = 1)::
+
+        I1(alpha, x) = -(alpha-1)(1-x)^alpha / (2 (2 W + alpha - 1))
+        I2(alpha, x) = -(1-1/alpha^2)^alpha (alpha+1)(x+1)^(-alpha) / (2 (2 W + alpha - 1))
+
+    Check: d/dx I_k equals the k-th branch of f_{1,alpha} (symbolically), and
+    I1(1/alpha) - I1(0) + lim I2 - I2(1/alpha) = 1/2 (numerically at 50 digits)."""
+    x = X
+    den = 2 * (2 * ((ALPHA - 1) / ALPHA) ** ALPHA + ALPHA - 1)
+    n1 = ALPHA / den  # N_{1,alpha}
+    i1 = -(ALPHA - 1) * (1 - x) ** ALPHA / den
+    i2 = -((1 - 1 / ALPHA**2) ** ALPHA) * (ALPHA + 1) * (x + 1) ** (-ALPHA) / den
+    f1 = n1 * (ALPHA - 1) * (1 - x) ** (ALPHA - 1)
+    f2 = n1 * (ALPHA + 1) * (1 - 1 / ALPHA**2) ** ALPHA * (1 + x) ** (-ALPHA - 1)
+    dom = {ALPHA: (1.001, 50.0), X: (0.0, 0.99)}
+    c1 = compare_forms("002 App. A: dI1/dx = branch 1 of f_{1,alpha}", sp.diff(i1, x), f1, dom)
+    c2 = compare_forms("002 App. A: dI2/dx = branch 2 of f_{1,alpha}", sp.diff(i2, x), f2, dom)
+    half = i1.subs(x, 1 / ALPHA) - i1.subs(x, 0) + 0 - i2.subs(x, 1 / ALPHA)  # lim_{x->inf} I2 = 0 (alpha > 0)
+    c3 = compare_forms("002 App. A: I1(1/a)-I1(0)+lim I2-I2(1/a) = 1/2", half, sp.Rational(1, 2), {ALPHA: (1.001, 50.0)})
+    return {"I1": i1, "I2": i2}, [c1, c2, c3]
+
+
+@lru_cache(maxsize=None)
+def derive_log_derivatives() -> tuple[dict[str, sp.Expr], list[Comparison]]:
+    """002 Lemma 10: for x > 0 (x < 0 by symmetry, the shift derivative gets sgn(x)), h = log f::
+
+        d/dl h(s, x + l)|_0      = (alpha-1)/(|x|-s)           if |x|/s < 1/alpha
+                                 = (-alpha-1)/(|x|+s)          otherwise        (main text)
+        d/dl h(e^{l/s} s, x)|_0  = -1/s + (alpha-1)|x|/(s(s-|x|))   if |x|/s < 1/alpha
+                                 = -1/s + (alpha+1)|x|/(s(s+|x|))   otherwise
+
+    App. A eq. (11) prints the second shift branch as -(alpha-1)/(|x|+s): compared as well."""
+    x, s, a = X, S, ALPHA
+    lam = sp.Symbol("lambda", real=True)
+    n = printed_normaliser()
+    h1 = sp.expand_log(sp.log(n * (a - 1) * (1 - x / s) ** (a - 1)), force=True)
+    h2 = sp.expand_log(sp.log(n * (a + 1) * (1 - 1 / a**2) ** a * (1 + x / s) ** (-a - 1)), force=True)
+    shift1 = sp.simplify(sp.diff(h1.subs(x, x + lam), lam).subs(lam, 0))
+    shift2 = sp.simplify(sp.diff(h2.subs(x, x + lam), lam).subs(lam, 0))
+
+    def scale_d(h):
+        return sp.simplify(sp.diff(h.subs(s, sp.exp(lam / s) * s), lam).subs(lam, 0))
+
+    scale1, scale2 = scale_d(h1), scale_d(h2)
+    dom1 = {S: (0.5, 5.0), ALPHA: (1.01, 40.0), X: (0.0, 0.0)}
+    pts = []
+    out = []
+    # branch 1 domain: 0 < x < s/alpha; branch 2: x >= s/alpha (x = s t/alpha with t in the range)
+    t = sp.Symbol("t", positive=True)
+    for label, printed, derived, lo, hi in [
+        ("shift, |x|/s < 1/alpha", (a - 1) / (x - s), shift1, 0.01, 0.99),
+        ("shift, |x|/s >= 1/alpha (main text)", (-a - 1) / (x + s), shift2, 1.0, 50.0),
+        ("shift, |x|/s >= 1/alpha (App. A eq. (11))", -(a - 1) / (x + s), shift2, 1.0, 50.0),
+        ("scale, |x|/s < 1/alpha", -1 / s + (a - 1) * x / (s * (s - x)), scale1, 0.01, 0.99),
+        ("scale, |x|/s >= 1/alpha", -1 / s + (a + 1) * x / (s * (s + x)), scale2, 1.0, 50.0),
+    ]:
+        p_t = printed.subs(x, s * t / a)
+        d_t = derived.subs(x, s * t / a)
+        out.append(compare_forms(f"002 Lemma 10 {label}", p_t, d_t, {S: dom1[S], ALPHA: dom1[ALPHA], t: (lo, hi)}))
+    del pts
+    return {"shift1": shift1, "shift2": shift2, "scale1": scale1, "scale2": scale2}, out
+
+
+@lru_cache(maxsize=None)
+def derive_lemma12() -> tuple[dict[str, sp.Expr], list[Comparison]]:
+    """002 Lemma 12: |d/dl log f_{s,alpha}(x+l)| + |d/dl log f_{e^{l/s}s,alpha}(x)| = alpha/s at
+    l = 0, for all x != 0 (then s = 1/gamma, alpha = eps/gamma gives eps).
+
+    Per branch (x > 0 by symmetry) the signs are fixed: with x = s t / alpha,
+    branch 1 (0 < t < 1): shift = -(alpha-1)/(s - x) < 0, scale = -(s - alpha x)/(s (s - x)) < 0;
+    branch 2 (t >= 1): shift = -(alpha+1)/(s + x) < 0, scale = (alpha x - s)/(s (s + x)) >= 0.
+    The sign of each factored form is read off symbolically (every factor has a known sign);
+    the sum of absolute values is then simplified to alpha/s."""
+    d, _ = derive_log_derivatives()
+    x, s, a = X, S, ALPHA
+    t = sp.Symbol("t", positive=True)
+    res = {}
+    cmps = []
+    for br, (sh, sc) in {"1": (d["shift1"], d["scale1"]), "2": (d["shift2"], d["scale2"])}.items():
+        sh_t = sp.factor(sh.subs(x, s * t / a))
+        sc_t = sp.factor(sc.subs(x, s * t / a))
+        # signs on the branch: substitute t = u/(1+u) (branch 1, t in (0,1)) or t = 1 + u (branch 2)
+        u = sp.Symbol("u", positive=True)
+        b = sp.Symbol("b", positive=True)  # alpha = 1 + b > 1
+        tt = u / (1 + u) if br == "1" else 1 + u
+        sgn_sh = sp.sign(sp.factor(sp.together(sh_t.subs({t: tt, a: 1 + b}))))
+        # branch 2: the scale derivative is >= 0, = 0 only at t = 1 (u = 0), where |.| = 0 anyway
+        sgn_sc = sp.sign(sp.factor(sp.together(sc_t.subs({t: tt, a: 1 + b}))))
+        if sgn_sh not in (1, -1) or sgn_sc not in (1, -1):
+            raise RuntimeError(f"002 Lemma 12 branch {br}: sign not determined: {sgn_sh}, {sgn_sc}")
+        total = sp.simplify(sgn_sh * sh_t + sgn_sc * sc_t)
+        res[br] = {"shift": sh_t, "scale": sc_t, "sign_shift": sgn_sh, "sign_scale": sgn_sc, "sum": total}
+        lo, hi = (0.01, 0.99) if br == "1" else (1.0, 50.0)
+        cmps.append(
+            compare_forms(
+                f"002 Lemma 12 branch {br}: |shift| + |scale| = alpha/s",
+                a / s,
+                total,
+                {S: (0.5, 5.0), ALPHA: (1.01, 40.0), t: (lo, hi)},
+                note=f"sign(shift)={sgn_sh}, sign(scale)={sgn_sc} on the branch",
+            )
+        )
+    return res, cmps
+
+
+@lru_cache(maxsize=None)
+def derive_variance() -> tuple[sp.Expr, Comparison]:
+    """002 Lemma 13: Var = 2 int_0^inf x^2 f_{s,alpha}(x) dx (finite iff alpha > 2), printed::
+
+        sigma^2 = 2 s^2 (1/alpha + 1)^(-alpha) ((19 alpha^2 + 5)(1 - 1/alpha^2)^alpha
+                  + (alpha - 2)(alpha - 1)^2 (1/alpha + 1)^alpha)
+                  / ((2 ((alpha-1)/alpha)^alpha + alpha - 1)(alpha^4 - 5 alpha^2 + 4))
+
+    In W, V: (1/alpha+1)^alpha = V, (1-1/alpha^2)^alpha = W V."""
+    bi = _branch_integrals()
+    n_derived, _ = derive_normaliser()
+    n1 = n_derived.subs(S, 1)
+    var1 = sp.factor(2 * n1 * (bi["mom1"] + bi["mom2"]))  # s = 1; Var scales with s^2
+    derived = sp.factor(S**2 * var1)
+    printed = (
+        2 * S**2 * V ** (-1) * ((19 * ALPHA**2 + 5) * W * V + (ALPHA - 2) * (ALPHA - 1) ** 2 * V)
+        / ((2 * W + ALPHA - 1) * (ALPHA**4 - 5 * ALPHA**2 + 4))
+    )
+    cmp = compare_forms("002 Lemma 13 variance", printed, derived, {S: (0.1, 10.0), W: (0.0, 1.0), V: (1.0, 3.0), ALPHA: (2.001, 50.0)})
+    return derived, cmp
+
+
+def printed_variance_mp(s, alpha):
+    """The printed 002 Lemma 13 formula evaluated in mpmath (for the claim's evidence)."""
+    a = mpmath.mpf(alpha)
+    s = mpmath.mpf(s)
+    return (
+        2 * s**2 * (1 / a + 1) ** (-a) * ((19 * a**2 + 5) * (1 - 1 / a**2) ** a + (a - 2) * (a - 1) ** 2 * (1 / a + 1) ** a)
+        / ((2 * ((a - 1) / a) ** a + a - 1) * (a**4 - 5 * a**2 + 4))
+    )
+
+
+@lru_cache(maxsize=None)
+def derive_cor14() -> tuple[sp.Expr, Comparison]:
+    """002 Cor. 14: with s = SS/gamma, alpha = eps/gamma, the expansion of Var in gamma at 0::
+
+        printed: 2 SS^2/eps^2 - 2 (3e - 17) gamma SS^2 / (e eps^3) + O(gamma^2)
+
+    Derived by substituting W = exp(alpha log(1 - 1/alpha)) into the derived variance and
+    expanding in gamma (series to O(gamma^2))."""
+    var, _ = derive_variance()
+    g = GAMMA
+    w_log = sp.exp(ALPHA * sp.log(1 - 1 / ALPHA))
+    v_log = sp.exp(ALPHA * sp.log(1 + 1 / ALPHA))
+    expr = var.subs({W: w_log, V: v_log}).subs({S: SS / g, ALPHA: EPS / g})
+    ser = sp.series(expr, g, 0, 2).removeO()
+    derived = sp.simplify(sp.expand(ser))
+    printed = 2 * SS**2 / EPS**2 - 2 * (3 * sp.E - 17) * g * SS**2 / (sp.E * EPS**3)
+    cmp = compare_forms("002 Cor. 14 first-order expansion", printed, derived, {SS: (0.1, 10.0), EPS: (0.1, 10.0), GAMMA: (0.001, 0.1)})
+    return derived, cmp
+
+
+@lru_cache(maxsize=None)
+def derive_lemma15() -> tuple[dict[str, sp.Expr], list[Comparison]]:
+    """002 Lemma 15: f_{a/gamma, eps/gamma}(x) -> (eps/(2a)) e^{-eps|x|/a} as gamma -> 0.
+
+    The branch is fixed for fixed x: |x|/s < 1/alpha iff |x| < a/eps.  The limit of each branch
+    is derived with SymPy (log of the density, series in gamma)."""
+    g = GAMMA
+    x = X
+    s = A / g
+    alpha = EPS / g
+    n = alpha / (2 * (2 * sp.exp(alpha * sp.log(1 - 1 / alpha)) + alpha - 1) * s)
+    br1 = n * (alpha - 1) * sp.exp((alpha - 1) * sp.log(1 - x / s))
+    br2 = n * (alpha + 1) * sp.exp(alpha * sp.log(1 - 1 / alpha**2)) * sp.exp((-alpha - 1) * sp.log(1 + x / s))
+    lap = EPS / (2 * A) * sp.exp(-EPS * x / A)
+    out = {}
+    cmps = []
+    for k, br in (("1", br1), ("2", br2)):
+        lim = sp.simplify(sp.limit(br, g, 0, "+"))
+        out[k] = lim
+        cmps.append(compare_forms(f"002 Lemma 15 branch {k} limit", lap, lim, {A: (0.1, 5.0), EPS: (0.1, 5.0), X: (0.0, 5.0)}))
+    return out, cmps
+
+
+def codegen_targets() -> list[GeneratedModule]:
+    """Generated evaluators of ``_generated/noise.py`` from this derivation."""
+    n_derived, _ = derive_normaliser()
+    var, _ = derive_variance()
+    log_n = sp.expand_log(sp.log(n_derived), force=True).subs(W, w_numeric)
+    var_expr = sp.Piecewise((var.subs({W: w_numeric, V: v_numeric}), ALPHA > 2), (sp.oo, True))
+    return [
+        GeneratedModule(
+            module="noise",
+            derivation="derivations.polyplace (002 Def. 6, Lemma 7, Lemma 13)",
+            doc="PolyPlace(s, alpha) of 002 Def. 6: log normaliser and variance (derivations.polyplace).",
+            functions=(
+                GeneratedFunction(
+                    "polyplace_log_normaliser",
+                    (S, ALPHA),
+                    log_n,
+                    "ln N_{s,alpha} of 002 Def. 6 (Lemma 7), derived from the density:\n"
+                    "ln N = ln(alpha) - ln(2) - ln(s) - ln(2 W + alpha - 1),  W = ((alpha-1)/alpha)^alpha\n"
+                    "(W evaluated as exp(alpha log1p(-1/alpha))).  Domain: s > 0, alpha > 1.",
+                    domain={"s": (1e-6, 1e6), "alpha": (1.0 + 1e-9, 1e8)},
+                    log_args=("s", "alpha"),
+                ),
+                GeneratedFunction(
+                    "polyplace_variance",
+                    (S, ALPHA),
+                    var_expr,
+                    "Variance of PolyPlace(s, alpha), 002 Lemma 13 (derived; equals the printed form):\n"
+                    "Var = 2 s^2 ((19 alpha^2 + 5) W + (alpha - 2)(alpha - 1)^2)\n"
+                    "      / ((2 W + alpha - 1)(alpha^2 - 1)(alpha^2 - 4))   for alpha > 2,\n"
+                    "W = ((alpha-1)/alpha)^alpha; +inf for 1 < alpha <= 2 (tail ~ |x|^(-alpha-1)).",
+                    domain={"s": (1e-6, 1e6), "alpha": (1.0 + 1e-9, 1e8)},
+                    log_args=("s", "alpha"),
+                ),
+            ),
+        )
+    ]

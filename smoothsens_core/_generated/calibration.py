@@ -1,0 +1,152 @@
+# ================================================================================================
+# GENERATED FILE - DO NOT EDIT.
+# Written by derivations/codegen.py (`smoothsens regenerate`) with SymPy 1.14.0.
+# Derivations:
+#   derivations.privacy_loss (004 Lemmas 3.3, 3.5, 3.6, Cor. 3.2; 000 Thm. 1)
+# Check with `smoothsens regenerate --check`; update with `smoothsens regenerate`.
+# ================================================================================================
+"""Generated evaluators: calibration (do not edit; see the banner).
+
+Privacy parameters of the smooth-sensitivity mechanisms, derived from the noise
+densities: eps = gamma * sup|D_scale| + eta * sup|D_shift| (derivations.privacy_loss).
+
+Functions: admissible_alpha_000, admissible_beta_000, delta_laplace_gl, eps_gencauchy_gp, eps_gencauchy_nrs07, eps_laplace_gl, eps_student_t_bs19, eps_student_t_gp.
+"""
+
+import numpy
+import scipy.special
+
+__all__ = ['admissible_alpha_000', 'admissible_beta_000', 'delta_laplace_gl', 'eps_gencauchy_gp', 'eps_gencauchy_nrs07', 'eps_laplace_gl', 'eps_student_t_bs19', 'eps_student_t_gp']
+
+
+def _finish(result, *args):
+    """Broadcast ``result`` to the common shape of ``args``; a NumPy scalar for scalar input."""
+    shape = numpy.broadcast_shapes(*(numpy.shape(a) for a in args))
+    out = numpy.array(numpy.broadcast_to(numpy.asarray(result, dtype=numpy.float64), shape))
+    return out[()]
+
+
+def admissible_alpha_000(eps, k, l):
+    """000 Thm. 1 sliding parameter of h(z) ~ 1/(|z|^k + l), derived (= printed):
+    alpha = eps l^(1/k) / (2 (k-1)^((k-1)/k));  k > 1, l > 0.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    k = numpy.asarray(k, dtype=numpy.float64)
+    l = numpy.asarray(l, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _x0 = k - 1
+        _result = (1/2)*eps*l*(_x0*l)**(-_x0/k)
+    return _finish(_result, eps, k, l)
+
+
+def admissible_beta_000(eps, k):
+    """000 Thm. 1 dilation parameter of h(z) ~ 1/(|z|^k + l), derived:
+    beta = eps / (2 max(1, k - 1))  (printed eps/(2(k-1)) is wrong for 1 < k < 2).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    k = numpy.asarray(k, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = (1/2)*eps/numpy.maximum(1, k - 1)
+    return _finish(_result, eps, k)
+
+
+def delta_laplace_gl(gamma, eta, eps):
+    """delta of the Laplace mechanism with g_L for a target eps > eta, 004 Lemma 3.6 inverted:
+    delta = exp(-(eps - eta)/gamma).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    eta = numpy.asarray(eta, dtype=numpy.float64)
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = numpy.exp((-eps + eta)/gamma)
+    return _finish(_result, gamma, eta, eps)
+
+
+def eps_gencauchy_gp(gamma, eta, p, theta, m):
+    """eps of the GenCauchy(0,1,p,theta) smooth-sensitivity mechanism with g_E(.; gamma),
+    004 Lemma 3.3 (m = 1) / Cor. 3.2 (m coordinates, l1 metric), derived:
+    eps = m gamma max(1, p theta - 1) + eta theta (p - 1)^((p-1)/p);  p > 1, theta >= 1.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    eta = numpy.asarray(eta, dtype=numpy.float64)
+    p = numpy.asarray(p, dtype=numpy.float64)
+    theta = numpy.asarray(theta, dtype=numpy.float64)
+    m = numpy.asarray(m, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _x0 = p - 1
+        _result = _x0**(_x0/p)*eta*theta + gamma*m*numpy.maximum(1, p*theta - 1)
+    return _finish(_result, gamma, eta, p, theta, m)
+
+
+def eps_gencauchy_nrs07(gamma, eta, p):
+    """[NRS07] eps of GenCauchy(0,1,p,1) as quoted in 004 (Remark after Lemma 3.5):
+    eps = (p + 1) gamma + (p + 1) eta.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    eta = numpy.asarray(eta, dtype=numpy.float64)
+    p = numpy.asarray(p, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _x0 = p + 1
+        _result = _x0*eta + _x0*gamma
+    return _finish(_result, gamma, eta, p)
+
+
+def eps_laplace_gl(gamma, eta, delta):
+    """eps of the Laplace mechanism with g_L(x,x') = 1 + gamma dist, 004 Lemma 3.6, derived:
+    eps = eta + gamma ln(1/delta);  gamma, eta > 0, 0 < delta < 1.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    eta = numpy.asarray(eta, dtype=numpy.float64)
+    delta = numpy.asarray(delta, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eta - gamma*numpy.log(delta)
+    return _finish(_result, gamma, eta, delta)
+
+
+def eps_student_t_bs19(gamma, eta, nu):
+    """[BS19] eps of T_nu(0,1) as quoted in 004 (Remark after Lemma 3.5):
+    eps = (nu + 1) gamma + (nu + 1)/(2 sqrt nu) eta.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    eta = numpy.asarray(eta, dtype=numpy.float64)
+    nu = numpy.asarray(nu, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _x0 = nu + 1
+        _result = (1/2)*_x0*eta/numpy.sqrt(nu) + _x0*gamma
+    return _finish(_result, gamma, eta, nu)
+
+
+def eps_student_t_gp(gamma, eta, nu):
+    """eps of the Student's t T_nu(0,1) mechanism with g_E(.; gamma), 004 Lemma 3.5, derived:
+    eps = nu gamma + eta (nu + 1)/(2 sqrt nu);  nu > 1 (sup|D_scale| = max(1, nu) = nu).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    eta = numpy.asarray(eta, dtype=numpy.float64)
+    nu = numpy.asarray(nu, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = (1/2)*eta*(nu + 1)/numpy.sqrt(nu) + gamma*nu
+    return _finish(_result, gamma, eta, nu)

@@ -1,0 +1,168 @@
+"""The PolyPlace(s, alpha) distribution of 002 Def. 6 (Hladik & Tetek).
+
+Density (002 Def. 6), scale s > 0, shape alpha > 1:
+
+    f(x) = N (alpha - 1) (1 - |x|/s)^(alpha - 1)                         if |x|/s < 1/alpha,
+    f(x) = N (alpha + 1) (1 - 1/alpha^2)^alpha (1 + |x|/s)^(-alpha - 1)   otherwise,
+    N = N_{s,alpha} = alpha / (2 (2 ((alpha - 1)/alpha)^alpha + alpha - 1) s).
+
+The two branches meet continuously at |x|/s = 1/alpha (both equal N (alpha - 1)(1 - 1/alpha)^(alpha-1)).
+Write D = 2 ((alpha-1)/alpha)^alpha + alpha - 1 and z = x/s >= 0.  Integrating the branches (002 Lemma 7,
+proof) gives the survival function in closed form:
+
+    P(Z > z) = 1/2 - (alpha - 1)(1 - (1 - z)^alpha) / (2D)            for 0 <= z < 1/alpha,
+    P(Z > z) = (alpha + 1)(1 - 1/alpha^2)^alpha (1 + z)^(-alpha) / (2D)   for z >= 1/alpha,
+
+with P(Z > 1/alpha) = q* = (alpha + 1)((alpha - 1)/alpha)^alpha / (2D), and the CDF F(-z) = P(Z > z).
+Both branches invert explicitly: for y = P(Z > z) in (0, 1/2],
+
+    z = ((alpha + 1)(1 - 1/alpha^2)^alpha / (2D y))^(1/alpha) - 1           if y <= q*,
+    z = 1 - (1 - 2D (1/2 - y)/(alpha - 1))^(1/alpha)                       otherwise,
+
+evaluated with log1p/expm1.  Mean 0 (002 Lemma 13; exists for alpha > 1).  Variance (002 Lemma 13):
+
+    sigma^2 = 2 s^2 (1/alpha + 1)^(-alpha) ((19 alpha^2 + 5)(1 - 1/alpha^2)^alpha
+              + (alpha - 2)(alpha - 1)^2 (1/alpha + 1)^alpha) / (D (alpha^4 - 5 alpha^2 + 4))
+            = 2 s^2 ((19 alpha^2 + 5)(1 - 1/alpha)^alpha + (alpha - 2)(alpha - 1)^2)
+              / (D (alpha - 1)(alpha + 1)(alpha - 2)(alpha + 2)),
+
+valid only for alpha > 2: the tail of x^2 f(x) is ~ x^(1 - alpha), so the variance is infinite for
+1 < alpha <= 2 (where the printed expression has a pole at alpha = 2 and is negative for 1 < alpha < 2,
+e.g. -15.33 s^2 at alpha = 1.2).  ERRATUM (002 Lemma 13): the hypothesis alpha > 2 is missing; and the
+last line of the proof of Lemma 13 drops the factor 2 of the statement (it equals sigma^2/2 at s = 1).
+Checked against 40-digit mpmath quadrature in tests/core/test_distributions_polyplace.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._validation import check_greater, check_positive
+from ._base import ContinuousDistribution, FloatArray
+
+__all__ = ["PolyPlace"]
+
+_LOG2 = math.log(2.0)
+
+
+def _polyplace_d(alpha: FloatArray) -> FloatArray:
+    """D = 2 ((alpha-1)/alpha)^alpha + alpha - 1, with ((alpha-1)/alpha)^alpha = exp(alpha log1p(-1/alpha))."""
+    return 2.0 * np.exp(alpha * np.log1p(-1.0 / alpha)) + alpha - 1.0
+
+
+# ---- closed forms of CONTRACT_GENERATED.md (noise.py part), hand-typed ---------------------------
+def _polyplace_log_normaliser(s: ArrayLike, alpha: ArrayLike) -> FloatArray:
+    """ln N_{s,alpha} = ln alpha - ln 2 - ln(2 ((alpha-1)/alpha)^alpha + alpha - 1) - ln s (002 Def. 6)."""
+    s = np.asarray(s, dtype=float)
+    alpha = np.asarray(alpha, dtype=float)
+    return (np.log(alpha) - _LOG2 - np.log(_polyplace_d(alpha)) - np.log(s))[()]
+
+
+def _polyplace_variance(s: ArrayLike, alpha: ArrayLike) -> FloatArray:
+    """Variance of PolyPlace(s, alpha) (002 Lemma 13, corrected: inf for alpha <= 2).
+
+    sigma^2 = 2 s^2 ((19 alpha^2 + 5)(1 - 1/alpha)^alpha + (alpha - 2)(alpha - 1)^2)
+              / (D (alpha - 1)(alpha + 1)(alpha - 2)(alpha + 2))   for alpha > 2,
+    using (1/alpha + 1)^(-alpha) (1 - 1/alpha^2)^alpha = (1 - 1/alpha)^alpha; the factored denominator
+    alpha^4 - 5 alpha^2 + 4 = (alpha^2 - 1)(alpha^2 - 4) avoids cancellation near alpha = 2.
+    """
+    s = np.asarray(s, dtype=float)
+    alpha = np.asarray(alpha, dtype=float)
+    ok = alpha > 2.0
+    a = np.where(ok, alpha, 3.0)
+    num = (19.0 * a * a + 5.0) * np.exp(a * np.log1p(-1.0 / a)) + (a - 2.0) * (a - 1.0) ** 2
+    den = _polyplace_d(a) * (a - 1.0) * (a + 1.0) * (a - 2.0) * (a + 2.0)
+    return np.where(ok, 2.0 * s * s * num / den, np.inf)[()]
+
+
+class PolyPlace(ContinuousDistribution):
+    """PolyPlace(s, alpha) of 002 Def. 6, shifted by ``loc``; scale ``s`` > 0 (= ``.scale``), ``alpha`` > 1."""
+
+    name = "polyplace"
+    symmetric = True
+
+    def __init__(self, s: float, alpha: float, loc: float = 0.0) -> None:
+        s = check_positive("s", s)
+        super().__init__(loc=loc, scale=s)
+        self.s = s
+        self.alpha = check_greater("alpha", alpha, 1.0)
+        a = self.alpha
+        d = float(_polyplace_d(np.float64(a)))
+        self._two_d = 2.0 * d
+        self._log_n1 = float(_polyplace_log_normaliser(1.0, a))  # standardised (s = 1) normaliser
+        self._log_inner = self._log_n1 + math.log(a - 1.0)
+        self._log_outer = self._log_n1 + math.log(a + 1.0) + a * math.log1p(-1.0 / (a * a))
+        # ln of the tail constant C = (alpha + 1)(1 - 1/alpha^2)^alpha / (2D):  P(Z > z) = C (1 + z)^(-alpha)
+        self._log_tail_c = math.log(a + 1.0) + a * math.log1p(-1.0 / (a * a)) - math.log(self._two_d)
+        self._inner_c = (a - 1.0) / self._two_d  # P(Z > z) = 1/2 - inner_c (1 - (1 - z)^alpha) for z < 1/alpha
+        self._q_star = math.exp(self._log_tail_c - a * math.log1p(1.0 / a))
+
+    def __repr__(self) -> str:
+        return f"PolyPlace(s={self.s!r}, alpha={self.alpha!r}, loc={self.loc!r})"
+
+    def _logpdf(self, z: FloatArray) -> FloatArray:
+        r = np.abs(z)
+        a = self.alpha
+        inner = r < 1.0 / a
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(
+                inner,
+                self._log_inner + (a - 1.0) * np.log1p(-np.where(inner, r, 0.0)),
+                self._log_outer - (a + 1.0) * np.log1p(r),
+            )
+
+    def _upper_tail(self, r: FloatArray) -> FloatArray:
+        """P(Z > r) for r >= 0 (closed form of the module docstring; the tail branch in log space)."""
+        a = self.alpha
+        inner = r < 1.0 / a
+        with np.errstate(invalid="ignore"):
+            # inner: 1/2 + inner_c * expm1(alpha log1p(-r)) = 1/2 - inner_c (1 - (1 - r)^alpha) >= q* > 0
+            inner_val = 0.5 + self._inner_c * np.expm1(a * np.log1p(-np.where(inner, r, 0.0)))
+            outer_val = np.exp(self._log_tail_c - a * np.log1p(r))
+        return np.where(inner, inner_val, outer_val)
+
+    def _cdf(self, z: FloatArray) -> FloatArray:
+        lower = self._upper_tail(np.abs(z))
+        return np.where(z <= 0, lower, 1.0 - lower)
+
+    def _sf(self, z: FloatArray) -> FloatArray:
+        return self._cdf(-z)
+
+    def _tail_quantile(self, y: FloatArray) -> FloatArray:
+        """The r >= 0 with P(Z > r) = y for y in (0, 1/2] (explicit inverse of both branches)."""
+        a = self.alpha
+        outer = y <= self._q_star
+        with np.errstate(invalid="ignore", divide="ignore"):
+            # (C/y)^(1/alpha) - 1 = expm1((ln C - ln y)/alpha): no loss when the result is small
+            r_outer = np.expm1((self._log_tail_c - np.log(y)) / a)
+            # 1 - (1 - (1/2 - y)/inner_c)^(1/alpha) = -expm1(log1p(-(1/2 - y)/inner_c)/alpha);
+            # 1/2 - y is exact for y in [1/4, 1/2] (Sterbenz), which is where the result is near 0
+            r_inner = -np.expm1(np.log1p(-(0.5 - y) / self._inner_c) / a)
+        return np.where(outer, r_outer, r_inner)
+
+    def _ppf(self, q: FloatArray) -> FloatArray:
+        lower = q <= 0.5
+        # 1 - q is exact for q >= 1/2 (Sterbenz)
+        r = self._tail_quantile(np.where(lower, q, 1.0 - q))
+        return np.where(lower, -r, r)
+
+    def _isf(self, q: FloatArray) -> FloatArray:
+        return -self._ppf(q)
+
+    def _sample(self, size: tuple[int, ...], rng: np.random.Generator) -> FloatArray:
+        # One uniform per draw: u in {k 2^-53}; the sign is u < 1/2 and y = min(u, 1 - u) (exact) is
+        # uniform on (0, 1/2]; y = 0 (probability 2^-53) is moved to 2^-54 so no infinite draw occurs.
+        u = rng.random(size)
+        neg = u < 0.5
+        y = np.maximum(np.where(neg, u, 1.0 - u), 2.0**-54)
+        r = self._tail_quantile(y)
+        return np.where(neg, -r, r)
+
+    def _mean(self) -> float:
+        return 0.0
+
+    def _variance(self) -> float:
+        return float(_polyplace_variance(1.0, self.alpha))

@@ -1,0 +1,533 @@
+"""Generic smooth-sensitivity engine: the stationary-point procedure of 004 Sec. 3.3, numerically.
+
+Problem (004 Defs. 7, 9, Sec. 3.3).  For f : R^d -> R (Euclidean metric), Lambda in (0, inf] and
+a smooth growth function g(x, z) = g0(||x - z||),
+
+    B*(x) = sup_{w != z, ||w - z|| <= Lambda}  Phi(z, w),
+    Phi(z, w) = |f(w) - f(z)| / ||w - z|| / g0(||z - x||),
+
+where w -> z is read as the limit ||grad f(z)|| (one-sided slopes at a kink), and
+L_{f,Lambda}(x) is the same sup with z = x (g0(0) = 1).
+
+Candidate sets.  The maximiser of Phi over the stratified feasible set is a stationary point of
+Phi restricted to one stratum.  A stratum fixes the mode of z (z = x, z = a kink k_i of f, or z
+free) and the mode of w (w -> z, ||w - z|| = Lambda, w = a kink k_j, or w free).  With
+psi = (f(w) - f(z))/||w - z||, rho = ||w - z||, D = w - z, r = ||z - x||, e = (z - x)/r and
+lambda(r) = d/dr ln g0(r) (= gamma for g_E, gamma/(1 + gamma r) for g_L), the stationarity
+equations (multiplied by positive factors so that no removable singularity is evaluated) are
+
+* w free       : grad f(w) rho^2 - (f(w) - f(z)) D = 0                       (004 S2 for z = x)
+* z free       : -grad f(z) rho^2 + (f(w) - f(z)) D - (f(w) - f(z)) rho^2 lambda(r) e = 0
+                 (w free: 004 S1, first part; w = a kink: 004 S1, second part)
+* w -> z, z free (004 S3): d = 1: f''(z) - f'(z) lambda e = 0;
+                 d >= 2: H(z) grad f(z) - ||grad f(z)||^2 lambda e = 0
+* ||w - z|| = Lambda, w = z + Lambda u(theta), in the free unknowns (z, theta) (004 S4, corrected):
+                 z: grad f(w) - grad f(z) - (f(w) - f(z)) lambda e = 0;  theta: grad f(w) . u'(theta) = 0
+* strata of dimension 0 (004 S0 and case 4): z in {x, k_i} with w in {z (limit), z +- Lambda,
+  k_j}, and z = k_j -+ Lambda with w = k_j.
+
+ERRATUM (004 Sec. 3.3, S4).  The paper prints
+S4 = {(w, z) : ||w - z|| = Lambda, dPsi/dz (z, w) = 0}, the *partial* derivative in z with w held
+fixed.  On the sphere ||w - z|| = Lambda, w moves with z, and a constrained stationary point is a
+zero of the derivative *along* the constraint (Lagrange condition), i.e. of
+d/dz Psi(z, z + Lambda u) in (z, u) as used here.  Witness: f(x) = x^2, Lambda = 0.1, g_E with
+gamma = 1, x = 0: the true B*(0) = max_z (2|z| + 0.1) e^{-|z|} = 2 e^{-0.95} = 0.77351 at z = 0.95,
+while the printed S1-S4 give max(S3: 2/e = 0.73576, printed S4: e^{-0.45} = 0.63763) = 0.73576.
+The printed case 2 (z = x, w in S0 u S2) also omits w on the sphere ||w - x|| = Lambda, and case 3
+omits z in S0 (one-sided slopes at a kink); both are included here.
+
+Numerics.  Strata with no free unknown are evaluated directly.  A stratum with one free unknown is
+solved by bracketing: the residual is sampled on a grid of every interval between the
+breakpoints (x, kinks, x +- Lambda, kinks +- Lambda, window ends; theta on [0, 2 pi]) and every
+sign change is refined by vectorised bisection to a bracket of adjacent floating-point numbers;
+a bracket whose residual does not shrink (a jump, not a root: an undeclared kink) raises
+:class:`RootCertificationError` naming the point.  Strata with several unknowns are solved by
+damped Newton (finite-difference Jacobian) from a grid of starts.  Every candidate is a feasible
+(z, w), so its value is a lower bound of the sup; completeness is guarded: Phi is also evaluated at
+every grid node and start, and a sample above the best candidate (relative 1e-9), or a best value
+sitting on the edge of the search window, raises rather than returning a wrong number.
+
+Supported: d = 1 (point kinks allowed) and d = 2 (f smooth, i.e. no kinks).  The sup is over
+R^d; the search window (per point: [min(x, kinks) - radius, max(x, kinks) + radius] in each
+coordinate, or ``domain=(lo, hi)``) is where stationary points are looked for.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .._validation import check_points, check_positive
+from ..growth import GrowthFunction
+from .brute import check_lambda_value, search_window
+
+__all__ = [
+    "RootCertificationError",
+    "CandidateSystem",
+    "GenericSpec",
+    "generic_lipschitz",
+    "generic_smooth_sensitivity",
+    "GenericResult",
+]
+
+Residual = Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]
+
+_Z_MODES = ("x", "kink", "free")
+_W_MODES = ("limit", "sphere", "kink", "free")
+
+
+class RootCertificationError(ValueError):
+    """A stationary-point equation could not be solved with a certificate at a named input."""
+
+
+@dataclass(frozen=True)
+class CandidateSystem:
+    """One stratum of the feasible set and its stationarity equation (see the module docstring).
+
+    ``residual(Y, X)`` maps the free unknowns Y (shape (n, m): z coordinates first if z is free,
+    then w coordinates if w is free, or theta if w is on the Lambda-sphere and d = 2) and the
+    points X (shape (n, d)) to the residual, shape (n, m).  ``residual`` is None when m = 0.
+    ``paper_set`` names the set of 004 Sec. 3.3 the stratum belongs to (or "extra").
+    """
+
+    name: str
+    z_mode: str
+    w_mode: str
+    residual: Residual | None = None
+    z_kink: int = -1
+    w_kink: int = -1
+    sign: int = 0
+    paper_set: str = ""
+
+    def __post_init__(self) -> None:
+        if self.z_mode not in _Z_MODES:
+            raise ValueError(f"z_mode must be one of {_Z_MODES}; got z_mode={self.z_mode!r}")
+        if self.w_mode not in _W_MODES:
+            raise ValueError(f"w_mode must be one of {_W_MODES}; got w_mode={self.w_mode!r}")
+
+    def n_unknowns(self, d: int) -> int:
+        m = d if self.z_mode == "free" else 0
+        if self.w_mode == "free":
+            m += d
+        elif self.w_mode == "sphere":
+            m += d - 1
+        return m
+
+
+@dataclass(frozen=True)
+class GenericSpec:
+    """Numeric specification of f for the engine (built by derivations.engine from SymPy).
+
+    ``f(P)`` and ``grad(P)`` map points (n, d) to (n,) and (n, d).  ``kinks`` (shape (k, d), d = 1
+    only) are the points where f' is undefined (004 S0); ``kink_slopes[i] = (f'(k_i-), f'(k_i+))``.
+    """
+
+    d: int
+    f: Callable[[NDArray[np.float64]], NDArray[np.float64]]
+    grad: Callable[[NDArray[np.float64]], NDArray[np.float64]]
+    growth: GrowthFunction
+    Lambda: float
+    systems: tuple[CandidateSystem, ...]
+    kinks: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 1)))
+    kink_slopes: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)))
+    label: str = "f"
+
+    def __post_init__(self) -> None:
+        if self.d not in (1, 2):
+            raise ValueError(f"the candidate engine supports d in {{1, 2}}; got d={self.d}")
+        if not isinstance(self.growth, GrowthFunction):
+            raise TypeError(f"growth must be a GrowthFunction; got {type(self.growth).__name__}")
+        object.__setattr__(self, "Lambda", check_lambda_value(self.Lambda))
+        k = np.asarray(self.kinks, dtype=float).reshape(-1, self.d)
+        if k.shape[0] and self.d != 1:
+            raise ValueError(
+                f"kinks are supported for d = 1 only in the candidate engine; got {k.shape[0]} kinks "
+                f"for d={self.d} (use method='brute')"
+            )
+        object.__setattr__(self, "kinks", k)
+        object.__setattr__(self, "kink_slopes", np.asarray(self.kink_slopes, dtype=float).reshape(-1, 2))
+        if self.kink_slopes.shape[0] != k.shape[0]:
+            raise ValueError(
+                f"kink_slopes must have one row per kink; got {self.kink_slopes.shape[0]} rows for {k.shape[0]} kinks"
+            )
+        if math.isfinite(self.Lambda) is False and any(s.w_mode == "sphere" for s in self.systems):
+            raise ValueError("systems on the Lambda-sphere need a finite Lambda; got Lambda=inf")
+
+
+@dataclass(frozen=True)
+class GenericResult:
+    """Per point: the value, the maximiser (z, w) (w = z marks the limit) and the stratum name."""
+
+    value: NDArray[np.float64]
+    z: NDArray[np.float64]
+    w: NDArray[np.float64]
+    system: NDArray[np.str_]
+
+
+# --------------------------------------------------------------------------------------------
+# evaluation of Phi on a stratum
+
+
+def _inv_g(growth: GrowthFunction, z: NDArray[np.float64], X: NDArray[np.float64]) -> NDArray[np.float64]:
+    """1/g0(||z - x||): e^(-gamma r) (g_E), 1/(1 + gamma r) (g_L) (004 Sec. 3.1.2)."""
+    r = np.sqrt(np.sum((z - X) ** 2, axis=1))
+    if growth.kind == "exp":
+        return np.exp(-growth.gamma * r)
+    return 1.0 / (1.0 + growth.gamma * r)
+
+
+def _zw(spec: GenericSpec, s: CandidateSystem, Y: NDArray[np.float64], X: NDArray[np.float64]):
+    n, d = X.shape
+    i = 0
+    if s.z_mode == "free":
+        z = Y[:, :d]
+        i = d
+    elif s.z_mode == "x":
+        z = X
+    else:
+        z = np.broadcast_to(spec.kinks[s.z_kink], (n, d))
+    if s.w_mode == "free":
+        w = Y[:, i : i + d]
+    elif s.w_mode == "limit":
+        w = z
+    elif s.w_mode == "kink":
+        w = np.broadcast_to(spec.kinks[s.w_kink], (n, d))
+    elif d == 1:
+        w = z + s.sign * spec.Lambda
+    else:
+        th = Y[:, i]
+        w = z + spec.Lambda * np.stack([np.cos(th), np.sin(th)], axis=1)
+    return np.asarray(z, dtype=float), np.asarray(w, dtype=float)
+
+
+def _phi(spec: GenericSpec, s: CandidateSystem, z, w, X) -> NDArray[np.float64]:
+    """Phi(z, w) on the stratum, -inf where (z, w) is infeasible or not finite."""
+    inv_g = _inv_g(spec.growth, z, X)
+    if s.w_mode == "limit":
+        if s.z_mode == "kink":
+            slope = float(np.max(np.abs(spec.kink_slopes[s.z_kink])))
+            val = slope * inv_g
+        else:
+            g = np.asarray(spec.grad(z), dtype=float).reshape(z.shape)
+            val = np.sqrt(np.sum(g**2, axis=1)) * inv_g
+    else:
+        rho = np.sqrt(np.sum((w - z) ** 2, axis=1))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            val = np.abs(np.asarray(spec.f(w), dtype=float) - np.asarray(spec.f(z), dtype=float)) / rho * inv_g
+        ok = (rho > 0) & (rho <= spec.Lambda * (1.0 + 1e-12))
+        val = np.where(ok, val, -np.inf)
+    return np.where(np.isfinite(val), val, -np.inf)
+
+
+def _residual(s: CandidateSystem, Y, X) -> NDArray[np.float64]:
+    R = np.asarray(s.residual(Y, X), dtype=float)  # type: ignore[misc]
+    return R.reshape(Y.shape)
+
+
+# --------------------------------------------------------------------------------------------
+# one free unknown: bracketing and bisection
+
+
+def _breakpoints(spec: GenericSpec, X, lo, hi) -> NDArray[np.float64]:
+    x = X[:, 0]
+    pts = [lo[:, 0], hi[:, 0], x]
+    k = spec.kinks[:, 0]
+    for kk in k:
+        pts.append(np.full_like(x, kk))
+    if math.isfinite(spec.Lambda):
+        L = spec.Lambda
+        pts += [x - L, x + L]
+        for kk in k:
+            pts += [np.full_like(x, kk - L), np.full_like(x, kk + L)]
+    B = np.clip(np.stack(pts, axis=1), lo[:, :1], hi[:, :1])
+    return np.sort(B, axis=1)
+
+
+def _bracket_1d(spec, s, X, lo, hi, n_nodes: int):
+    """Solve a one-unknown stratum for all points: returns (Y roots, X rows, point index), samples."""
+    n, d = X.shape
+    if d == 1:
+        B = _breakpoints(spec, X, lo, hi)
+        a, b = B[:, :-1], B[:, 1:]
+        t = (np.arange(n_nodes) + 0.5) / n_nodes
+        t = np.concatenate([[1e-12], t, [1 - 1e-12]])
+        nodes = a[:, :, None] + (b - a)[:, :, None] * t  # (n, n_int, N)
+        valid = np.broadcast_to((b - a)[:, :, None] > 0, nodes.shape)
+    else:  # theta on the circle, periodic
+        t = np.linspace(0.0, 2 * np.pi, n_nodes + 1)
+        nodes = np.broadcast_to(t, (n, 1, t.size)).copy()
+        valid = np.ones_like(nodes, dtype=bool)
+    n_int, N = nodes.shape[1], nodes.shape[2]
+    Xr = np.repeat(X, n_int * N, axis=0)
+    Yn = nodes.reshape(-1, 1)
+    R = _residual(s, Yn, Xr).reshape(n, n_int, N)
+    z, w = _zw(spec, s, Yn, Xr)
+    samples = _phi(spec, s, z, w, Xr).reshape(n, n_int, N)
+    samples = np.where(valid, samples, -np.inf)
+    Rf = np.where(np.isfinite(R), R, np.nan)
+    sc = (Rf[:, :, :-1] * Rf[:, :, 1:] < 0) & valid[:, :, :-1]
+    exact = (Rf == 0) & valid
+    ip, ii, ic = np.nonzero(sc)
+    lo_t = nodes[ip, ii, ic]
+    hi_t = nodes[ip, ii, ic + 1]
+    r_lo = Rf[ip, ii, ic]
+    r_hi = Rf[ip, ii, ic + 1]
+    Xb = X[ip]
+    scale = np.maximum(np.abs(r_lo), np.abs(r_hi))
+    for _ in range(200):
+        mid = 0.5 * (lo_t + hi_t)
+        active = (mid > lo_t) & (mid < hi_t)
+        if not np.any(active):
+            break
+        rm = _residual(s, mid[:, None], Xb)[:, 0]
+        left = np.sign(rm) == np.sign(r_lo)
+        lo_t = np.where(active & left, mid, lo_t)
+        r_lo = np.where(active & left, rm, r_lo)
+        hi_t = np.where(active & ~left, mid, hi_t)
+        r_hi = np.where(active & ~left, rm, r_hi)
+    res = np.minimum(np.abs(r_lo), np.abs(r_hi))
+    bad = ~(res <= 1e-6 * scale)  # a jump of the residual, not a root
+    if np.any(bad):
+        j = int(np.argmax(bad))
+        raise RootCertificationError(
+            f"no certified root of the {s.name} equation ({s.paper_set}) for point index {int(ip[j])}, "
+            f"x={X[ip[j]].tolist()}: the residual changes sign on [{lo_t[j]!r}, {hi_t[j]!r}] without "
+            f"vanishing (|residual| = {res[j]:.3g}, {scale[j]:.3g} at the grid); f probably has an "
+            "undeclared point of non-differentiability there (pass it in kinks)"
+        )
+    roots = np.where(np.abs(r_lo) <= np.abs(r_hi), lo_t, hi_t)
+    ep, ei, ec = np.nonzero(exact)
+    Y = np.concatenate([roots, nodes[ep, ei, ec]])[:, None]
+    idx = np.concatenate([ip, ep])
+    return Y, idx, samples.reshape(n, -1), nodes.reshape(n, -1)
+
+
+# --------------------------------------------------------------------------------------------
+# several free unknowns: damped Newton from a grid of starts
+
+
+def _starts(spec: GenericSpec, s: CandidateSystem, X, lo, hi, density: int) -> NDArray[np.float64]:
+    """Starting points (n, S, m) for the Newton solves of stratum s."""
+    n, d = X.shape
+    parts: list[NDArray[np.float64]] = []
+    width = np.max(hi - lo, axis=1)  # (n,)
+    if s.z_mode == "free":
+        nz = 4 * density if d == 1 else density
+        if s.w_mode == "limit":
+            nz = 8 * density if d == 1 else 2 * density
+        t = np.linspace(0.0, 1.0, nz)
+        if d == 1:
+            zg = lo[:, None, :] + (hi - lo)[:, None, :] * t[None, :, None]
+        else:
+            g1, g2 = np.meshgrid(t, t, indexing="ij")
+            tt = np.stack([g1.ravel(), g2.ravel()], axis=1)
+            zg = lo[:, None, :] + (hi - lo)[:, None, :] * tt[None, :, :]
+        parts.append(zg)
+    if s.w_mode == "free":
+        rmax = np.minimum(spec.Lambda, width)
+        fr = np.array([0.03, 0.12, 0.3, 0.55, 0.8, 1.0])
+        if d == 1:
+            off = np.concatenate([fr, -fr])[None, :, None] * rmax[:, None, None]
+        else:
+            th = np.linspace(0, 2 * np.pi, 8 if s.z_mode == "free" else 16, endpoint=False)
+            frs = fr[1::2] if s.z_mode == "free" else fr
+            u = np.stack([np.cos(th), np.sin(th)], axis=1)
+            o = (frs[:, None, None] * u[None, :, :]).reshape(-1, 2)
+            off = o[None, :, :] * rmax[:, None, None]
+        parts.append(off)  # offsets from z, converted below
+    elif s.w_mode == "sphere" and d == 2:
+        th = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+        parts.append(np.broadcast_to(th[None, :, None], (n, th.size, 1)))
+    if len(parts) == 1:
+        P = parts[0]
+        if s.w_mode == "free" and s.z_mode != "free":
+            z0 = X if s.z_mode == "x" else np.broadcast_to(spec.kinks[s.z_kink], (n, d))
+            P = z0[:, None, :] + P
+        return P
+    A, Bp = parts
+    S1, S2 = A.shape[1], Bp.shape[1]
+    Aa = np.repeat(A, S2, axis=1)
+    Bb = np.tile(Bp, (1, S1, 1))
+    if s.w_mode == "free":
+        Bb = Aa + Bb
+    return np.concatenate([Aa, Bb], axis=2)
+
+
+def _newton(s: CandidateSystem, Y0, X, step_cap, iters: int = 60):
+    Y = Y0.copy()
+    m = Y.shape[1]
+    conv = np.zeros(Y.shape[0], dtype=bool)
+    for it in range(iters):
+        R = _residual(s, Y, X)
+        h = 1e-7 * np.maximum(1.0, np.abs(Y))
+        J = np.empty((Y.shape[0], m, m))
+        for j in range(m):
+            Yp = Y.copy()
+            Ym = Y.copy()
+            Yp[:, j] += h[:, j]
+            Ym[:, j] -= h[:, j]
+            J[:, :, j] = (_residual(s, Yp, X) - _residual(s, Ym, X)) / (2 * h[:, j : j + 1])
+        good = np.all(np.isfinite(R), axis=1) & np.all(np.isfinite(J), axis=(1, 2))
+        R = np.where(good[:, None], R, 0.0)
+        J = np.where(good[:, None, None], J, 0.0)
+        JT = np.swapaxes(J, 1, 2)
+        A = JT @ J
+        mu = 1e-13 * (np.trace(A, axis1=1, axis2=2) / m + 1e-300)
+        A = A + mu[:, None, None] * np.eye(m)
+        g = -(JT @ R[:, :, None])[:, :, 0]
+        try:
+            dY = np.linalg.solve(A, g[:, :, None])[:, :, 0]
+        except np.linalg.LinAlgError:
+            dY = np.zeros_like(Y)
+        nrm = np.sqrt(np.sum(dY**2, axis=1))
+        fac = np.minimum(1.0, step_cap / np.maximum(nrm, 1e-300))
+        dY = np.where(np.isfinite(dY), dY, 0.0) * fac[:, None]
+        Y = Y + np.where(good[:, None], dY, 0.0)
+        conv = good & (nrm <= 1e-11 * (1.0 + np.sqrt(np.sum(Y**2, axis=1))))
+        if it > 8 and np.all(conv | ~good):
+            break
+    return Y, conv
+
+
+# --------------------------------------------------------------------------------------------
+# driver
+
+
+def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[CandidateSystem], density: int):
+    n, d = X.shape
+    best = np.full(n, -np.inf)
+    bz = X.copy()
+    bw = X.copy()
+    bname = np.array([""] * n, dtype=object)
+    sample_max = np.full(n, -np.inf)
+    edge_max = np.full(n, -np.inf)
+    width = np.max(hi - lo, axis=1)
+
+    def offer(vals, z, w, idx, name):
+        nonlocal best
+        vals = np.where(np.isfinite(vals), vals, -np.inf)
+        if vals.size == 0:
+            return
+        order = np.lexsort((-vals, idx))  # per point, best first
+        idx_s, vals_s = idx[order], vals[order]
+        first = np.ones(idx_s.size, dtype=bool)
+        first[1:] = idx_s[1:] != idx_s[:-1]
+        ii, vv = idx_s[first], vals_s[first]
+        take = vv > best[ii]
+        ii, sel = ii[take], order[first][take]
+        best[ii] = vv[take]
+        bz[ii] = z[sel]
+        bw[ii] = w[sel]
+        bname[ii] = name
+
+    def on_edge(z, w, idx):
+        tol = 1e-9 * width[idx][:, None]
+        e = np.any((z <= lo[idx] + tol) | (z >= hi[idx] - tol), axis=1)
+        if not math.isfinite(spec.Lambda):
+            e |= np.any((w <= lo[idx] + tol) | (w >= hi[idx] - tol), axis=1)
+        return e
+
+    for s in systems:
+        m = s.n_unknowns(d)
+        if m == 0:
+            z, w = _zw(spec, s, np.zeros((n, 0)), X)
+            offer(_phi(spec, s, z, w, X), z, w, np.arange(n), s.name)
+            continue
+        if s.residual is None:
+            raise ValueError(f"system {s.name} has {m} unknowns but no residual")
+        if m == 1:
+            Y, idx, samples, nodes = _bracket_1d(spec, s, X, lo, hi, 12 * density)
+            z, w = _zw(spec, s, Y, X[idx])
+            offer(_phi(spec, s, z, w, X[idx]), z, w, idx, s.name)
+            sample_max = np.maximum(sample_max, np.max(samples, axis=1, initial=-np.inf))
+            Yn = nodes.reshape(-1, 1)
+            pidx = np.repeat(np.arange(n), nodes.shape[1])
+            zn, wn = _zw(spec, s, Yn, X[pidx])
+            e = on_edge(zn, wn, pidx)
+            sv = samples.reshape(-1)
+            np.maximum.at(edge_max, pidx[e], sv[e])
+            continue
+        P = _starts(spec, s, X, lo, hi, density)
+        S = P.shape[1]
+        Y0 = P.reshape(-1, m)
+        pidx = np.repeat(np.arange(n), S)
+        Xr = X[pidx]
+        z0, w0 = _zw(spec, s, Y0, Xr)
+        v0 = _phi(spec, s, z0, w0, Xr)
+        np.maximum.at(sample_max, pidx, v0)
+        e = on_edge(z0, w0, pidx)
+        np.maximum.at(edge_max, pidx[e], v0[e])
+        cap = 0.25 * width[pidx]
+        Y, conv = _newton(s, Y0, Xr, cap)
+        if s.w_mode == "sphere" and d == 2:
+            pass
+        z, w = _zw(spec, s, Y[conv], Xr[conv])
+        offer(_phi(spec, s, z, w, Xr[conv]), z, w, pidx[conv], s.name)
+    if d == 1 and math.isfinite(spec.Lambda) and any(s.z_mode == "free" for s in systems):
+        # 0-dimensional strata w = k_j on the sphere: z = k_j -+ Lambda (S0 x S4, not printed)
+        corner = CandidateSystem("z=k-+Lambda, w=k", "free", "free", paper_set="S0 x S4 (not printed)")
+        for k in spec.kinks[:, 0]:
+            for sg in (1.0, -1.0):
+                z = np.full((n, 1), k - sg * spec.Lambda)
+                w = np.full((n, 1), k)
+                offer(_phi(spec, corner, z, w, X), z, w, np.arange(n), corner.name)
+    tol = 1e-9 * np.abs(best) + 1e-300
+    missed = sample_max > best + tol
+    if np.any(missed):
+        i = int(np.argmax(missed))
+        raise RootCertificationError(
+            f"the candidate sets missed the supremum at point index {i}, x={X[i].tolist()}: a grid sample "
+            f"gives {sample_max[i]!r} > best candidate {best[i]!r}; f may have an undeclared kink"
+        )
+    edge = (edge_max >= best * (1 - 1e-6)) & (best > 0)
+    if np.any(edge):
+        i = int(np.argmax(edge))
+        raise RootCertificationError(
+            f"the supremum may lie outside the search window at point index {i}, x={X[i].tolist()}: the "
+            f"window edge [{lo[i].tolist()}, {hi[i].tolist()}] reaches {edge_max[i]!r} >= best interior "
+            f"candidate {best[i]!r}; enlarge domain/radius (or f is not Lambda-locally Lipschitz)"
+        )
+    best = np.maximum(best, 0.0)  # f constant: every candidate is 0
+    return GenericResult(best, bz, bw, bname.astype(str))
+
+
+def _prepare(spec: GenericSpec, points: ArrayLike, domain, radius: float):
+    if not isinstance(spec, GenericSpec):
+        raise TypeError(f"spec must be a GenericSpec; got {type(spec).__name__}")
+    X = check_points("points", points, d=spec.d)
+    lo, hi = search_window(X, domain=domain, extra_points=spec.kinks if spec.kinks.size else None, radius=radius)
+    return X, lo, hi
+
+
+def generic_lipschitz(
+    spec: GenericSpec,
+    points: ArrayLike,
+    *,
+    domain: tuple[ArrayLike, ArrayLike] | None = None,
+    radius: float = 10.0,
+    density: int = 8,
+    return_details: bool = False,
+) -> NDArray[np.float64] | GenericResult:
+    """L_{f,Lambda}(x) = max over the strata with z = x (004 Def. 7 and Sec. 3.3 cases 2 and 4)."""
+    X, lo, hi = _prepare(spec, points, domain, radius)
+    res = _solve(spec, X, lo, hi, [s for s in spec.systems if s.z_mode == "x"], density)
+    return res if return_details else res.value
+
+
+def generic_smooth_sensitivity(
+    spec: GenericSpec,
+    points: ArrayLike,
+    *,
+    domain: tuple[ArrayLike, ArrayLike] | None = None,
+    radius: float = 10.0,
+    density: int = 8,
+    return_details: bool = False,
+) -> NDArray[np.float64] | GenericResult:
+    """B*(x) = max over all candidate strata of 004 Sec. 3.3 (corrected, see module docstring)."""
+    X, lo, hi = _prepare(spec, points, domain, radius)
+    res = _solve(spec, X, lo, hi, spec.systems, density)
+    return res if return_details else res.value

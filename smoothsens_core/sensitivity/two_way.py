@@ -1,0 +1,146 @@
+"""Two-way soft threshold on R^2 and its smooth sensitivity (004 Sec. 4.2, Claim 4.2, Lemma 4.3).
+
+Geometry (004 Sec. 4.2): R1 = tau/sqrt(2), R2 = R1 + tau, c0 = (T1 + tau/2 + R1, T2 + tau/2 + R1).
+With Q0 = {p : p >= c0} (componentwise) and D(p) = dist(p, Q0) = ||max(c0 - p, 0)||_2, the regions
+of 004 Sec. 4.2 are  S_1 = {D < R1} (value 1), S_tau = {R1 <= D <= R2} (the transition band) and
+S_0 = {D > R2} (value 0), and the printed piecewise definition of f_tau is exactly
+
+    f_tau(p) = clip((R2 - D(p)) / tau, 0, 1)
+
+(S_{tau,alpha}: D = ||p - c0||; S_{tau,1}: D = c0_1 - p_1, giving (p_1 - (T1 - tau/2))/tau; etc.).
+D is 1-Lipschitz, so f_tau is 1/tau-Lipschitz (Claim 4.2).  The distance of p to the band is
+
+    d(p) = D(p) - R2                                  on S_0,
+    d(p) = R1 - D(p) + max(min(p_1 - c0_1, p_2 - c0_2), 0)   on S_1 (inner distance to {D >= R1}),
+
+and, as in ``_ramp``, L_{f,Lambda}(p) = ell(d(p)) and B*(p) = max_{0<=e<=d} ell(e)/g0(d - e)
+(moving toward the band lowers d at unit rate; d is 1-Lipschitz).  For g_E and Lambda = inf this is
+004 Lemma 4.3 case by case: e.g. on S_{0,alpha}, d + tau = ||p - c0|| - R1; on S_{1,3} the printed
+max of two one-way terms equals the term of the nearer edge, min(d_1, d_2) = d.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .._validation import check_positive, check_real
+from ..growth import GrowthFunction
+from ._chunking import DEFAULT_CHUNK, map_chunks
+from ._common import SensitivityValues, points_nd
+from ._ramp import check_growth, check_lambda, ramp_lipschitz, ramp_smooth_sensitivity
+
+__all__ = [
+    "soft_two_way_threshold",
+    "lipschitz_two_way_threshold",
+    "smooth_sensitivity_two_way_threshold",
+    "sensitivity_two_way_threshold",
+    "two_way_regions",
+]
+
+
+def _params(T1: float, T2: float, tau: float) -> tuple[float, float, float]:
+    return check_real("T1", T1), check_real("T2", T2), check_positive("tau", tau)
+
+
+def _geometry(T1: float, T2: float, tau: float) -> tuple[float, float, float, float]:
+    R1 = tau / math.sqrt(2.0)
+    R2 = R1 + tau
+    return R1, R2, T1 + tau / 2.0 + R1, T2 + tau / 2.0 + R1
+
+
+def _dist_q0(p: NDArray[np.float64], c01: float, c02: float) -> tuple[NDArray[np.float64], ...]:
+    u1 = c01 - p[:, 0]
+    u2 = c02 - p[:, 1]
+    D = np.hypot(np.maximum(u1, 0.0), np.maximum(u2, 0.0))
+    return D, u1, u2
+
+
+def _band_distance(p: NDArray[np.float64], T1: float, T2: float, tau: float) -> NDArray[np.float64]:
+    R1, R2, c01, c02 = _geometry(T1, T2, tau)
+    D, u1, u2 = _dist_q0(p, c01, c02)
+    inner = R1 - D + np.maximum(np.minimum(-u1, -u2), 0.0)
+    return np.where(D > R2, D - R2, np.where(D < R1, inner, 0.0))
+
+
+def two_way_regions(points: ArrayLike, T1: float, T2: float, tau: float) -> NDArray[np.str_]:
+    """The region label of 004 Sec. 4.2 of each point: '1,alpha', '1,1', '1,2', '1,3', '0,alpha',
+    '0,1', '0,2', 'tau,alpha', 'tau,1', 'tau,2' (the printed sets, boundaries as printed)."""
+    T1, T2, tau = _params(T1, T2, tau)
+    p = points_nd("points", points, 2)
+    R1, R2, c01, c02 = _geometry(T1, T2, tau)
+    x, y = p[:, 0], p[:, 1]
+    a1, a2 = T1 + tau / 2.0, T2 + tau / 2.0
+    r = np.hypot(x - c01, y - c02)
+    le = (x <= c01) & (y <= c02)
+    lab = np.full(p.shape[0], "", dtype="<U9")
+    conds = [
+        ((a1 < x) & (x < c01) & (a2 < y) & (y < c02) & (r < R1), "1,alpha"),
+        ((a1 < x) & (x < c01) & (y > c02), "1,1"),
+        ((a2 < y) & (y < c02) & (x > c01), "1,2"),
+        ((x > c01) & (y > c02), "1,3"),
+        (le & (r > R2), "0,alpha"),
+        ((x <= T1 - tau / 2.0) & (y > c02), "0,1"),
+        ((y <= T2 - tau / 2.0) & (x > c01), "0,2"),
+        (le & (R1 <= r) & (r <= R2), "tau,alpha"),
+        ((T1 - tau / 2.0 <= x) & (x <= a1) & (y > c02), "tau,1"),
+        ((T2 - tau / 2.0 <= y) & (y <= a2) & (x > c01), "tau,2"),
+    ]
+    for cond, name in conds:
+        lab = np.where((lab == "") & cond, name, lab)
+    return lab
+
+
+def soft_two_way_threshold(points: ArrayLike, T1: float, T2: float, tau: float) -> NDArray[np.float64]:
+    """f_tau(p) = clip((R2 - dist(p, Q0))/tau, 0, 1), the printed f_tau of 004 Sec. 4.2."""
+    T1, T2, tau = _params(T1, T2, tau)
+    p = points_nd("points", points, 2)
+    R1, R2, c01, c02 = _geometry(T1, T2, tau)
+    D, _, _ = _dist_q0(p, c01, c02)
+    return np.clip((R2 - D) / tau, 0.0, 1.0)
+
+
+def lipschitz_two_way_threshold(
+    points: ArrayLike, T1: float, T2: float, tau: float, Lambda: float = math.inf
+) -> NDArray[np.float64]:
+    """L_{f_tau,Lambda}(p) (004 Def. 7) = ell(d(p)) of the ``_ramp`` profile with width tau."""
+    T1, T2, tau = _params(T1, T2, tau)
+    Lam = check_lambda(Lambda)
+    p = points_nd("points", points, 2)
+    (out,) = map_chunks(lambda c: (ramp_lipschitz(_band_distance(c, T1, T2, tau), tau, Lam),), p, 1)
+    return out
+
+
+def smooth_sensitivity_two_way_threshold(
+    points: ArrayLike,
+    T1: float,
+    T2: float,
+    tau: float,
+    growth: GrowthFunction,
+    Lambda: float = math.inf,
+    *,
+    chunk: int = DEFAULT_CHUNK,
+) -> NDArray[np.float64]:
+    """B*(p) of the two-way f_tau (004 Lemma 4.3 for g_E, Lambda = inf; g_L and finite Lambda
+    by the ramp-profile derivation of ``_ramp``).  ``points`` has shape (n, 2)."""
+    T1, T2, tau = _params(T1, T2, tau)
+    g = check_growth(growth)
+    Lam = check_lambda(Lambda)
+    p = points_nd("points", points, 2)
+    (out,) = map_chunks(
+        lambda c: (ramp_smooth_sensitivity(_band_distance(c, T1, T2, tau), tau, Lam, g),), p, 1, chunk
+    )
+    return out
+
+
+def sensitivity_two_way_threshold(
+    points: ArrayLike, T1: float, T2: float, tau: float, growth: GrowthFunction, Lambda: float = math.inf
+) -> SensitivityValues:
+    """(f_tau, L_{f,Lambda}, B*) of the two-way soft threshold (004 Sec. 4.2)."""
+    return SensitivityValues(
+        soft_two_way_threshold(points, T1, T2, tau),
+        lipschitz_two_way_threshold(points, T1, T2, tau, Lambda),
+        smooth_sensitivity_two_way_threshold(points, T1, T2, tau, growth, Lambda),
+    )

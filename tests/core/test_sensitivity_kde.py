@@ -1,0 +1,172 @@
+"""Gaussian-KDE smooth sensitivity (004 Sec. 4.3, Lemmas 4.5-4.7) against a brute force of the
+definitions on R^1 (004 Defs. 7, 9: sup over w of the chord slope, sup over z of L(z)/g0), the
+smooth-upper-bound conditions (004 Def. 8), edge cases and bad input.
+
+The brute force works on the real line directly (no radial reduction, no chord-partner equation):
+dense grids refined by bounded Brent search, so it is independent of the closed form.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import minimize_scalar
+
+from smoothsens_core.growth import growth_exp, growth_linear
+from smoothsens_core.sensitivity.kde import (
+    KDE_A_W,
+    gaussian_kernel,
+    kde_chord_partner,
+    kde_chord_slope,
+    lipschitz_kde,
+    sensitivity_kde,
+    smooth_sensitivity_kde,
+)
+
+
+def _kern(u, t, h):
+    return np.exp(-0.5 * ((u - t) / h) ** 2)
+
+
+def _brute_L(z, t, h):
+    """sup_w |kappa(w) - kappa(z)|/|w - z| on R (grid over +-12h, Brent refinement) and |kappa'(z)|."""
+    w = z + np.linspace(-12 * h, 12 * h, 2401)
+    w = w[np.abs(w - z) > 1e-9 * h]
+    q = np.abs(_kern(w, t, h) - _kern(z, t, h)) / np.abs(w - z)
+    i = int(np.argmax(q))
+    best = float(q[i])
+    lo, hi = w[max(i - 1, 0)], w[min(i + 1, len(w) - 1)]
+    if lo < z < hi:  # the best chord is the tangent limit
+        lo, hi = (z, hi) if q[min(i + 1, len(w) - 1)] > q[max(i - 1, 0)] else (lo, z)
+    fun = lambda v: -abs(_kern(v, t, h) - _kern(z, t, h)) / abs(v - z) if v != z else 0.0  # noqa: E731
+    res = minimize_scalar(fun, bounds=(lo, hi), method="bounded", options={"xatol": 1e-13 * h})
+    tangent = abs(z - t) / h**2 * _kern(z, t, h)
+    return max(best, -float(res.fun), tangent)
+
+
+def _brute_B(x, t, h, gamma):
+    zs = np.unique(np.concatenate([np.linspace(min(x, t) - 6 * h, max(x, t) + 6 * h, 601), [x, t]]))
+    obj = np.array([_brute_L(z, t, h) for z in zs]) * np.exp(-gamma * np.abs(zs - x))
+    best = float(obj.max())
+    for i in np.argsort(obj)[-2:]:
+        lo, hi = zs[max(i - 1, 0)], zs[min(i + 1, len(zs) - 1)]
+        res = minimize_scalar(lambda z: -_brute_L(z, t, h) * math.exp(-gamma * abs(z - x)),
+                              bounds=(lo, hi), method="bounded", options={"xatol": 1e-12 * h})
+        best = max(best, -float(res.fun))
+    return best
+
+
+@settings(max_examples=8)
+@given(t=st.floats(-2, 2), h=st.floats(0.2, 3), gh=st.floats(0.01, 3), c=st.floats(0, 5))
+def test_kde_closed_form_equals_brute_force_on_the_line(t, h, gh, c):
+    gamma = gh / h
+    x = t + c * h
+    B = smooth_sensitivity_kde([x], [t], h, growth_exp(gamma))[0]
+    assert B == pytest.approx(_brute_B(x, t, h, gamma), rel=1e-9)
+    L = lipschitz_kde([x], [t], h)[0]
+    assert L == pytest.approx(_brute_L(x, t, h), rel=1e-9)
+
+
+def test_kde_chord_slope_at_t_is_lambert_w_value():
+    # 004 Lemma 4.7 S_2: l_w = sqrt(-2 W_{-1}(-e^{-1/2}/2) - 1); scipy lambertw reference.
+    from scipy.special import lambertw
+
+    aw = math.sqrt(-2 * lambertw(-math.exp(-0.5) / 2, -1).real - 1)
+    assert KDE_A_W == pytest.approx(aw, rel=1e-15)
+    assert kde_chord_slope([0.0])[0] == pytest.approx((1 - math.exp(-aw**2 / 2)) / aw, rel=1e-14)
+    # Claim 4.4: the maximal slope e^{-1/2} is attained at radius 1 only.
+    b = np.linspace(0, 20, 4001)
+    ell = kde_chord_slope(b)
+    assert ell.max() == pytest.approx(math.exp(-0.5), rel=1e-15) and np.all(ell <= math.exp(-0.5) * (1 + 1e-15))
+
+
+@settings(max_examples=30)
+@given(b=st.floats(0, 60))
+def test_kde_chord_partner_solves_phi0(b):
+    a = kde_chord_partner([b])[0]
+    if abs(b - 1) > 1e-3:
+        # phi_0(a, b) = 0 in log form (004 A.4 (2)), to the accuracy allowed by the 1e-10 bracket
+        u = a * (a - b)
+        assert abs(math.log1p(u) - u + (a - b) ** 2 / 2) < 1e-8 * max(1.0, b * b)
+        assert (a > 1) == (b < 1)
+
+
+@settings(max_examples=40)
+@given(d=st.integers(1, 5), h=st.floats(1e-3, 1e3), gh=st.floats(1e-6, 1e3),
+       seed=st.integers(0, 2**16), scale=st.floats(0, 50))
+def test_kde_bstar_is_smooth_upper_bound_any_dimension(d, h, gh, seed, scale):
+    # 004 Def. 8 for B* of Lemmas 4.6-4.7 over gamma h in [1e-6, 1e3] and c = |x - t|/h in [0, 50].
+    rng = np.random.default_rng(seed)
+    t = rng.normal(size=d)
+    u = rng.normal(size=(2, d))
+    u /= np.linalg.norm(u, axis=1, keepdims=True)
+    x = t + h * scale * u * rng.uniform(0, 1, size=(2, 1))
+    g = growth_exp(gh / h)
+    v = sensitivity_kde(x, t, h, g)
+    assert np.all(np.isfinite(v.B)) and np.all(v.B > 0) and np.all(np.isfinite(v.L))
+    assert np.all(v.B >= v.L * (1 - 1e-12))
+    assert v.B[0] <= float(g.between(x[0], x[1])) * v.B[1] * (1 + 1e-9)
+    assert np.all(v.B <= math.exp(-0.5) / h * (1 + 1e-12))  # Claim 4.4 bounds every L, hence B*
+
+
+def test_kde_edge_cases_no_nan():
+    t = np.zeros(2)
+    c = np.concatenate([[0.0, 1e-300, 1e-12, 1e-6], np.linspace(0.5, 50, 200), [1.0, 1 - 1e-4, 1 + 1e-4]])
+    x = np.c_[c, np.zeros_like(c)]
+    for gh in (1e-6, 1e-3, 0.3, 1.0, 10.0, 1e3):
+        B = smooth_sensitivity_kde(x, t, 1.0, growth_exp(gh))
+        assert np.all(np.isfinite(B)) and np.all(B > 0)
+        # x = t and c -> 0 agree (continuity of B*, Lemma 4.7 vs 4.6)
+        assert B[1] == pytest.approx(B[0], rel=1e-12) and B[2] == pytest.approx(B[0], rel=1e-9)
+    assert np.all(np.isfinite(gaussian_kernel(x, t, 1.0)))
+
+
+def test_kde_bstar_at_t_matches_lemma_4_7_structure():
+    # x = t: B*(t) = max(ell(0), max_b ell(b) e^{-g b})/h; for large g only the S_2 value survives.
+    h = 0.7
+    assert smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], h, growth_exp(10.0 / h))[0] == pytest.approx(
+        kde_chord_slope([0.0])[0] / h, rel=1e-14)
+    b = np.linspace(0, 3, 30001)
+    for gh in (0.05, 0.3, 0.6):
+        ref = np.max(kde_chord_slope(b) * np.exp(-gh * b)) / h  # grid over the radial reduction
+        got = smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], h, growth_exp(gh / h))[0]
+        assert got >= ref * (1 - 1e-12) and got == pytest.approx(ref, rel=1e-7)
+
+
+def test_kde_chunked_equals_unchunked():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(5000, 3)) * 2
+    g = growth_exp(0.4)
+    np.testing.assert_array_equal(smooth_sensitivity_kde(x, [0, 0, 0], 0.8, g, chunk=333),
+                                  smooth_sensitivity_kde(x, [0, 0, 0], 0.8, g))
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], 0.0, growth_exp(1.0)), "h must be in"),
+        (lambda: smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], -1.0, growth_exp(1.0)), "h must be in"),
+        (lambda: smooth_sensitivity_kde([[0.0, np.nan]], [0.0, 0.0], 1.0, growth_exp(1.0)),
+         "points must contain only finite"),
+        (lambda: smooth_sensitivity_kde([[0.0, np.inf]], [0.0, 0.0], 1.0, growth_exp(1.0)),
+         "points must contain only finite"),
+        (lambda: smooth_sensitivity_kde([[0.0, 0.0, 1.0]], [0.0, 0.0], 1.0, growth_exp(1.0)),
+         r"points must have shape \(n, 2\)"),
+        (lambda: smooth_sensitivity_kde([[0.0, 0.0]], [0.0, np.nan], 1.0, growth_exp(1.0)),
+         "t must contain only finite"),
+        (lambda: smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], 1.0, growth_exp(1.0), 0.0), "Lambda must be in"),
+        (lambda: smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], 1.0, growth_exp(1.0), 2.0),
+         "derived for g_E and Lambda = inf"),
+        (lambda: smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], 1.0, growth_linear(1.0)),
+         "derived for g_E and Lambda = inf"),
+        (lambda: lipschitz_kde([[0.0, 0.0]], [0.0, 0.0], 1.0, 2.0), "Lambda must be inf"),
+        (lambda: kde_chord_partner([-1.0]), r"b must be a radius"),
+    ],
+)
+def test_kde_rejects_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

@@ -1,0 +1,401 @@
+"""Unit tests of the privacy-loss auditor (verify.privacy_loss): densities, losses, search, errors."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from scipy import stats
+
+from smoothsens_core.distributions._base import ContinuousDistribution
+from smoothsens_core.growth import growth_exp, growth_linear
+from smoothsens_core.mechanism import SmoothSensitivityMechanism
+from verify.privacy_loss import (
+    EuclideanNeighbourhood,
+    GenCauchyNoise,
+    HammingNeighbourhood,
+    LaplaceNoise,
+    OrderedNeighbourhood,
+    PolyPlaceNoise,
+    SmoothMechanismSpec,
+    StudentTNoise,
+    abstract_loss,
+    abstract_loss_mp,
+    audit_finite,
+    audit_mechanism,
+    audit_smooth_mechanism,
+    check_has_density,
+    hockey_stick,
+    hockey_stick_mp,
+    noise_from_distribution,
+    privacy_loss,
+    privacy_loss_mp,
+)
+
+FAMILIES = [LaplaceNoise(), GenCauchyNoise(4.0, 1.0), GenCauchyNoise(2.0, 2.0), GenCauchyNoise(1.5, 1.0),
+            StudentTNoise(1.5), StudentTNoise(4.0), PolyPlaceNoise(1.2), PolyPlaceNoise(5.0)]
+
+
+class Laplace(ContinuousDistribution):
+    """Test double of the core's Laplace (same class name, so the auditor maps it to LaplaceNoise):
+    h(z) = e^-|z| / 2 via scipy.stats.laplace."""
+
+    name = "Laplace"
+    symmetric = True
+
+    def _logpdf(self, z):
+        return stats.laplace.logpdf(z)
+
+    def _cdf(self, z):
+        return stats.laplace.cdf(z)
+
+    def _ppf(self, q):
+        return stats.laplace.ppf(q)
+
+
+class StudentT(ContinuousDistribution):
+    """Test double of the core's StudentT (scipy.stats.t), attribute ``nu``."""
+
+    name = "StudentT"
+    symmetric = True
+
+    def __init__(self, nu):
+        super().__init__()
+        self.nu = nu
+
+    def _logpdf(self, z):
+        return stats.t.logpdf(z, self.nu)
+
+    def _cdf(self, z):
+        return stats.t.cdf(z, self.nu)
+
+    def _ppf(self, q):
+        return stats.t.ppf(q, self.nu)
+
+
+# ---- noise families -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fam", FAMILIES, ids=lambda f: f.describe())
+def test_noise_family_mp_density_normalises(fam):
+    # Reference: mpmath quadrature (30 digits) of exp(logpdf_mp) over the real line, split at the kinks.
+    # Geometric break points make the heavy tails (z^-1.5 for GenCauchy(1.5, 1)) converge.
+    with mpmath.workdps(30):
+        geo = [mpmath.mpf(10) ** k for k in range(0, 9)]
+        pts = sorted({mpmath.mpf(k) for k in fam.kinks()} | set(geo) | {-g for g in geo})
+        total = mpmath.quad(lambda z: mpmath.exp(fam.logpdf_mp(z)), [-mpmath.inf] + pts + [mpmath.inf])
+    assert abs(total - 1) < 1e-15
+
+
+@pytest.mark.parametrize("fam", FAMILIES, ids=lambda f: f.describe())
+def test_noise_family_sf_matches_quadrature(fam):
+    # Reference: P[Z > u] = integral_u^inf h by mpmath quadrature (30 digits), float sf to 1e-12 relative.
+    for u in (0.0, 0.1, 0.7, 3.0, 40.0):
+        with mpmath.workdps(30):
+            pts = sorted({mpmath.mpf(u)} | {mpmath.mpf(k) for k in fam.kinks() if k > u}
+                         | {mpmath.mpf(10) ** k for k in range(0, 9) if 10**k > u})
+            ref = mpmath.quad(lambda z: mpmath.exp(fam.logpdf_mp(z)), pts + [mpmath.inf])
+            mp_val = fam.sf_pos_mp(u)
+        assert abs(mp_val - ref) <= 1e-15 * max(1, abs(ref))
+        assert float(fam.sf_pos(np.array([u]))[0]) == pytest.approx(float(ref), rel=1e-11, abs=1e-300)
+
+
+@pytest.mark.parametrize("fam", FAMILIES, ids=lambda f: f.describe())
+def test_noise_family_float_logpdf_matches_mp(fam):
+    z = np.array([0.0, 1e-8, 0.19, 0.5, 0.83, 1.0, 7.0, 1e3, 1e8, 1e200, -3.3])
+    got = fam.logpdf(z)
+    with mpmath.workdps(40):
+        ref = np.array([float(fam.logpdf_mp(mpmath.mpf(float(t)))) for t in z])
+    np.testing.assert_allclose(got, ref, rtol=1e-13, atol=1e-13)
+
+
+def test_noise_families_match_scipy():
+    z = np.linspace(-30, 30, 301)
+    np.testing.assert_allclose(LaplaceNoise().logpdf(z), stats.laplace.logpdf(z), rtol=1e-14)
+    np.testing.assert_allclose(StudentTNoise(3.5).logpdf(z), stats.t.logpdf(z, 3.5), rtol=1e-12)
+    # GenCauchy(2, 1) is the standard Cauchy distribution.
+    np.testing.assert_allclose(GenCauchyNoise(2.0, 1.0).logpdf(z), stats.cauchy.logpdf(z), rtol=1e-13)
+
+
+def test_noise_family_rejects_invalid_shapes():
+    with pytest.raises(ValueError, match=r"p\*theta must be > 1"):
+        GenCauchyNoise(0.5, 1.0)
+    with pytest.raises(ValueError, match=r"alpha must be in \(1, inf\)"):
+        PolyPlaceNoise(1.0)
+    with pytest.raises(ValueError, match="nu must be in"):
+        StudentTNoise(-1.0)
+
+
+def test_noise_from_distribution_maps_core_classes_and_rejects_unknown():
+    assert isinstance(noise_from_distribution(Laplace()), LaplaceNoise)
+    assert noise_from_distribution(StudentT(3.0)).nu == 3.0
+    with pytest.raises(TypeError, match="no mpmath log-density is known"):
+        noise_from_distribution(object())
+
+
+# ---- abstract smooth-sensitivity mechanisms ------------------------------------------------------
+
+
+def test_abstract_loss_matches_direct_density_ratio():
+    # Reference: ln of the ratio of the two location-scale densities, written out with scipy.
+    spec = SmoothMechanismSpec("t", StudentTNoise(4.0), 0.48, growth_exp(0.1), 1.0)
+    r, shift, y = 0.07, 0.3, np.array([-3.0, 0.0, 0.4, 12.0])
+    got = abstract_loss(spec, np.full(4, r), np.full((4, 1), shift), y)
+    b, b2 = math.exp(r) / 0.48, 1 / 0.48
+    ref = stats.t.logpdf((y - shift) / b, 4) - math.log(b) - stats.t.logpdf(y / b2, 4) + math.log(b2)
+    np.testing.assert_allclose(got, ref, rtol=1e-12)
+    with mpmath.workdps(40):
+        mp_val = abstract_loss_mp(spec, r, [shift], [12.0])
+    assert float(mp_val) == pytest.approx(ref[-1], rel=1e-13)
+
+
+def test_spec_rejects_bad_parameters():
+    with pytest.raises(ValueError, match=r"eps must be in \(0, inf\)"):
+        SmoothMechanismSpec("x", LaplaceNoise(), 1.0, growth_exp(0.1), 0.0)
+    with pytest.raises(ValueError, match=r"eps must be in \(0, inf\)"):
+        SmoothMechanismSpec("x", LaplaceNoise(), 1.0, growth_exp(0.1), -1.0)
+    with pytest.raises(ValueError, match=r"eta must be in \(0, inf\)"):
+        SmoothMechanismSpec("x", LaplaceNoise(), -0.1, growth_exp(0.1), 1.0)
+    with pytest.raises(ValueError, match=r"delta must be in \(0, 1\)"):
+        SmoothMechanismSpec("x", LaplaceNoise(), 1.0, growth_linear(0.1), 1.0, delta=1.5)
+    with pytest.raises(ValueError, match="metric must be"):
+        SmoothMechanismSpec("x", LaplaceNoise(), 1.0, growth_exp(0.1), 1.0, metric="manhattan")
+    with pytest.raises(TypeError, match="growth must be a GrowthFunction"):
+        SmoothMechanismSpec("x", LaplaceNoise(), 1.0, lambda r: r, 1.0)
+    spec = SmoothMechanismSpec("x", LaplaceNoise(), 1.0, growth_exp(0.1), 1.0)
+    with pytest.raises(ValueError, match="mode must be"):
+        audit_smooth_mechanism(spec, rng=np.random.default_rng(0), mode="fast")
+
+
+def test_student_t_bound_is_approached_but_not_exceeded():
+    # 004 Lemma 3.5 with nu=4, gamma=0.1, eps=1: eta = 0.6 * 4/5 = 0.48.  The supremum of the loss
+    # per unit distance is approached as d -> 0, so the slack found is slightly negative.
+    spec = SmoothMechanismSpec("t", StudentTNoise(4.0), 0.48, growth_exp(0.1), 1.0)
+    res = audit_smooth_mechanism(spec, rng=np.random.default_rng(3), n_random=3000, n_local=3)
+    assert not res.certified
+    assert -1e-2 < res.max_slack <= 1e-12
+
+
+def test_float_noise_is_not_certified_polyplace_tight_bound():
+    # 002 Lemma 9 is attained: the float search finds slack ~ +1e-14 (rounding of alpha = eps/gamma
+    # and gamma = 0.2 in binary64).  mpmath re-evaluation must not report it as a violation.
+    spec = SmoothMechanismSpec("pp", PolyPlaceNoise(1.0 / 0.2), 0.2, growth_exp(0.2), 1.0, metric="hamming")
+    res = audit_smooth_mechanism(spec, rng=np.random.default_rng(5), n_random=3000, n_local=4)
+    assert not res.certified
+    assert abs(res.max_slack) < 1e-9
+
+
+def test_certified_witness_is_a_valid_two_point_instance():
+    # Overspent Student t (eta = 0.8 instead of 0.48): the witness must satisfy 004 Def. 8 exactly
+    # and its mpmath loss must exceed eps * d.
+    spec = SmoothMechanismSpec("bad", StudentTNoise(4.0), 0.8, growth_exp(0.1), 1.0)
+    res = audit_smooth_mechanism(spec, rng=np.random.default_rng(1), n_random=3000, n_local=3)
+    assert res.certified
+    w = res.witness
+    with mpmath.workdps(50):
+        d = mpmath.mpf(w["dist"])
+        B = mpmath.mpf(w["B(x)"])
+        shift = mpmath.mpf(w["f(x)"][0])
+        assert abs(mpmath.log(B)) <= mpmath.mpf(0.1) * d * (1 + mpmath.mpf(10) ** -15)
+        assert abs(shift) <= min(B, 1) * d * (1 + mpmath.mpf(10) ** -15)
+        assert mpmath.mpf(w["loss_mp"]) > d  # eps = 1
+    assert float(res.certified_slack) > 0.05
+
+
+# ---- (eps, delta): hockey-stick divergence ----------------------------------------------------
+
+
+def test_hockey_stick_matches_mpmath_quadrature():
+    # Reference: mpmath quadrature (30 digits) of (p - e^t p')_+ with the kinks as break points.
+    fam = LaplaceNoise()
+    a, b, a2, b2, t = 0.3, 1.2, 0.0, 1.0, 0.25
+    hs, bad = hockey_stick(fam, a, b, a2, b2, t)
+    with mpmath.workdps(30):
+        def p(y):
+            return mpmath.exp(fam.logpdf_mp((y - a) / b)) / b
+
+        def q(y):
+            return mpmath.exp(fam.logpdf_mp((y - a2) / b2)) / b2
+
+        ref = mpmath.quad(lambda y: max(p(y) - mpmath.exp(t) * q(y), 0), [-mpmath.inf, a2, a, 20, mpmath.inf])
+    assert hs == pytest.approx(float(ref), rel=1e-9)
+    assert bad >= hs
+
+
+@pytest.mark.parametrize("fam", [StudentTNoise(3.0), GenCauchyNoise(4.0, 1.0), PolyPlaceNoise(2.5)],
+                         ids=lambda f: f.describe())
+def test_hockey_stick_other_families_match_quadrature(fam):
+    a, b, a2, b2, t = -0.4, 0.8, 0.0, 1.0, 0.1
+    hs, _ = hockey_stick(fam, a, b, a2, b2, t)
+    with mpmath.workdps(30):
+        def g(y):
+            return max(mpmath.exp(fam.logpdf_mp((y - a) / b)) / b
+                       - mpmath.exp(t) * mpmath.exp(fam.logpdf_mp((y - a2) / b2)) / b2, 0)
+
+        kinks = sorted({a + b * k for k in fam.kinks()} | {a2 + b2 * k for k in fam.kinks()})
+        ref = mpmath.quad(g, [-mpmath.inf] + kinks + [mpmath.inf], maxdegree=10)
+    assert hs == pytest.approx(float(ref), rel=1e-7, abs=1e-14)
+
+
+def test_hockey_stick_mp_of_explicit_set():
+    # P[a+bZ in S] - e^t P[a2+b2 Z in S] for S = (0, inf) with Laplace: closed form
+    # (1 - F((0-a)/b)) - e^t (1 - F(0)) with F the Laplace CDF.
+    fam = LaplaceNoise()
+    v = hockey_stick_mp(fam, 0.5, 1.0, 0.0, 1.0, 0.1, [(0.0, math.inf)], dps=30)
+    ref = (1 - 0.5 * math.exp(-0.5)) - math.exp(0.1) * 0.5
+    assert float(v) == pytest.approx(ref, rel=1e-14)
+
+
+def test_laplace_approx_calibrated_is_not_refuted_but_overspent_is():
+    # 004 Lemma 3.6: eta = eps - gamma ln(1/delta).
+    eps, delta, gamma = 1.0, 1e-3, 0.05
+    ok = SmoothMechanismSpec("ok", LaplaceNoise(), eps - gamma * math.log(1 / delta), growth_linear(gamma),
+                             eps, delta=delta)
+    bad = SmoothMechanismSpec("bad", LaplaceNoise(), eps, growth_linear(gamma), eps, delta=delta)
+    r_ok = audit_smooth_mechanism(ok, rng=np.random.default_rng(0), n_random=1500, n_local=2)
+    r_bad = audit_smooth_mechanism(bad, rng=np.random.default_rng(0), n_random=1500, n_local=2)
+    assert r_ok.mode == "approx" and not r_ok.certified and r_ok.max_slack < 0
+    assert r_bad.certified and float(r_bad.certified_slack) > 0.01
+    # The certifying set S is part of the evidence and reproduces the violation in mpmath.
+    w = r_bad.witness
+    v = hockey_stick_mp(LaplaceNoise(), w["shift"], math.exp(w["log_B_ratio"]) / eps, 0.0, 1 / eps,
+                        eps * w["dist"], [tuple(s) for s in w["S"]], dps=40)
+    assert v > delta
+
+
+# ---- concrete mechanisms ----------------------------------------------------------------------
+
+
+def _square_smooth_bound(x, gamma, Lam):
+    """g_E smooth sensitivity of f(x) = x^2 with Lambda-local Lipschitz constant L(z) = 2|z| + Lam
+    (004 Def. 9, derived by hand): B*(x) = sup_z (2|z| + Lam) e^(-gamma |x - z|); the sup is at
+    |z| = |x| + t*, t* = 1/gamma - (2|x| + Lam)/2, when t* > 0 (value (2/gamma) e^(-gamma t*)),
+    else at z = x (value 2|x| + Lam)."""
+    ax = np.abs(np.asarray(x, dtype=float))
+    t = 1 / gamma - (2 * ax + Lam) / 2
+    return np.where(t > 0, (2 / gamma) * np.exp(-gamma * np.maximum(t, 0)), 2 * ax + Lam)
+
+
+def test_square_smooth_bound_matches_brute_force():
+    # Reference: the sup of 004 Def. 9 over a fine grid of z.
+    z = np.linspace(-60, 60, 600001)
+    for x in (-3.0, 0.0, 0.7, 12.0):
+        brute = np.max((2 * np.abs(z) + 1.0) * np.exp(-0.1 * np.abs(x - z)))
+        assert float(_square_smooth_bound(x, 0.1, 1.0)) == pytest.approx(brute, rel=1e-8)
+
+
+def test_concrete_student_t_square_query_not_refuted_and_pointwise_bound_refuted():
+    gamma, nu, eps, Lam = 0.1, 4.0, 1.0, 1.0
+    eta = (eps - nu * gamma) * 2 * math.sqrt(nu) / (nu + 1)  # 004 Lemma 3.5
+    good = SmoothSensitivityMechanism(f=lambda x: np.asarray(x) ** 2,
+                                      B=lambda x: _square_smooth_bound(x, gamma, Lam),
+                                      noise=StudentT(nu), eta=eta, eps=eps)
+    nb = EuclideanNeighbourhood(-20.0, 20.0, 1, Lambda=Lam)
+    res = audit_mechanism(good, nb, rng=np.random.default_rng(2), n_pairs=1500, n_local=3)
+    assert not res.certified and res.max_slack <= 1e-9
+    # Planted: the pointwise Lipschitz constant L(x) = 2|x| + Lambda used as B (not smooth).
+    bad = SmoothSensitivityMechanism(f=lambda x: np.asarray(x) ** 2, B=lambda x: 2 * np.abs(x) + Lam,
+                                     noise=StudentT(nu), eta=eta, eps=eps)
+    res = audit_mechanism(bad, nb, rng=np.random.default_rng(2), n_pairs=1500, n_local=3)
+    assert res.certified
+    x, xp, y = res.witness["x"][0], res.witness["x_prime"][0], res.witness["y"]
+    assert abs(x - xp) <= Lam
+    L = privacy_loss_mp(bad, x, xp, y, dps=40)
+    assert L > abs(mpmath.mpf(x) - mpmath.mpf(xp)) * eps
+
+
+def test_hamming_brute_force_counting_query():
+    # Sum of n = 4 bits, B = 1 (global sensitivity, a valid smooth bound for any gamma), Laplace
+    # noise of scale 1/eta: eps-DP iff eta <= eps.
+    nb = HammingNeighbourhood((0.0, 1.0), 4)
+    f = lambda X: np.sum(np.atleast_2d(X), axis=-1)  # noqa: E731
+    B = lambda X: np.ones(np.atleast_2d(X).shape[0])  # noqa: E731
+    good = SmoothSensitivityMechanism(f=f, B=B, noise=Laplace(), eta=0.7, eps=0.7, metric="hamming")
+    res = audit_mechanism(good, nb, rng=np.random.default_rng(0))
+    assert not res.certified and res.max_slack == pytest.approx(0.0, abs=1e-9)
+    bad = SmoothSensitivityMechanism(f=f, B=B, noise=Laplace(), eta=1.4, eps=0.7, metric="hamming")
+    res = audit_mechanism(bad, nb, rng=np.random.default_rng(0))
+    assert res.certified and float(res.certified_slack) == pytest.approx(0.7, rel=1e-6)
+
+
+class _TwoSidedGeometricCount:
+    """Count of records with p True plus two-sided geometric noise: Pr[K = k] ∝ e^(-rate |k|)
+    (pmf (1 - e^-rate)/(1 + e^-rate) e^(-rate |k|)); eps-DP for rate <= eps (sensitivity 1)."""
+
+    metric = "p-neighbouring"
+    delta = 0.0
+
+    def __init__(self, rate, eps, policy):
+        self.rate, self.eps, self.policy = rate, eps, policy
+
+    def _count(self, X):
+        return sum(1 for v in X if self.policy(v))
+
+    def log_density(self, X, z):
+        c = self._count(X)
+        a = self.rate
+        return math.log((1 - math.exp(-a)) / (1 + math.exp(-a))) - a * np.abs(np.asarray(z, dtype=float) - c)
+
+    def log_density_mp(self, X, z, dps):
+        with mpmath.workdps(dps):
+            a = mpmath.mpf(self.rate)
+            return mpmath.log((1 - mpmath.exp(-a)) / (1 + mpmath.exp(-a))) - a * abs(mpmath.mpf(z) - self._count(X))
+
+    def release(self, X, rng):  # pragma: no cover - not needed by the auditor
+        raise NotImplementedError
+
+
+def test_ordered_p_neighbouring_pairs_and_finite_audit():
+    policy = lambda v: v >= 2  # noqa: E731 - p(x): "x is sensitive"
+    rel = OrderedNeighbourhood.p_neighbouring(policy)
+    assert rel((0, 3), (0, 1)) and not rel((0, 1), (0, 3))  # asymmetric (003 Def. IV.1)
+    assert not rel((0, 3), (1, 1))  # two records differ
+    import itertools
+
+    cands = tuple(itertools.product((0, 1, 2, 3), repeat=2))
+    pairs = OrderedNeighbourhood(cands, rel).pairs()
+    assert pairs and all(rel(a, b) for a, b in pairs)
+    good = _TwoSidedGeometricCount(0.5, 0.5, policy)
+    res = audit_finite(good, pairs, range(-10, 13))
+    assert not res.certified and res.max_slack == pytest.approx(0.0, abs=1e-12)
+    bad = _TwoSidedGeometricCount(0.9, 0.5, policy)
+    res = audit_finite(bad, pairs, range(-10, 13))
+    assert res.certified and float(res.certified_slack) == pytest.approx(0.4, rel=1e-9)
+
+
+def test_auditor_rejects_bad_input():
+    with pytest.raises(TypeError, match="has no log_density"):
+        check_has_density(object())
+
+    class NoEps:
+        def log_density(self, x, y):
+            return 0.0
+
+    with pytest.raises(TypeError, match="has no claimed eps"):
+        check_has_density(NoEps())
+    m = _TwoSidedGeometricCount(0.5, 0.5, lambda v: v > 0)
+    m.eps = 0.0
+    with pytest.raises(ValueError, match=r"eps must be in \(0, inf\)"):
+        privacy_loss(m, (1,), (0,), [0])
+    m.eps = 0.5
+    with pytest.raises(ValueError, match="outputs must be a non-empty"):
+        audit_finite(m, [((1,), (0,))], [])
+    with pytest.raises(ValueError, match="universe must have at least 2"):
+        HammingNeighbourhood((0.0,), 3)
+    with pytest.raises(ValueError, match="must be <= 20000"):
+        HammingNeighbourhood(tuple(range(10)), 6)
+    with pytest.raises(ValueError, match="high must be > low"):
+        EuclideanNeighbourhood(1.0, 0.0)
+    with pytest.raises(TypeError, match="neighbourhood must be Euclidean or Hamming"):
+        audit_mechanism(m, object(), rng=np.random.default_rng(0))
+
+    class NoMp:
+        eps, delta, metric = 0.5, 0.0, "hamming"
+
+        def log_density(self, X, z):
+            return -2.0 * np.abs(np.asarray(z, dtype=float) - sum(X))
+
+    res = audit_finite(NoMp(), [((1,), (0,))], range(-3, 4))
+    assert not res.certified and any("cannot certify" in n for n in res.notes)

@@ -1,0 +1,336 @@
+"""The audit runner: run selected claims (in parallel processes), summarise, write reports.
+
+``run_audit`` runs the claims of :mod:`verify.claims` (every paper claim and every mechanism audit
+of :mod:`verify.mechanisms_catalog`, which the privacy claims wrap), shows progress on stderr,
+and returns an :class:`AuditReport`; ``AuditReport.to_markdown`` / ``to_json`` give the reports
+written by ``smoothsens audit``.
+
+Planted controls (claims tagged ``"planted"``, ids ``*-planted-*``) are deliberately wrong
+mechanisms: their expected verdict is REFUTED.  They are counted apart from the paper claims;
+a planted control that is *not* refuted is a failure of the auditor (reported, and fatal under
+``--strict``).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import platform
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from smoothsens_core import __version__
+from verify.claims import (
+    OMISSIONS,
+    CheckContext,
+    Claim,
+    ClaimResult,
+    Verdict,
+    _jsonable,
+    load_registry,
+)
+
+__all__ = [
+    "AuditEntry",
+    "AuditReport",
+    "select_claims",
+    "run_audit",
+    "is_planted",
+    "EXIT_OK",
+    "EXIT_INTERNAL_ERROR",
+    "EXIT_USAGE",
+    "EXIT_STRICT_FINDINGS",
+]
+
+EXIT_OK = 0
+EXIT_INTERNAL_ERROR = 1
+EXIT_USAGE = 2
+EXIT_STRICT_FINDINGS = 3
+
+
+def is_planted(c: Claim) -> bool:
+    """True for the planted negative controls (expected verdict: REFUTED)."""
+    return "planted" in c.tags or "-planted-" in c.id
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    claim: Claim
+    result: ClaimResult
+
+    @property
+    def planted(self) -> bool:
+        return is_planted(self.claim)
+
+    @property
+    def internal_error(self) -> bool:
+        return bool(self.result.evidence.get("internal_error")) if isinstance(self.result.evidence, dict) else False
+
+    @property
+    def display_verdict(self) -> str:
+        v = self.result.verdict.value
+        if self.planted:
+            return f"{v} (planted: {'caught' if self.result.verdict is Verdict.REFUTED else 'MISSED'})"
+        return v
+
+    def to_json(self) -> dict[str, Any]:
+        c = self.claim
+        return {
+            "id": c.id,
+            "seed": c.seed,
+            "source_file": c.source_file,
+            "section": c.section,
+            "statement": c.statement,
+            "kind": c.kind.value,
+            "code": c.code,
+            "tags": list(c.tags),
+            "planted_control": self.planted,
+            "internal_error": self.internal_error,
+            **self.result.to_json(),
+        }
+
+
+@dataclass
+class AuditReport:
+    """All results of one audit run, with the context it ran in."""
+
+    entries: list[AuditEntry]
+    ctx: CheckContext
+    workers: int = 1
+    seconds: float = 0.0
+    started: str = ""
+    omissions: list[Any] = field(default_factory=list)
+
+    # ---- totals and status --------------------------------------------------------------
+    def totals(self) -> dict[str, int]:
+        t = {v.value: 0 for v in Verdict}
+        for e in self.entries:
+            if not e.planted:
+                t[e.result.verdict.value] += 1
+        t["planted_caught"] = sum(1 for e in self.entries if e.planted and e.result.verdict is Verdict.REFUTED)
+        t["planted_missed"] = sum(1 for e in self.entries if e.planted and e.result.verdict is not Verdict.REFUTED)
+        t["internal_errors"] = sum(1 for e in self.entries if e.internal_error)
+        t["claims"] = len(self.entries)
+        return t
+
+    def exit_status(self, strict: bool = False) -> int:
+        """0 ran; 1 a check raised (internal error); 3 under ``strict`` when a paper claim is
+        REFUTED or INCONCLUSIVE or a planted control was not refuted."""
+        t = self.totals()
+        if t["internal_errors"]:
+            return EXIT_INTERNAL_ERROR
+        if strict and (t[Verdict.REFUTED.value] or t[Verdict.INCONCLUSIVE.value] or t["planted_missed"]):
+            return EXIT_STRICT_FINDINGS
+        return EXIT_OK
+
+    # ---- text table ---------------------------------------------------------------------
+    def table(self, width: int = 140) -> str:
+        rows = [("claim", "verdict", "evidence")]
+        for e in self.entries:
+            rows.append((e.claim.id, e.display_verdict, " ".join(e.result.summary.split())))
+        w0 = max(len(r[0]) for r in rows)
+        w1 = max(len(r[1]) for r in rows)
+        room = max(20, width - w0 - w1 - 4)
+        lines = []
+        for i, (a, b, c) in enumerate(rows):
+            c = c if len(c) <= room else c[: room - 1] + "…"
+            lines.append(f"{a:<{w0}}  {b:<{w1}}  {c}")
+            if i == 0:
+                lines.append(f"{'-' * w0}  {'-' * w1}  {'-' * min(room, 60)}")
+        return "\n".join(lines)
+
+    def totals_line(self) -> str:
+        t = self.totals()
+        paper = ", ".join(f"{t[v.value]} {v.value}" for v in Verdict)
+        return (f"{t['claims']} claims in {self.seconds:.1f} s: {paper}; planted controls caught "
+                f"{t['planted_caught']}/{t['planted_caught'] + t['planted_missed']}; internal errors "
+                f"{t['internal_errors']}")
+
+    def errata(self) -> list[AuditEntry]:
+        return [e for e in self.entries if e.result.verdict is Verdict.ERRATUM]
+
+    def errata_text(self) -> str:
+        out = []
+        for e in self.errata():
+            ev = e.result.evidence
+            out.append(f"* {e.claim.id} ({e.claim.section})")
+            out.append(f"    printed:   {_one_line(ev.get('printed', '(see evidence)'))}")
+            out.append(f"    corrected: {_one_line(ev.get('corrected', '(see evidence)'))}")
+            out.append(f"    evidence:  {_one_line(e.result.summary)}")
+        return "\n".join(out)
+
+    # ---- reports ------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tool": f"smoothsens {__version__}",
+            "started": self.started,
+            "seconds": round(self.seconds, 3),
+            "context": {"seed": self.ctx.seed, "budget": self.ctx.budget, "dps": self.ctx.dps,
+                        "workers": self.workers},
+            "python": platform.python_version(),
+            "totals": self.totals(),
+            "claims": [e.to_json() for e in self.entries],
+            "omissions": [{"seed": o.seed, "where": o.where, "reason": o.reason} for o in self.omissions],
+        }
+
+    def to_markdown(self) -> str:
+        t = self.totals()
+        md: list[str] = []
+        md.append("# smoothsens audit report\n")
+        md.append(f"smoothsens {__version__}; started {self.started}; {self.seconds:.1f} s; seed {self.ctx.seed}, "
+                  f"budget {self.ctx.budget:g}, mpmath {self.ctx.dps} digits, {self.workers} worker(s).\n")
+        md.append("Verdicts: VERIFIED (holds within the stated precision or symbolically), ERRATUM (printed "
+                  "form wrong, corrected form holds), REFUTED (false; certified counterexample), "
+                  "INCONCLUSIVE (undecided; reason given).  Planted controls are deliberately wrong "
+                  "mechanisms that the auditor must refute.\n")
+        md.append("## Totals\n")
+        md.append("| verdict | paper claims |\n|---|---|")
+        for v in Verdict:
+            md.append(f"| {v.value} | {t[v.value]} |")
+        md.append(f"| planted controls caught | {t['planted_caught']} of {t['planted_caught'] + t['planted_missed']} |")
+        md.append(f"| internal errors | {t['internal_errors']} |\n")
+        md.append("## Summary\n")
+        md.append("| claim | paper | kind | verdict | evidence | s |\n|---|---|---|---|---|---|")
+        for e in self.entries:
+            md.append(f"| `{e.claim.id}` | {e.claim.seed} {_md(e.claim.section)} | {e.claim.kind.value} | "
+                      f"{e.display_verdict} | {_md(e.result.summary)} | {e.result.seconds:.2f} |")
+        md.append("")
+        md.append("## Errata (printed form wrong, corrected form holds)\n")
+        if not self.errata():
+            md.append("None found.\n")
+        for e in self.errata():
+            ev = e.result.evidence
+            md.append(f"### `{e.claim.id}` — {e.claim.section}\n")
+            md.append(f"- printed: {_md(str(ev.get('printed', '(see evidence)')))}")
+            md.append(f"- corrected: {_md(str(ev.get('corrected', '(see evidence)')))}")
+            md.append(f"- evidence: {_md(e.result.summary)}\n")
+        refuted = [e for e in self.entries if e.result.verdict is Verdict.REFUTED and not e.planted]
+        md.append("## Refuted paper claims\n")
+        md.append("None.\n" if not refuted else "")
+        for e in refuted:
+            md.append(f"- `{e.claim.id}`: {_md(e.result.summary)}")
+        inc = [e for e in self.entries if e.result.verdict is Verdict.INCONCLUSIVE]
+        md.append("\n## Inconclusive\n")
+        md.append("None.\n" if not inc else "")
+        for e in inc:
+            md.append(f"- `{e.claim.id}`: {_md(e.result.summary)}")
+        planted = [e for e in self.entries if e.planted]
+        md.append("\n## Planted controls (must be REFUTED)\n")
+        md.append("None selected.\n" if not planted else "")
+        for e in planted:
+            md.append(f"- `{e.claim.id}` → {e.display_verdict}: {_md(e.result.summary)}")
+        md.append("\n## Statements left out, and why\n")
+        md.append("None recorded.\n" if not self.omissions else "")
+        for o in self.omissions:
+            md.append(f"- {o.seed} {_md(o.where)}: {_md(o.reason)}")
+        md.append("\n## Details\n")
+        for e in self.entries:
+            md.append(f"### `{e.claim.id}`\n")
+            md.append(f"- source: seed {e.claim.seed} (`{e.claim.source_file}`), {_md(e.claim.section)}")
+            md.append(f"- statement: {_md(e.claim.statement)}")
+            md.append(f"- kind: {e.claim.kind.value}; code: {_md(e.claim.code) or '-'}")
+            md.append(f"- verdict: **{e.display_verdict}** ({e.result.seconds:.2f} s; precision: "
+                      f"{_md(e.result.precision) or '-'})")
+            md.append(f"- evidence summary: {_md(e.result.summary)}\n")
+            ev = json.dumps(_jsonable(e.result.evidence), indent=1, default=str)
+            if len(ev) > 6000:
+                ev = ev[:6000] + "\n... (truncated; full evidence in verdicts.json)"
+            md.append("<details><summary>evidence</summary>\n\n```json\n" + ev + "\n```\n</details>\n")
+        return "\n".join(md) + "\n"
+
+    def write(self, markdown: Path | None, json_path: Path | None) -> list[Path]:
+        written = []
+        if markdown is not None:
+            markdown.parent.mkdir(parents=True, exist_ok=True)
+            markdown.write_text(self.to_markdown(), encoding="utf-8")
+            written.append(markdown)
+        if json_path is not None:
+            json_path.parent.mkdir(parents=True, exist_ok=True)
+            json_path.write_text(json.dumps(_jsonable(self.to_json()), indent=1), encoding="utf-8")
+            written.append(json_path)
+        return written
+
+
+def _one_line(s: Any) -> str:
+    return " ".join(str(s).split())
+
+
+def _md(s: str) -> str:
+    return _one_line(s).replace("|", "\\|")
+
+
+def select_claims(ids: Sequence[str] | None = None, papers: Sequence[str] | None = None,
+                  kinds: Sequence[str] | None = None, include_planted: bool = True) -> list[Claim]:
+    """Claims of the registry matching all filters (ids may be prefixes).  KeyError with the list
+    hint for an unknown id, paper or kind."""
+    reg = load_registry()
+    out = reg.select(ids=ids or None, seeds=papers or None, kinds=kinds or None)
+    if not include_planted:
+        out = [c for c in out if not is_planted(c)]
+    return out
+
+
+def _run_one(cid: str, seed: int, budget: float, dps: int) -> ClaimResult:
+    """Worker: load the registry in this process and run one claim (JSON-safe evidence)."""
+    reg = load_registry()
+    res = reg.get(cid).run(CheckContext(seed=seed, budget=budget, dps=dps))
+    return ClaimResult(res.verdict, res.summary, _jsonable(res.evidence), res.precision, res.seconds)
+
+
+def _progress(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm  # noqa: PLC0415 - optional dependency
+
+        return tqdm(total=total, file=sys.stderr, unit="claim", desc="audit", leave=False)
+    except ImportError:  # pragma: no cover - tqdm is optional
+        return None
+
+
+def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, progress: bool = True) -> AuditReport:
+    """Run ``claims`` with context ``ctx`` (``workers`` > 1: a process pool) and collect the report.
+
+    A check that raises becomes INCONCLUSIVE with ``internal_error`` in its evidence (Claim.run);
+    a worker process that dies is reported the same way.  Results keep the registry order."""
+    claims = list(claims)
+    if workers < 1:
+        raise ValueError(f"workers must be an integer >= 1; got workers={workers}")
+    t0 = time.perf_counter()
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    results: dict[str, ClaimResult] = {}
+    bar = _progress(len(claims), progress)
+
+    def done(cid: str, res: ClaimResult) -> None:
+        results[cid] = res
+        if bar is not None:
+            bar.set_postfix_str(f"{cid}: {res.verdict.value}", refresh=False)
+            bar.update(1)
+        elif progress:
+            print(f"[{len(results)}/{len(claims)}] {cid}: {res.verdict.value}", file=sys.stderr)
+
+    try:
+        if workers == 1 or len(claims) <= 1:
+            for c in claims:
+                done(c.id, c.run(ctx))
+        else:
+            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
+                futs = {pool.submit(_run_one, c.id, ctx.seed, ctx.budget, ctx.dps): c for c in claims}
+                for f in as_completed(futs):
+                    c = futs[f]
+                    try:
+                        res = f.result()
+                    except Exception as exc:  # noqa: BLE001 - a dead worker is an internal error
+                        res = ClaimResult(Verdict.INCONCLUSIVE, f"internal error: worker failed: {exc!r}",
+                                          {"internal_error": True})
+                    done(c.id, res)
+    finally:
+        if bar is not None:
+            bar.close()
+    entries = [AuditEntry(c, results[c.id]) for c in claims]
+    return AuditReport(entries, ctx, workers, time.perf_counter() - t0, started, list(OMISSIONS))

@@ -1,0 +1,159 @@
+"""``smoothsens audit``: check every claim of the papers and every mechanism of the core."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from verify.audit import (
+    EXIT_INTERNAL_ERROR,
+    EXIT_OK,
+    EXIT_STRICT_FINDINGS,
+    EXIT_USAGE,
+    is_planted,
+    run_audit,
+    select_claims,
+)
+from verify.claims import CheckContext, CheckKind
+
+QUICK_BUDGET = 0.1
+
+EPILOG = textwrap.dedent(
+    f"""\
+    Verdicts: VERIFIED, ERRATUM (printed form wrong, corrected form holds; both shown),
+    REFUTED (certified counterexample), INCONCLUSIVE (reason shown).  Claims whose id contains
+    "-planted-" are deliberately wrong mechanisms (controls of the auditor): they must be REFUTED.
+
+    Exit status:
+      {EXIT_OK}  the audit ran (errata and refuted paper claims are findings, not failures)
+      {EXIT_INTERNAL_ERROR}  internal error: at least one check raised (see its evidence)
+      {EXIT_USAGE}  bad input: unknown claim id / paper / kind, or an invalid option value
+      {EXIT_STRICT_FINDINGS}  with --strict only: a paper claim is REFUTED or INCONCLUSIVE, or a planted
+         control was not refuted
+
+    Examples:
+      smoothsens audit                         # everything, reports in audit-report/
+      smoothsens audit --quick                 # < 1 minute
+      smoothsens audit --paper 004 --kind adversarial --workers 2
+      smoothsens audit --claim 004-Lemma-3 --strict
+      smoothsens audit --list
+    """
+)
+
+
+def _positive_float(s: str) -> float:
+    try:
+        v = float(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number > 0; got {s!r}") from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0; got {s!r}")
+    return v
+
+
+def _int_at_least(lo: int):  # type: ignore[no-untyped-def]
+    def conv(s: str) -> int:
+        try:
+            v = int(s)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {lo}; got {s!r}") from None
+        if v < lo:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {lo}; got {v}")
+        return v
+
+    return conv
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "audit",
+        help="check every claim of the papers and every mechanism of the core",
+        description=(
+            "Run the claim registry (symbolic, high-precision numeric, property-based and adversarial "
+            "checks) and the privacy-loss auditor over every calibrated mechanism; print a summary "
+            "table, totals, errata with corrected forms and omissions; write a Markdown report and a "
+            "JSON file of all verdicts and evidence."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--paper", action="append", metavar="SEED",
+                   help="only claims of this paper (000, 002, 003, 004); repeatable")
+    p.add_argument("--claim", action="append", metavar="ID",
+                   help="only these claim ids or id prefixes (e.g. 004-Lemma-3); repeatable or comma-separated")
+    p.add_argument("--kind", action="append", metavar="KIND",
+                   help="only this kind of check: " + ", ".join(k.name.lower() for k in CheckKind))
+    p.add_argument("--no-planted", action="store_true", help="leave out the planted controls")
+    p.add_argument("--seed", type=_int_at_least(0), default=CheckContext.seed,
+                   help="random seed of the searches (default %(default)s)")
+    p.add_argument("--budget", type=_positive_float, default=None,
+                   help="search effort multiplier (default 1.0; --quick: 0.1)")
+    p.add_argument("--precision", type=_int_at_least(20), default=CheckContext.dps, metavar="DIGITS",
+                   help="mpmath digits for references and certification (default %(default)s)")
+    p.add_argument("--quick", action="store_true", help=f"quick profile: budget {QUICK_BUDGET}, under a minute")
+    p.add_argument("--workers", type=_int_at_least(1), default=1, metavar="N",
+                   help="run claims in N parallel processes (default 1)")
+    p.add_argument("--out", type=Path, default=Path("audit-report"), metavar="DIR",
+                   help="folder of the reports (default audit-report/)")
+    p.add_argument("--json", type=Path, default=None, metavar="PATH", help="JSON report path (default DIR/verdicts.json)")
+    p.add_argument("--markdown", type=Path, default=None, metavar="PATH", help="Markdown report path (default DIR/report.md)")
+    p.add_argument("--list", action="store_true", help="list the selected claims without running them")
+    p.add_argument("--strict", action="store_true",
+                   help=f"exit {EXIT_STRICT_FINDINGS} if a paper claim is REFUTED or INCONCLUSIVE or a planted control is missed")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.set_defaults(handler=run)
+
+
+def _split(values: list[str] | None) -> list[str] | None:
+    if not values:
+        return None
+    out = [v.strip() for item in values for v in item.split(",") if v.strip()]
+    return out or None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``smoothsens audit``; returns the exit status (see the epilog)."""
+    try:
+        claims = select_claims(_split(args.claim), _split(args.paper), _split(args.kind),
+                               include_planted=not args.no_planted)
+    except KeyError as exc:
+        print(f"smoothsens audit: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if not claims:
+        print("smoothsens audit: error: no claim matches the selection", file=sys.stderr)
+        return EXIT_USAGE
+    if args.list:
+        w = max(len(c.id) for c in claims)
+        for c in claims:
+            tag = " [planted control]" if is_planted(c) else ""
+            print(f"{c.id:<{w}}  {c.kind.name.lower():<11}  {c.section}{tag}")
+        print(f"{len(claims)} claims")
+        return EXIT_OK
+    budget = args.budget if args.budget is not None else (QUICK_BUDGET if args.quick else 1.0)
+    ctx = CheckContext(seed=args.seed, budget=budget, dps=args.precision)
+    report = run_audit(claims, ctx, workers=args.workers, progress=not args.no_progress)
+    print(report.table())
+    print()
+    print(report.totals_line())
+    errata = report.errata_text()
+    if errata:
+        print("\nErrata (printed form -> corrected form):")
+        print(errata)
+    if report.omissions:
+        print(f"\nStatements left out ({len(report.omissions)}):")
+        for o in report.omissions:
+            print(f"* {o.seed} {o.where}: {o.reason}")
+    md = args.markdown if args.markdown is not None else args.out / "report.md"
+    js = args.json if args.json is not None else args.out / "verdicts.json"
+    for path in report.write(md, js):
+        print(f"wrote {path}")
+    status = report.exit_status(strict=args.strict)
+    if status == EXIT_INTERNAL_ERROR:
+        bad = [e.claim.id for e in report.entries if e.internal_error]
+        print(f"smoothsens audit: internal error in {len(bad)} check(s): {', '.join(bad)}", file=sys.stderr)
+    elif status == EXIT_STRICT_FINDINGS:
+        print("smoothsens audit: --strict: REFUTED/INCONCLUSIVE findings or missed planted controls", file=sys.stderr)
+    return status

@@ -1,0 +1,166 @@
+"""Hypothesis strategies for privacy property tests (importable into users' own test suites).
+
+Neighbour pairs under each metric of the papers, and mechanism parameters inside their valid
+ranges, calibrated by the lemmas' formulas (via :mod:`verify.mechanisms_catalog`):
+
+* :func:`euclidean_pairs`      x, x' in R^dim with ||x - x'||_2 <= Lambda (004 Def. 5).
+* :func:`hamming_pairs`        datasets differing in one record (DP; 002 Sec. 2.1).
+* :func:`p_neighbouring_pairs` ordered pairs X ~^p X' of 003 Def. IV.1 (p(x) True, p(x') False).
+* :func:`smooth_pairs`         (d, ln B(x) - ln B(x'), f(x) - f(x'), y) allowed by 004 Def. 8.
+* :func:`gencauchy_specs`, :func:`student_t_specs`, :func:`laplace_approx_specs`,
+  :func:`polyplace_specs`, :func:`calibrated_specs`: calibrated abstract mechanisms.
+
+Example::
+
+    from hypothesis import given
+    from verify.strategies import calibrated_specs, smooth_pairs
+    from verify.privacy_loss import abstract_loss
+
+    @given(data=st.data(), spec=calibrated_specs(pure_only=True))
+    def test_loss_bounded(data, spec):
+        d, r, shift, y = data.draw(smooth_pairs(spec))
+        assert abstract_loss(spec, [r], [shift], [y])[0] <= spec.eps * d + 1e-9
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from hypothesis import strategies as st
+
+from verify.mechanisms_catalog import spec_gencauchy, spec_laplace_approx, spec_polyplace, spec_student_t
+from verify.privacy_loss import SmoothMechanismSpec
+
+__all__ = [
+    "euclidean_pairs",
+    "hamming_pairs",
+    "p_neighbouring_pairs",
+    "smooth_pairs",
+    "gencauchy_specs",
+    "student_t_specs",
+    "laplace_approx_specs",
+    "polyplace_specs",
+    "calibrated_specs",
+]
+
+_finite = {"allow_nan": False, "allow_infinity": False}
+
+
+@st.composite
+def euclidean_pairs(draw: Any, dim: int = 1, Lambda: float = math.inf, bound: float = 100.0,
+                    min_dist: float = 1e-6) -> tuple[np.ndarray, np.ndarray, float]:
+    """(x, x', d) with x in [-bound, bound]^dim and 0 < d = ||x - x'||_2 <= Lambda (004 Def. 5)."""
+    x = np.array(draw(st.lists(st.floats(-bound, bound, **_finite), min_size=dim, max_size=dim)))
+    direction = np.array(draw(st.lists(st.floats(-1, 1, **_finite), min_size=dim, max_size=dim)))
+    norm = float(np.linalg.norm(direction))
+    if norm < 1e-3:
+        direction = np.zeros(dim)
+        direction[0] = 1.0
+        norm = 1.0
+    rmax = min(Lambda, 2 * bound)
+    d = draw(st.floats(min_dist, rmax, **_finite))
+    xp = x + d * direction / norm
+    return x, xp, float(np.linalg.norm(x - xp))
+
+
+@st.composite
+def hamming_pairs(draw: Any, universe: Sequence[Any], n: int) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """(X, X'): n records from ``universe``, X' equal to X except one record (dist_H = 1)."""
+    if len(set(universe)) < 2:
+        raise ValueError(f"universe must hold at least 2 distinct values; got {universe!r}")
+    X = draw(st.lists(st.sampled_from(list(universe)), min_size=n, max_size=n))
+    i = draw(st.integers(0, n - 1))
+    v = draw(st.sampled_from([u for u in universe if u != X[i]]))
+    Xp = list(X)
+    Xp[i] = v
+    return tuple(X), tuple(Xp)
+
+
+@st.composite
+def p_neighbouring_pairs(draw: Any, universe: Sequence[Any], n: int,
+                         policy: Callable[[Any], bool]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Ordered (X, X') with X ~^p X' (003 Def. IV.1): one record x -> x' with p(x) True and
+    p(x') False.  The universe must hold values of both kinds."""
+    yes = [u for u in universe if policy(u)]
+    no = [u for u in universe if not policy(u)]
+    if not yes or not no:
+        raise ValueError("universe must contain values with p True and values with p False")
+    X = draw(st.lists(st.sampled_from(list(universe)), min_size=n, max_size=n))
+    i = draw(st.integers(0, n - 1))
+    X[i] = draw(st.sampled_from(yes))
+    Xp = list(X)
+    Xp[i] = draw(st.sampled_from(no))
+    return tuple(X), tuple(Xp)
+
+
+@st.composite
+def smooth_pairs(draw: Any, spec: SmoothMechanismSpec) -> tuple[float, float, list[float], list[float]]:
+    """(d, r, shift, y) allowed by 004 Def. 8 for ``spec`` (B(x') = 1, f(x') = 0 normalisation):
+    d in (0, min(Lambda, 8/eps)] (d = 1 for Hamming), |r| <= ln g0(d),
+    ||shift||_1 <= min(e^r, 1) d, y anywhere (scaled to the noise, tails included)."""
+    if spec.metric == "hamming":
+        d = 1.0
+    else:
+        d = draw(st.floats(1e-4, min(spec.Lambda, 8.0 / spec.eps), **_finite))
+    lg = float(spec.growth.log_g0(d))
+    r = draw(st.floats(-1.0, 1.0, **_finite)) * lg
+    cap = min(math.exp(r), 1.0) * d
+    w = draw(st.lists(st.floats(-1, 1, **_finite), min_size=spec.m, max_size=spec.m))
+    norm = max(1.0, sum(abs(t) for t in w))
+    shift = [cap * t / norm for t in w]
+    scale = max(math.exp(r), 1.0) / spec.eta
+    y = [scale * math.sinh(draw(st.floats(-25, 25, **_finite))) for _ in range(spec.m)]
+    return d, r, shift, y
+
+
+def _eps() -> st.SearchStrategy[float]:
+    return st.floats(0.05, 10.0, **_finite)
+
+
+@st.composite
+def gencauchy_specs(draw: Any, max_m: int = 1) -> SmoothMechanismSpec:
+    """GenCauchy(p, theta) mechanisms of 004 Lemma 3.3 / Cor. 3.2 with p in (1, 8], theta in [1, 3],
+    m <= max_m, gamma in (0, eps / max(m, m(p theta - 1))) so that eta > 0."""
+    eps = draw(_eps())
+    p = draw(st.floats(1.1, 8.0, **_finite))
+    theta = draw(st.floats(1.0, 3.0, **_finite))
+    m = draw(st.integers(1, max_m))
+    cap = eps / max(m, m * (p * theta - 1))
+    gamma = draw(st.floats(0.01, 0.95)) * cap
+    return spec_gencauchy(eps, gamma, p, theta, m=m)
+
+
+@st.composite
+def student_t_specs(draw: Any) -> SmoothMechanismSpec:
+    """Student's t mechanisms of 004 Lemma 3.5: nu in (1, 30], gamma in (0, eps/nu)."""
+    eps = draw(_eps())
+    nu = draw(st.floats(1.05, 30.0, **_finite))
+    gamma = draw(st.floats(0.01, 0.95)) * eps / nu
+    return spec_student_t(eps, gamma, nu)
+
+
+@st.composite
+def laplace_approx_specs(draw: Any) -> SmoothMechanismSpec:
+    """Laplace with g_L of 004 Lemma 3.6: delta in [1e-9, 0.5], gamma in (0, eps/ln(1/delta))."""
+    eps = draw(_eps())
+    delta = 10 ** draw(st.floats(-9, math.log10(0.5), **_finite))
+    gamma = draw(st.floats(0.01, 0.95)) * eps / math.log(1 / delta)
+    return spec_laplace_approx(eps, delta, gamma)
+
+
+@st.composite
+def polyplace_specs(draw: Any) -> SmoothMechanismSpec:
+    """PolyPlace mechanisms of 002 Thm. 8: 0 < gamma < eps (alpha = eps/gamma > 1.02), DP."""
+    eps = draw(_eps())
+    gamma = draw(st.floats(0.01, 0.98)) * eps
+    return spec_polyplace(eps, gamma, alpha=eps / gamma)
+
+
+def calibrated_specs(pure_only: bool = False) -> st.SearchStrategy[SmoothMechanismSpec]:
+    """Any calibrated mechanism of the core (pure ones only with ``pure_only``)."""
+    options = [gencauchy_specs(max_m=3), student_t_specs(), polyplace_specs()]
+    if not pure_only:
+        options.append(laplace_approx_specs())
+    return st.one_of(*options)
