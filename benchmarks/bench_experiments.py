@@ -3,8 +3,8 @@
     python3 benchmarks/bench_experiments.py [--n 1000000] [--reps 100]
 
 Times every mechanism of 004 Sec. 5 on one (T, eps) configuration (incomes stand-in, T = $100,000,
-eps = 1/10,000 per USD), prints seconds per mechanism and draws per second, the total, and PASS/MISS
-against the 60 s target (exit status 0 either way: a benchmark, not a test).
+eps = 1/10,000 per USD), prints seconds per mechanism and user-draws per second, the totals (the four mechanisms
+of 004 Sec. 5, and all six), and PASS/MISS against the 60 s target (exit status 0 either way: a benchmark, not a test).
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ def main() -> int:
     q = one_way_threshold_query(T, tau)
     truth = float(np.mean(q.f(x)))
     total = 0.0
+    paper_set = 0.0
     print(f"one-way threshold, n = {args.n:,} users x {args.reps} repetitions (T=${T:,.0f}, eps=1/{1/eps:,.0f})")
-    for name in ("M0", "M2", "M3", "M3-PolyPlace", "M3-GenCauchy", "M_LDP"):
+    for name in ("M0", "M2", "M3", "M3-tight", "M3-PolyPlace", "M3-GenCauchy", "M_LDP"):
         try:
             m = build_mechanism(name, q, eps, c_ldp=12_000.0)
         except ImportError as exc:  # a dependency of M3 not installed in this checkout
@@ -42,10 +43,14 @@ def main() -> int:
         est = m.mean_estimates(x, rng, args.reps)
         dt = time.perf_counter() - t0
         total += dt
+        if name in ("M0", "M2", "M3", "M_LDP"):
+            paper_set += dt
         print(f"{name:13s} {dt:6.2f} s  {args.n * args.reps / dt:10.3g} user-draws/s  "
               f"MSE = {estimators.mse(est, truth):.3g}")
+    verdict = "PASS" if paper_set < 60.0 else "MISS"
+    print(f"004 Sec. 5 mechanisms (M0, M2, M3, M_LDP): {paper_set:.1f} s (target < 60 s): {verdict}")
     verdict = "PASS" if total < 60.0 else "MISS"
-    print(f"total {total:.1f} s for all mechanisms (target < 60 s): {verdict}")
+    print(f"all mechanisms incl. M3-tight, M3-PolyPlace, M3-GenCauchy: {total:.1f} s (target < 60 s): {verdict}")
     return 0
 
 

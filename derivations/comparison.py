@@ -73,7 +73,8 @@ class Comparison:
 
 
 def to_mpmath(expr: sp.Expr, symbols: Sequence[sp.Symbol]) -> Callable[..., Any]:
-    """An mpmath evaluator of ``expr`` (for references only; never used by the core)."""
+    """An mpmath evaluator of ``expr`` (for references only; never used by the core).  Float and
+    int arguments are converted to mpf first, so all arithmetic runs at the working precision."""
     extra = {
         "betainc_regularized": lambda a, b, x1, x2: mpmath.betainc(a, b, x1, x2, regularized=True),
         "betainc": lambda a, b, x1, x2: mpmath.betainc(a, b, x1, x2),
@@ -81,7 +82,13 @@ def to_mpmath(expr: sp.Expr, symbols: Sequence[sp.Symbol]) -> Callable[..., Any]
         "log1p": mpmath.log1p,
         "expm1": mpmath.expm1,
     }
-    return sp.lambdify(tuple(symbols), expr, modules=[extra, "mpmath"])
+    raw = sp.lambdify(tuple(symbols), expr, modules=[extra, "mpmath"])
+
+    def evaluate(*args: Any) -> Any:
+        # Python floats would make the generated arithmetic (e.g. 1 - alpha) run in double precision
+        return raw(*[mpmath.mpf(a) if isinstance(a, (int, float)) else a for a in args])
+
+    return evaluate
 
 
 def random_points(
@@ -136,7 +143,7 @@ def compare_forms(
     else with mpmath at ``dps`` digits at ``n`` random points of ``domain`` (relative deviation
     ``|printed - derived| / max(|derived|, tiny)``, agreement when it is below ``tol``)."""
     if try_symbolic and _symbolic_zero(printed - derived):
-        return Comparison(name, printed, derived, "symbolic: simplify(derived - printed) == 0", 0.0, True)
+        return Comparison(name, printed, derived, "symbolic: simplify(derived - printed) == 0", 0.0, True, note=note)
     syms = sorted(domain, key=lambda s: s.name)
     fp = to_mpmath(printed, syms)
     fd = to_mpmath(derived, syms)

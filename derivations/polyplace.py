@@ -23,14 +23,16 @@ huge alpha, where (1 - 1/alpha)^alpha in floating point loses alpha * 1e-16 rela
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
+from typing import Any
 
 import mpmath
 import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
 from derivations.codegen import GeneratedFunction, GeneratedModule
-from derivations.comparison import Comparison, compare_forms, random_points
+from derivations.comparison import Comparison, compare_forms
 
 __all__ = [
     "S", "ALPHA", "X", "W", "V",
@@ -116,7 +118,7 @@ def derive_normaliser() -> tuple[sp.Expr, Comparison]:
     return n_derived, cmp
 
 
-def polyplace_pdf_mp(x, s, alpha):
+def polyplace_pdf_mp(x: Any, s: Any, alpha: Any) -> Any:
     """mpmath density of 002 Def. 6 with the derived (= printed) normaliser, for references."""
     x, s, alpha = mpmath.mpf(x), mpmath.mpf(s), mpmath.mpf(alpha)
     w = ((alpha - 1) / alpha) ** alpha
@@ -173,8 +175,7 @@ def derive_log_derivatives() -> tuple[dict[str, sp.Expr], list[Comparison]]:
         return sp.simplify(sp.diff(h.subs(s, sp.exp(lam / s) * s), lam).subs(lam, 0))
 
     scale1, scale2 = scale_d(h1), scale_d(h2)
-    dom1 = {S: (0.5, 5.0), ALPHA: (1.01, 40.0), X: (0.0, 0.0)}
-    pts = []
+    dom1 = {S: (0.5, 5.0), ALPHA: (1.01, 40.0)}
     out = []
     # branch 1 domain: 0 < x < s/alpha; branch 2: x >= s/alpha (x = s t/alpha with t in the range)
     t = sp.Symbol("t", positive=True)
@@ -187,8 +188,9 @@ def derive_log_derivatives() -> tuple[dict[str, sp.Expr], list[Comparison]]:
     ]:
         p_t = printed.subs(x, s * t / a)
         d_t = derived.subs(x, s * t / a)
-        out.append(compare_forms(f"002 Lemma 10 {label}", p_t, d_t, {S: dom1[S], ALPHA: dom1[ALPHA], t: (lo, hi)}))
-    del pts
+        c = compare_forms(f"002 Lemma 10 {label}", p_t, d_t, {S: dom1[S], ALPHA: dom1[ALPHA], t: (lo, hi)},
+                          note="compared with x = s t / alpha (t < 1: first branch, t >= 1: second); forms shown in x (x > 0)")
+        out.append(dataclasses.replace(c, printed=printed, derived=derived))
     return {"shift1": shift1, "shift2": shift2, "scale1": scale1, "scale2": scale2}, out
 
 
@@ -256,7 +258,7 @@ def derive_variance() -> tuple[sp.Expr, Comparison]:
     return derived, cmp
 
 
-def printed_variance_mp(s, alpha):
+def printed_variance_mp(s: Any, alpha: Any) -> Any:
     """The printed 002 Lemma 13 formula evaluated in mpmath (for the claim's evidence)."""
     a = mpmath.mpf(alpha)
     s = mpmath.mpf(s)
@@ -276,11 +278,14 @@ def derive_cor14() -> tuple[sp.Expr, Comparison]:
     expanding in gamma (series to O(gamma^2))."""
     var, _ = derive_variance()
     g = GAMMA
+    # Var = s^2 V(alpha) = (SS/gamma)^2 V(eps/gamma) = (SS^2/eps^2) u^-2 V(1/u) with u = gamma/eps:
+    # a one-variable series in u (fast), then u = gamma/eps.
+    u = sp.Symbol("u", positive=True)
     w_log = sp.exp(ALPHA * sp.log(1 - 1 / ALPHA))
     v_log = sp.exp(ALPHA * sp.log(1 + 1 / ALPHA))
-    expr = var.subs({W: w_log, V: v_log}).subs({S: SS / g, ALPHA: EPS / g})
-    ser = sp.series(expr, g, 0, 2).removeO()
-    derived = sp.simplify(sp.expand(ser))
+    vq = var.subs({W: w_log, V: v_log, S: 1}).subs(ALPHA, 1 / u) / u**2
+    ser = sp.series(vq, u, 0, 2).removeO()
+    derived = sp.simplify(sp.expand(SS**2 / EPS**2 * ser.subs(u, g / EPS)))
     printed = 2 * SS**2 / EPS**2 - 2 * (3 * sp.E - 17) * g * SS**2 / (sp.E * EPS**3)
     cmp = compare_forms("002 Cor. 14 first-order expansion", printed, derived, {SS: (0.1, 10.0), EPS: (0.1, 10.0), GAMMA: (0.001, 0.1)})
     return derived, cmp

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import mpmath
 import sympy as sp
 
 from derivations.codegen import GeneratedFunction, GeneratedModule

@@ -13,6 +13,7 @@ c = 2), hence sup_z |d/dz ln h(z)| = (nu+1)/(2 sqrt(nu)).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import mpmath
 import sympy as sp
@@ -73,7 +74,7 @@ def derive_lipschitz() -> tuple[sp.Expr, list[Comparison]]:
     return sup2, [c1, c2]
 
 
-def student_t_pdf_mp(z, nu):
+def student_t_pdf_mp(z: Any, nu: Any) -> Any:
     """mpmath density of T_nu(0,1) with the printed constant (for references)."""
     z, nu = mpmath.mpf(z), mpmath.mpf(nu)
     c = mpmath.gamma((nu + 1) / 2) / (mpmath.sqrt(mpmath.pi) * mpmath.gamma(nu / 2))
@@ -83,7 +84,9 @@ def student_t_pdf_mp(z, nu):
 def codegen_targets() -> list[GeneratedModule]:
     c, _ = derive_normaliser()
     var, _ = derive_variance()
-    log_c = sp.loggamma((NU + 1) / 2) - sp.loggamma(NU / 2) - sp.log(sp.pi) / 2 - sp.log(NU) / 2
+    # lnGamma((nu+1)/2) - lnGamma(nu/2) = ln poch(nu/2, 1/2) (rising factorial, scipy.special.poch):
+    # no cancellation between two huge lnGamma values for large nu
+    log_c = sp.log(sp.RisingFactorial(NU / 2, sp.Rational(1, 2))) - sp.log(sp.pi) / 2 - sp.log(NU) / 2
     return [
         GeneratedModule(
             module="noise",
@@ -95,7 +98,9 @@ def codegen_targets() -> list[GeneratedModule]:
                     (NU,),
                     log_c,
                     "ln(c_nu / sqrt(nu)), the constant of the T_nu(0,1) density (004 Sec. 2.1):\n"
-                    "lnGamma((nu+1)/2) - lnGamma(nu/2) - ln(pi)/2 - ln(nu)/2;  nu > 0.",
+                    "lnGamma((nu+1)/2) - lnGamma(nu/2) - ln(pi)/2 - ln(nu)/2;  nu > 0\n"
+                    "(the lnGamma difference evaluated as ln poch(nu/2, 1/2); relative accuracy ~1e-12 for\n"
+                    "nu <= ~1e3 and nu >= ~1e6, a few e-12 in between, limited by scipy's poch/gammaln).",
                     domain={"nu": (0.05, 200.0)},
                     log_args=("nu",),
                 ),

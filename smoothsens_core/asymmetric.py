@@ -63,7 +63,9 @@ __all__ = [
     "ALap",
     "AGeo",
     "SALap",
+    "salap_release_from_answers",
     "risk",
+    "is_one_sided",
     "dp_epsilon_lower_bound",
     "approx_dp_delta_lower_bound",
     "adp_epsilon_lower_bound",
@@ -542,18 +544,7 @@ class SALap:
             raise ValueError(f"SALap needs each query's p-sensitivity <= 1 (003 Alg. 1); got max {int(per.max())}")
 
     def release(self, X: ArrayLike, rng: Any) -> FloatArray:
-        gen = check_rng(rng)
-        fx = self.query(X).astype(float)
-        z = fx + gen.standard_exponential(fx.shape) / self.eps
-        above = z > self.thresholds
-        out = np.full(fx.shape, np.nan)
-        if not above.any():
-            out[:] = BOTTOM
-            return out
-        j = int(np.argmax(above))
-        out[:j] = BOTTOM
-        out[j] = z[j]
-        return out
+        return salap_release_from_answers(self.query(X), self.thresholds, self.eps, rng)
 
     def _log_cdf_noise(self, u: FloatArray) -> FloatArray:
         with np.errstate(divide="ignore"):
@@ -599,6 +590,25 @@ class SALap:
         return best
 
 
+def salap_release_from_answers(answers: ArrayLike, thresholds: ArrayLike, eps: float, rng: Any) -> FloatArray:
+    """SALap's output (003 Alg. 1) given the true answers f_i(X) (shape (..., d), vectorised over leading axes).
+
+    z_i = f_i + E_i/eps (E_i standard exponential); entries before the first z_i > t_i are ⊥ (:data:`BOTTOM`),
+    that entry is z_i, later entries nan.  Valid for queries whose p-sensitivity is decreasing and <= 1
+    (checked by :class:`SALap`).
+    """
+    eps = _check_eps(eps)
+    gen = check_rng(rng)
+    fx = np.asarray(answers, dtype=float)
+    t = np.broadcast_to(np.asarray(thresholds, dtype=float), fx.shape)
+    z = fx + gen.standard_exponential(fx.shape) / eps
+    above = z > t
+    d = fx.shape[-1]
+    first = np.where(above.any(axis=-1), np.argmax(above, axis=-1), d)[..., None]
+    col = np.arange(d)
+    return np.where(col < first, BOTTOM, np.where(col == first, z, np.nan))
+
+
 # ------------------------------------------------------------------------------------------------
 # risk, one-sidedness calculators, composition
 # ------------------------------------------------------------------------------------------------
@@ -634,6 +644,29 @@ def _check_alpha_beta(alpha: float, beta: float) -> tuple[float, float]:
     a = check_in_interval("alpha", alpha, 0.0, 1.0, closed_low=True)
     b = check_in_interval("beta", beta, 0.0, 1.0)
     return a, b
+
+
+def is_one_sided(pmf_X: ArrayLike, pmfs_unsafe: ArrayLike, alpha: float, beta: float) -> bool:
+    """(q, alpha, beta)-one-sidedness of 003 Def. II.6 for a mechanism with finitely many outputs.
+
+    ``pmf_X`` is the output pmf at X (q(X) True), ``pmfs_unsafe`` the pmfs at every X' with q(X') False
+    (shape (N', K)).  True iff for every X' some sanitizer S (a set of outputs answered "True") has
+    Pr[M(X') in S] < alpha and Pr[M(X) in S] >= beta (the sanitizer may depend on X', as printed).
+    alpha = 0 is read as Pr[M(X') in S] = 0 (the strict "< 0" of the printed definition is unsatisfiable).
+    Exhaustive over the 2^K sanitizers (K <= 16).
+    """
+    px = np.asarray(pmf_X, dtype=float).reshape(-1)
+    pu = np.asarray(pmfs_unsafe, dtype=float).reshape(-1, px.size)
+    a = check_in_interval("alpha", alpha, 0.0, 1.0, closed_low=True, closed_high=True)
+    b = check_in_interval("beta", beta, 0.0, 1.0, closed_low=True, closed_high=True)
+    K = px.size
+    if K > 16:
+        raise ValueError(f"is_one_sided enumerates 2^K sanitizers; K must be <= 16, got K={K}")
+    masks = ((np.arange(2**K)[:, None] >> np.arange(K)[None, :]) & 1).astype(bool)   # (2^K, K)
+    px_S = masks @ px
+    pu_S = pu @ masks.T                                                                 # (N', 2^K)
+    small = (pu_S == 0.0) if a == 0.0 else (pu_S < a)
+    return bool(np.all(np.any(small & (px_S >= b)[None, :], axis=1)))
 
 
 def dp_epsilon_lower_bound(alpha: float, beta: float, k: int) -> float:

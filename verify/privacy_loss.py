@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import mpmath
@@ -786,11 +786,9 @@ def _bad_set(noise: NoiseFamily, a: float, b: float, a2: float, b2: float, t: fl
     change = np.nonzero(pos[1:] != pos[:-1])[0]
     roots = []
     for i in change:  # only the few sign changes are refined (vectorised detection)
-        try:
-            roots.append(optimize.brentq(lambda s: float(g(s)), ys[i], ys[i + 1], xtol=1e-300,
-                                         rtol=4e-16, maxiter=200))
-        except ValueError:  # pragma: no cover - sign change guaranteed by construction
-            roots.append(0.5 * (ys[i] + ys[i + 1]))
+        # rtol = 4 machine epsilons is the smallest brentq accepts: the root to full precision.
+        roots.append(optimize.brentq(lambda s: float(g(s)), ys[i], ys[i + 1], xtol=1e-300,
+                                     rtol=4 * np.finfo(float).eps, maxiter=200))
     # Intervals where g > 0: between consecutive boundaries, starting inside if pos[0].
     bounds = ([-math.inf] if pos[0] else []) + roots + ([math.inf] if pos[-1] else [])
     intervals = [(bounds[k], bounds[k + 1]) for k in range(0, len(bounds) - 1, 2)]
@@ -1066,11 +1064,11 @@ def audit_mechanism(
                 a, b, yv = unpack(v)
                 dd = float(np.linalg.norm(a - b))
                 if dd > nb.Lambda or dd == 0:
-                    return -np.inf
+                    return -1e300  # outside the neighbourhood (finite: Powell's line search needs it)
                 with np.errstate(all="ignore"):
                     L = float(privacy_loss(mechanism, a if dim > 1 else a[:1], b if dim > 1 else b[:1],
                                            np.array([yv]))[0])
-                return L - eps * dd if np.isfinite(L) else -np.inf
+                return L - eps * dd if np.isfinite(L) else -1e300
 
             v0 = np.concatenate([xi, xpi, [yi]])
             span = 10 * float(w[i]) + abs(yi) + 1.0

@@ -99,19 +99,24 @@ def p_neighbouring_pairs(draw: Any, universe: Sequence[Any], n: int,
 def smooth_pairs(draw: Any, spec: SmoothMechanismSpec) -> tuple[float, float, list[float], list[float]]:
     """(d, r, shift, y) allowed by 004 Def. 8 for ``spec`` (B(x') = 1, f(x') = 0 normalisation):
     d in (0, min(Lambda, 8/eps)] (d = 1 for Hamming), |r| <= ln g0(d),
-    ||shift||_1 <= min(e^r, 1) d, y anywhere (scaled to the noise, tails included)."""
+    ||shift||_1 <= min(e^r, 1) d, y anywhere (scaled to the noise: moderate values and far tails)."""
     if spec.metric == "hamming":
         d = 1.0
     else:
         d = draw(st.floats(1e-4, min(spec.Lambda, 8.0 / spec.eps), **_finite))
     lg = float(spec.growth.log_g0(d))
-    r = draw(st.floats(-1.0, 1.0, **_finite)) * lg
+    # The worst cases sit on the constraint boundaries: draw them as often as interior points.
+    frac = st.one_of(st.sampled_from([-1.0, 1.0]), st.floats(-1.0, 1.0, **_finite))
+    r = draw(frac) * lg
     cap = min(math.exp(r), 1.0) * d
-    w = draw(st.lists(st.floats(-1, 1, **_finite), min_size=spec.m, max_size=spec.m))
+    w = draw(st.lists(frac, min_size=spec.m, max_size=spec.m))
     norm = max(1.0, sum(abs(t) for t in w))
     shift = [cap * t / norm for t in w]
     scale = max(math.exp(r), 1.0) / spec.eta
-    y = [scale * math.sinh(draw(st.floats(-25, 25, **_finite))) for _ in range(spec.m)]
+    # Outputs near the centres (where the shift term of the loss peaks) and in the far tails
+    # (where the scale term peaks).
+    z = st.one_of(st.floats(-8, 8, **_finite), st.floats(-25, 25, **_finite).map(math.sinh))
+    y = [scale * draw(z) for _ in range(spec.m)]
     return d, r, shift, y
 
 

@@ -19,9 +19,9 @@ Mechanisms (symbols: gamma growth parameter, eta noise-scale divisor, m number o
       eps = nu gamma + (nu + 1) / (2 sqrt(nu)) eta.
 * Laplace Lap(0,1) with the linear growth g_L(r) = 1 + gamma r, approximate GP, 004 Lemma 3.6:
       eps = eta + gamma ln(1/delta),  0 < delta < 1.
-* PolyPlace, 002 Thm. 8 (0 < gamma < eps): M = q + PolyPlace(SS/gamma, eps/gamma), i.e. here
-  Z ~ PolyPlace(s = 1/gamma, alpha = eps/gamma) and eta = 1; it certifies eps = alpha / s
-  (002 Lemma 12: the two log-derivatives sum to alpha/s).
+* PolyPlace, 002 Thm. 8 (0 < gamma < eps): M = q + PolyPlace(SS/gamma, eps/gamma) = q + (SS/gamma) Z,
+  i.e. here the standardised Z ~ PolyPlace(1, alpha = eps/gamma) and eta = gamma; it certifies
+  eps = alpha / s with s = 1/gamma (002 Lemma 12: the two log-derivatives sum to alpha/s).
 * The older constants the papers compare against:
   - [NRS07] GenCauchy(0,1,p,1) as quoted in 004 (Remark after Lemma 3.5) and 002 Claim 16:
         eps = (p + 1) gamma + (p + 1) eta;
@@ -402,8 +402,9 @@ def calibrate_polyplace(
 ) -> Calibration:
     """PolyPlace mechanism of 002 Thm. 8: M = q + PolyPlace(SS/gamma, eps/gamma), 0 < gamma < eps.
 
-    Written as (B/eta) Z with Z ~ PolyPlace(s = 1/gamma, alpha = eps/gamma) and eta = 1; the
-    certified eps is alpha/s = alpha gamma (002 Lemma 12).  The variance is finite for alpha > 2,
+    Written as (B/eta) Z with the standardised Z ~ PolyPlace(1, alpha = eps/gamma) and eta = gamma
+    (PolyPlace(B/gamma, alpha) = (B/gamma) PolyPlace(1, alpha)); the certified eps is alpha/s with
+    s = 1/gamma the Thm. 8 scale per unit B, i.e. alpha gamma (002 Lemma 12).  ``shape`` records s, alpha.  The variance is finite for alpha > 2,
     i.e. gamma < eps/2 (002 Lemma 13).  With ``gamma`` None, gamma = split eps (default eps/3).
     """
     eps = check_positive("eps", eps)
@@ -415,16 +416,16 @@ def calibrate_polyplace(
         raise ValueError(f"gamma must be in (0, eps) (002 Thm. 8); got gamma={g!r}, eps={eps!r}")
     alpha = eps / g
     s = 1.0 / g
-    noise = _dist().PolyPlace(s, alpha)
+    noise = _dist().PolyPlace(1.0, alpha)
     return Calibration(
         mechanism="polyplace",
         source="002 Thm. 8",
         eps=float(_eps_polyplace(g, alpha)),
         delta=0.0,
         gamma=g,
-        eta=1.0,
+        eta=g,
         noise=noise,
-        noise_std=_std_over_eta(noise, 1.0),
+        noise_std=_std_over_eta(noise, g),
         shape={"s": s, "alpha": alpha},
         growth="g_E",
         formula="eps = alpha / s = alpha gamma  (s = 1/gamma)",
@@ -776,7 +777,9 @@ def std_limit_small_gamma(family: str, eps: float, delta: float | None = None) -
     (not attained; B then tends to the global sensitivity):
       Laplace (either scaling), PolyPlace (002 Thm. 8: Var -> 2/eps^2):  sqrt(2)/eps;
       Student's t (004 Lemma 3.5 or BS19):  min_nu (nu+1)/(2 sqrt(nu-2)) / eps = sqrt(3)/eps at nu = 5;
-      GenCauchy (004 Lemma 3.3): min over p, theta of theta (p-1)^((p-1)/p) sqrt(Var(p,theta)) / eps;
+      GenCauchy (004 Lemma 3.3): min over p, theta of theta (p-1)^((p-1)/p) sqrt(Var(p,theta)) / eps,
+        evaluated on the optimiser's box theta <= 1000 (1.41422/eps; the value decreases towards
+        sqrt(2)/eps as p -> 1+, theta -> inf, a Laplace-like limit);
       GenCauchy NRS07: min_p (p+1) sqrt(Var(p,1)) / eps.
     """
     _check_family(family)
@@ -900,3 +903,18 @@ def format_calibration_table(rows: list[dict[str, Any]]) -> str:
         out.append("notes:")
         out.extend(notes)
     return "\n".join(out)
+
+
+from .tight import (  # noqa: E402
+    TightCalibration,
+    TightResult,
+    format_tight_table,
+    optimise_tight,
+    tight_calibration,
+    tight_epsilon,
+    tight_eta,
+    tight_table,
+)
+
+__all__ += ["TightResult", "TightCalibration", "tight_epsilon", "tight_eta", "tight_calibration", "tight_table",
+            "format_tight_table", "optimise_tight"]

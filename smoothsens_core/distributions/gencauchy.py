@@ -24,7 +24,7 @@ states.
 
 Sampling is exact and needs no inverse CDF:  R^p = T/(1 - T) = G_a / G_b with independent
 G_a ~ Gamma(1/p), G_b ~ Gamma(theta - 1/p) (beta-prime representation), so R = (G_a/G_b)^(1/p); for
-(p, theta) = (4, 1) a faster exact rejection sampler is used (see :func:`_sample_gencauchy4_abs`).
+(p, theta) = (4, 1) a faster exact rejection sampler is used (see :func:`_sample_gencauchy4`).
 004 App. C.1 gives the closed-form CDF for (4, 1) (:func:`_gencauchy4_cdf`) but no explicit inverse
 (it says "solve for q in F(q) = u"), so the inverse CDF is the regularised incomplete beta inverse
 (scipy.special.betaincinv), exact up to floating point and without per-sample root finding in Python.
@@ -45,9 +45,12 @@ __all__ = ["GenCauchy"]
 
 _LOG2 = math.log(2.0)
 # Below this value of s = 1/(1 + r^p) the leading term of I_s(b, a) = s^b / (b B(b, a)) (1 + O(s)) is
-# exact to double precision (relative correction < 1e-20); it also avoids the underflow of s itself.
+# exact to double precision (relative correction < 1e-20).  The inverse uses it below _S_ASYMPTOTIC
+# (scipy's betaincinv is unreliable for tiny s); the CDF only where s (nearly) underflows, since
+# exp(b ln s - ...) amplifies rounding by |b ln s| while betainc(b, a, s) keeps ~1e-15 down to s ~ 1e-300.
 _S_ASYMPTOTIC = 1e-20
 _LOG_S_ASYMPTOTIC = math.log(_S_ASYMPTOTIC)
+_LOG_S_UNDERFLOW = math.log(1e-280)
 
 
 # ---- closed forms of CONTRACT_GENERATED.md (noise.py part), hand-typed ---------------------------
@@ -73,26 +76,39 @@ def _gencauchy_variance(p: ArrayLike, theta: ArrayLike) -> FloatArray:
     return np.where(ok, v, np.inf)[()]
 
 
-def _two_sided_tail(r: FloatArray, p: float, theta: float) -> FloatArray:
-    """P(|Z| > r) for r >= 0, Z ~ GenCauchy(0, 1, p, theta), to full relative precision.
+def _two_sided_tail(r: ArrayLike, p: ArrayLike, theta: ArrayLike) -> FloatArray:
+    """P(|Z| > r) for r >= 0, Z ~ GenCauchy(0, 1, p, theta), to full relative precision (broadcasting).
 
     With L = p ln r:  t = expit(L), s = expit(-L) (each computed without 1 - x cancellation).
-    * s <= 1/2 (upper part): I_s(b, a), and for s < 1e-20 the leading term
+    * s <= 1/2 (r >= 1): I_s(b, a), and for s < 1e-280 the leading term
       exp(b ln s - ln b - ln B(b, a)), which stays accurate where s itself underflows;
-    * s > 1/2 (r < 1): 1 - I_t(a, b) = betaincc(a, b, t), no cancellation since the value is > 1/2.
+    * s > 1/2 (r < 1): 1 - I_t(a, b) with t < 1/2, kept where the result is >= 1/2 (no cancellation);
+      where it is < 1/2 (large theta: the mass sits near 0), I_s(b, a) is used instead, which is
+      accurate there because s > 1/2 is itself known to full precision.
+    (scipy's betaincc would do this in one call but is ~10x slower than betainc.)
     """
+    r, p, theta = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (r, p, theta)))
     a = 1.0 / p
-    b = theta - a
+    b = (p * theta - 1.0) / p  # = theta - 1/p with one rounding fewer (s^b amplifies errors in b by |ln s|)
     with np.errstate(divide="ignore"):
         big_l = p * np.log(r)  # -inf at r = 0: expit(-inf) = 0, expit(inf) = 1
     s = sc.expit(-big_l)
-    t = sc.expit(big_l)
+    out = np.empty_like(s)
+    upper = s <= 0.5
+    out[upper] = sc.betainc(b[upper], a[upper], s[upper])
+    lower = ~upper
+    if np.any(lower):
+        a_l, b_l, s_l = a[lower], b[lower], s[lower]
+        body = 1.0 - sc.betainc(a_l, b_l, sc.expit(big_l[lower]))
+        small = body < 0.5
+        if np.any(small):
+            body[small] = sc.betainc(b_l[small], a_l[small], s_l[small])
+        out[lower] = body
     log_s = sc.log_expit(-big_l)
-    out = np.where(s <= 0.5, sc.betainc(b, a, s), sc.betaincc(a, b, t))
-    asym = log_s < _LOG_S_ASYMPTOTIC
+    asym = log_s < _LOG_S_UNDERFLOW
     if np.any(asym):
-        lead = np.exp(b * log_s - math.log(b) - sc.betaln(b, a))
-        out = np.where(asym, lead, out)
+        b_s, a_s = b[asym], a[asym]
+        out[asym] = np.exp(b_s * log_s[asym] - np.log(b_s) - sc.betaln(b_s, a_s))
     return out
 
 
@@ -101,9 +117,10 @@ def _gencauchy_cdf(z: ArrayLike, p: ArrayLike, theta: ArrayLike) -> FloatArray:
 
     F(z) = P(|Z| > |z|)/2 for z <= 0 and 1 - P(|Z| > z)/2 for z > 0, with
     P(|Z| > r) = I_{1/(1+r^p)}(theta - 1/p, 1/p)  (substitution t = r^p/(1 + r^p), see the module doc).
+    Broadcasts over z, p and theta.
     """
     z = np.asarray(z, dtype=float)
-    half_tail = 0.5 * _two_sided_tail(np.abs(z), float(p), float(theta))  # type: ignore[arg-type]
+    half_tail = 0.5 * _two_sided_tail(np.abs(z), p, theta)
     return np.where(z <= 0, half_tail, 1.0 - half_tail)[()]
 
 
@@ -150,7 +167,7 @@ def _gencauchy_abs_quantile(y: FloatArray, p: float, theta: float) -> FloatArray
     does not underflow; scipy's betaincinv returns the smallest normal instead of s < 1e-308).
     """
     a = 1.0 / p
-    b = theta - a
+    b = (p * theta - 1.0) / p  # = theta - 1/p with one rounding fewer (s^b amplifies errors in b by |ln s|)
     log_s_lead = (np.log(y) + math.log(b) + sc.betaln(b, a)) / b
     asym = log_s_lead < _LOG_S_ASYMPTOTIC
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -173,30 +190,41 @@ def _gencauchy_ppf(q: FloatArray, p: float, theta: float) -> FloatArray:
     return np.where(lower, -r, r)
 
 
-def _sample_gencauchy4_abs(size: tuple[int, ...], rng: np.random.Generator) -> FloatArray:
-    """Exact draws of |Z|, Z ~ GenCauchy(0, 1, 4, 1): density of R = |Z| is proportional to 1/(1 + r^4).
+def _sample_gencauchy4(size: tuple[int, ...], rng: np.random.Generator) -> FloatArray:
+    """Exact draws of Z ~ GenCauchy(0, 1, 4, 1): the density of R = |Z| is proportional to 1/(1 + r^4).
 
     Fold [1, inf) onto (0, 1] by r = 1/w: int_1^inf dr/(1+r^4) = int_0^1 w^2/(1+w^4) dw.  So draw w on
     (0, 1) with density proportional to h0(w) + h1(w) = (1 + w^2)/(1 + w^4) by rejection from the uniform
     (bound M = max (1+w^2)/(1+w^4) = (1 + sqrt2)/2 at w^2 = sqrt2 - 1; acceptance pi/(2 sqrt2)/M = 0.92),
-    then return w with probability h0/(h0 + h1) = 1/(1 + w^2), else 1/w.
+    then take R = w with probability h0/(h0 + h1) = 1/(1 + w^2), else R = 1/w, with a uniform sign.
+    Branch and sign share one uniform: c ~ U[0, 1 + w^2); c < 1 is the inner branch and then c ~ U[0, 1)
+    gives the sign (c < 1/2); otherwise c - 1 ~ U[0, w^2) gives it (c < 1 + w^2/2).
+    Works in blocks of 2^15 so that the temporaries stay in cache.
     """
     n = math.prod(size)
     out = np.empty(n)
     filled = 0
     bound = (1.0 + math.sqrt(2.0)) / 2.0
+    block = 1 << 15
     while filled < n:
-        m = int((n - filled) * 1.09) + 16
+        m = min(block, int((n - filled) * 1.09) + 16)
         w = rng.random(m)
         v = rng.random(m)
+        c = rng.random(m)
         w2 = w * w
-        keep = v * bound * (1.0 + w2 * w2) < 1.0 + w2
-        w = w[keep]
-        w2 = w2[keep]
-        c = rng.random(w.size)
+        lhs = w2 * w2
+        lhs += 1.0
+        lhs *= v
+        lhs *= bound  # v M (1 + w^4)
+        w2 += 1.0  # now 1 + w^2
+        keep = lhs < w2
+        c *= w2
+        outer = c >= 1.0  # never at w = 0 (c < 1 + 0), so 1/w is only selected for w > 0
         with np.errstate(divide="ignore"):
-            # w = 0 lies in the inner branch with probability 1 (c < 1 = 1/(1 + 0)), so 1/w is never used there
-            r = np.where(c * (1.0 + w2) < 1.0, w, 1.0 / w)
+            r = np.where(outer, 1.0 / w, w)
+        half = np.where(outer, 0.5 + 0.5 * w2, 0.5)  # 1 + w^2/2 = (1 + (1 + w^2))/2
+        np.negative(r, out=r, where=c < half)
+        r = r[keep]
         take = min(r.size, n - filled)
         out[filled : filled + take] = r[:take]
         filled += take
@@ -224,7 +252,7 @@ class GenCauchy(ContinuousDistribution):
                 f"p*theta must be > 1; got p*theta={self.p * self.theta!r}, p={self.p!r}, theta={self.theta!r}"
             )
         self._a = 1.0 / self.p  # Beta shapes of T = |Z|^p/(1 + |Z|^p) ~ Beta(a, b)
-        self._b = self.theta - self._a
+        self._b = (self.p * self.theta - 1.0) / self.p
         self._log_c = float(_gencauchy_log_normaliser(self.p, self.theta))
         self._is_41 = self.p == 4.0 and self.theta == 1.0
 
@@ -253,13 +281,12 @@ class GenCauchy(ContinuousDistribution):
 
     def _sample(self, size: tuple[int, ...], rng: np.random.Generator) -> FloatArray:
         if self._is_41:
-            r = _sample_gencauchy4_abs(size, rng)
-        else:
-            # R^p = G_a / G_b (beta-prime), computed in log space: R = exp((ln G_a - ln G_b)/p)
-            g_a = rng.standard_gamma(self._a, size)
-            g_b = rng.standard_gamma(self._b, size)
-            with np.errstate(divide="ignore"):
-                r = np.exp((np.log(g_a) - np.log(g_b)) / self.p)
+            return _sample_gencauchy4(size, rng)
+        # R^p = G_a / G_b (beta-prime), computed in log space: R = exp((ln G_a - ln G_b)/p)
+        g_a = rng.standard_gamma(self._a, size)
+        g_b = rng.standard_gamma(self._b, size)
+        with np.errstate(divide="ignore"):
+            r = np.exp((np.log(g_a) - np.log(g_b)) / self.p)
         sign = rng.random(size) < 0.5
         return np.where(sign, -r, r)
 

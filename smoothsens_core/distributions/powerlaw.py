@@ -55,18 +55,65 @@ class _PowerLawCore:
             t = self.k * np.log(az) - math.log(self.l)
         return -(math.log(self.l) + np.logaddexp(0.0, t))
 
+    def _half_parts(self, z: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """(P(|Z| <= |z|), P(|Z| > |z|)), each computed where it is small: with t = |z|^k / l,
+        u = t/(1+t) and 1 - u = 1/(1+t) are both formed directly, and the smaller of the two
+        regularised incomplete beta values I_u(1/k, 1-1/k), I_{1-u}(1-1/k, 1/k) is evaluated directly
+        (the other as one minus it), so neither tail loses relative precision."""
+        with np.errstate(divide="ignore"):
+            log_t = self.k * np.log(np.abs(z)) - math.log(self.l)
+        # log space: u = e^{log t - log(1+t)}, v = e^{-log(1+t)}, no overflow of t for huge |z|
+        log1p_t = np.logaddexp(0.0, log_t)
+        with np.errstate(invalid="ignore"):
+            u = np.where(np.isinf(log_t) & (log_t > 0), 1.0, np.exp(log_t - log1p_t))
+        v = np.exp(-log1p_t)
+        small_u = log_t < 0.0
+        lower_direct = special.betainc(self.a, self.b, np.where(small_u, u, 0.5))
+        upper_direct = special.betainc(self.b, self.a, np.where(small_u, 0.5, v))
+        # far tail (t > e^600, where v underflows): P(|Z| > z) = (2/C) z^{1-k}/(k-1) (1 + O(l z^{-k}))
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            tail = np.exp(math.log(2.0) - self.log_c + (1.0 - self.k) * np.log(np.abs(z)) - math.log(self.k - 1.0))
+        far = log_t > 600.0
+        upper_direct = np.where(far, tail, upper_direct)
+        lower = np.where(small_u, lower_direct, 1.0 - upper_direct)
+        upper = np.where(small_u, 1.0 - lower_direct, upper_direct)
+        return lower, upper
+
     def _upper_half_sf(self, z: FloatArray) -> FloatArray:
         """P(Z > z | Z >= 0) = I_{1-u}(1 - 1/k, 1/k) for z >= 0, with 1-u = l/(z^k + l) = 1/(1 + z^k/l)."""
-        with np.errstate(divide="ignore", over="ignore"):
-            t = np.exp(self.k * np.log(np.abs(z)) - math.log(self.l))
-        one_minus_u = 1.0 / (1.0 + t)
-        return special.betainc(self.b, self.a, one_minus_u)
+        return self._half_parts(z)[1]
 
     def _upper_half_isf(self, q: FloatArray) -> FloatArray:
-        """Inverse of :meth:`_upper_half_sf`: z >= 0 with P(Z > z | Z >= 0) = q."""
-        v = special.betaincinv(self.b, self.a, q)          # v = 1 - u
+        """Inverse of :meth:`_upper_half_sf`: z >= 0 with P(Z > z | Z >= 0) = q.
+
+        For q <= 1/2 invert the upper tail, v = 1 - u = I^{-1}_q(1 - 1/k, 1/k); for q > 1/2 invert the
+        lower part, u = I^{-1}_{1-q}(1/k, 1 - 1/k), so that neither u nor v is formed as 1 - (number near 1).
+        z = (l u / v)^{1/k}.
+        """
+        q = np.asarray(q, dtype=float)
+        upper = q <= 0.5
+        v_up = special.betaincinv(self.b, self.a, np.where(upper, q, 0.5))
+        u_lo = special.betaincinv(self.a, self.b, np.where(upper, 0.5, 1.0 - q))
+        u = np.where(upper, 1.0 - v_up, u_lo)
+        v = np.where(upper, v_up, 1.0 - u_lo)
         with np.errstate(divide="ignore"):
-            return np.exp((math.log(self.l) + np.log1p(-v) - np.log(v)) / self.k)
+            z = np.exp((math.log(self.l) + np.log(u) - np.log(v)) / self.k)
+            # Far tail (t = z^k/l > e^600, v below the double range): P(Z > z | Z >= 0) = (2/C) z^{1-k}/(k-1) (1 + O(l z^{-k})),
+            # inverted in log space: ln z = -(ln q + ln C - ln 2 + ln(k-1))/(k-1).
+            log_z_tail = -(np.log(q) + self.log_c - math.log(2.0) + math.log(self.k - 1.0)) / (self.k - 1.0)
+        return np.where(self.k * log_z_tail - math.log(self.l) > 600.0, np.exp(log_z_tail), z)
+
+
+    def _upper_half_ppf(self, p: FloatArray) -> FloatArray:
+        """z >= 0 with P(Z <= z | Z >= 0) = p (the lower-tail counterpart of :meth:`_upper_half_isf`)."""
+        p = np.asarray(p, dtype=float)
+        low = p <= 0.5
+        u_lo = special.betaincinv(self.a, self.b, np.where(low, p, 0.5))
+        v_up = special.betaincinv(self.b, self.a, np.where(low, 0.5, 1.0 - p))
+        u = np.where(low, u_lo, 1.0 - v_up)
+        v = np.where(low, 1.0 - u_lo, v_up)
+        with np.errstate(divide="ignore"):
+            return np.exp((math.log(self.l) + np.log(u) - np.log(v)) / self.k)
 
 
 class PowerLaw(_PowerLawCore, ContinuousDistribution):
@@ -83,9 +130,9 @@ class PowerLaw(_PowerLawCore, ContinuousDistribution):
         return self._log_kernel(z) - self.log_c
 
     def _cdf(self, z: FloatArray) -> FloatArray:
-        # lower half directly: F(z) = P(Z > |z|) = sf_half(|z|)/2 for z < 0
-        half = 0.5 * self._upper_half_sf(np.abs(z))
-        return np.where(z < 0, half, 1.0 - half)
+        # F(z) = P(|Z| > |z|)/2 for z < 0 and 1/2 + P(|Z| <= z)/2 for z >= 0 (no 1 - x cancellation near 0)
+        lower, upper = self._half_parts(z)
+        return np.where(z < 0, 0.5 * upper, 0.5 + 0.5 * lower)
 
     def _sf(self, z: FloatArray) -> FloatArray:
         return self._cdf(-z)
@@ -130,18 +177,18 @@ class HalfPowerLaw(_PowerLawCore, ContinuousDistribution):
         return math.log(2.0) + self._log_kernel(z) - self.log_c
 
     def _cdf(self, z: FloatArray) -> FloatArray:
-        s = self._upper_half_sf(np.abs(z))
-        return 1.0 - s if self.side == 1 else s
+        lower, upper = self._half_parts(z)
+        return lower if self.side == 1 else upper
 
     def _sf(self, z: FloatArray) -> FloatArray:
-        s = self._upper_half_sf(np.abs(z))
-        return s if self.side == 1 else 1.0 - s
+        lower, upper = self._half_parts(z)
+        return upper if self.side == 1 else lower
 
     def _ppf(self, q: FloatArray) -> FloatArray:
-        return self._upper_half_isf(1.0 - q) if self.side == 1 else -self._upper_half_isf(q)
+        return self._upper_half_ppf(q) if self.side == 1 else -self._upper_half_isf(q)
 
     def _isf(self, q: FloatArray) -> FloatArray:
-        return self._upper_half_isf(q) if self.side == 1 else -self._upper_half_isf(1.0 - q)
+        return self._upper_half_isf(q) if self.side == 1 else -self._upper_half_ppf(q)
 
     def _mean(self) -> float:
         if self.k <= 2.0:

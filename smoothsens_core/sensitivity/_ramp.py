@@ -23,9 +23,10 @@ where s is a 1-Lipschitz (signed) distance and w > 0 is the width of the transit
   B*(x) = max_{0 <= e <= d(x)} ell(e) / g0(d(x) - e)       for d(x) > 0.
 
 On each piece of ell the maximand is maximal at an end of the piece or at a stationary point:
-  * 1/((e + w) g0(d - e)): (e + w) e^{gamma (d - e)} is convex and (e + w)(1 + gamma (d - e)) is
-    concave in e, so the maximum is at an end (004 Lemma 4.1: phi(v) = e^{-gamma (v_x - v)} / v
-    has only the minimum v0 = 1/gamma);
+  * 1/((e + w) g0(d - e)): the denominators (e + w) e^{gamma (d - e)} (log-concave) and
+    (e + w)(1 + gamma (d - e)) (concave) have no interior minimum in e, so the maximum of the
+    quotient on an interval is at an end (004 Lemma 4.1: phi(v) = e^{-gamma (v_x - v)} / v has
+    only the minimum v0 = 1/gamma);
   * (Lambda - e) e^{-gamma (d - e)} (g_E) has its maximum at e = Lambda - 1/gamma;
     (Lambda - e) / (1 + gamma (d - e)) (g_L) is a Moebius function of e, monotone.
 Hence the candidates e in {0, d, Lambda - w, Lambda, Lambda - 1/gamma (g_E)} clipped to [0, d]

@@ -39,7 +39,7 @@ domain U never needs to be searched).  Supported dimensions: d = 1 and d = 2.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -206,15 +206,15 @@ def _refine(prob: _Problem, z0, r0, u0, fix_z: bool) -> tuple[float, NDArray[np.
     simplex = [p0]
     for k in range(p0.size):
         step = np.zeros_like(p0)
-        step[k] = 0.05 * scale[k] if k < p0.size else 0.05
+        step[k] = 0.05 * scale[k]
         simplex.append(p0 + step)
     res = minimize(obj, p0, method="Nelder-Mead",
-                   options={"xatol": 1e-13, "fatol": 1e-16, "maxfev": 3000,
+                   options={"xatol": 1e-13, "fatol": 1e-16, "maxfev": 1500,
                             "initial_simplex": np.array(simplex)})
     best_p, best_v = (res.x, res.fun) if res.fun < obj(p0) else (p0, obj(p0))
-    for _ in range(2):  # restarts: Nelder-Mead can stall on a corner of a non-smooth objective
+    for _ in range(1):  # restart: Nelder-Mead can stall on a corner of a non-smooth objective
         res = minimize(obj, best_p, method="Nelder-Mead",
-                       options={"xatol": 1e-13, "fatol": 1e-16, "maxfev": 3000})
+                       options={"xatol": 1e-13, "fatol": 1e-16, "maxfev": 1500})
         if not res.fun < best_v:
             break
         best_p, best_v = res.x, res.fun
@@ -404,7 +404,7 @@ def brute_smooth_sensitivity(
     n_grid: int | None = None,
     n_radii: int | None = None,
     n_angles: int = 24,
-    n_refine: int = 4,
+    n_refine: int = 2,
     f_mp: Callable[..., Any] | None = None,
     mp: Any = None,
     dps: int = 50,

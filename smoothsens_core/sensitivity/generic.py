@@ -42,7 +42,10 @@ breakpoints (x, kinks, x +- Lambda, kinks +- Lambda, window ends; theta on [0, 2
 sign change is refined by vectorised bisection to a bracket of adjacent floating-point numbers;
 a bracket whose residual does not shrink (a jump, not a root: an undeclared kink) raises
 :class:`RootCertificationError` naming the point.  Strata with several unknowns are solved by
-damped Newton (finite-difference Jacobian) from a grid of starts.  Every candidate is a feasible
+damped Gauss-Newton (finite-difference Jacobian, backtracking on the residual norm, a trust region
+that keeps w from jumping across z; the w-free equations are divided by rho^3 there so that the
+trivial solutions w = z do not attract) from a grid of starts: the window grid plus geometric
+offsets around x for z, geometric offsets (down to 1e-3 of min(Lambda, window)) for w - z.  Every candidate is a feasible
 (z, w), so its value is a lower bound of the sup; completeness is guarded: Phi is also evaluated at
 every grid node and start, and a sample above the best candidate (relative 1e-9), or a best value
 sitting on the edge of the search window, raises rather than returning a wrong number.
@@ -61,7 +64,7 @@ from typing import Callable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_points, check_positive
+from .._validation import check_points
 from ..growth import GrowthFunction
 from .brute import check_lambda_value, search_window
 
@@ -154,7 +157,7 @@ class GenericSpec:
             raise ValueError(
                 f"kink_slopes must have one row per kink; got {self.kink_slopes.shape[0]} rows for {k.shape[0]} kinks"
             )
-        if math.isfinite(self.Lambda) is False and any(s.w_mode == "sphere" for s in self.systems):
+        if not math.isfinite(self.Lambda) and any(s.w_mode == "sphere" for s in self.systems):
             raise ValueError("systems on the Lambda-sphere need a finite Lambda; got Lambda=inf")
 
 
@@ -253,8 +256,11 @@ def _bracket_1d(spec, s, X, lo, hi, n_nodes: int):
     if d == 1:
         B = _breakpoints(spec, X, lo, hi)
         a, b = B[:, :-1], B[:, 1:]
-        t = (np.arange(n_nodes) + 0.5) / n_nodes
-        t = np.concatenate([[1e-12], t, [1 - 1e-12]])
+        # uniform nodes plus geometric nodes towards both ends: a root next to a breakpoint
+        # (e.g. a chord partner w close to z) must be bracketed too.  Nodes closer than 1e-5 of
+        # the interval are not used: there the residual's sign can be lost to rounding.
+        geo = np.array([1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2])
+        t = np.unique(np.concatenate([geo, (np.arange(n_nodes) + 0.5) / n_nodes, 1 - geo]))
         nodes = a[:, :, None] + (b - a)[:, :, None] * t  # (n, n_int, N)
         valid = np.broadcast_to((b - a)[:, :, None] > 0, nodes.shape)
     else:  # theta on the circle, periodic
@@ -326,10 +332,21 @@ def _starts(spec: GenericSpec, s: CandidateSystem, X, lo, hi, density: int) -> N
             g1, g2 = np.meshgrid(t, t, indexing="ij")
             tt = np.stack([g1.ravel(), g2.ravel()], axis=1)
             zg = lo[:, None, :] + (hi - lo)[:, None, :] * tt[None, :, :]
+        # extra starts close to x, where 1/g(x, z) is largest: the window grid alone is too
+        # coarse for maximisers at a small distance from x
+        fr = np.array([0.002, 0.005, 0.01, 0.02, 0.04, 0.08])
+        if d == 1:
+            off = np.concatenate([fr, -fr])[None, :, None] * width[:, None, None]
+        else:
+            th = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+            u = np.stack([np.cos(th), np.sin(th)], axis=1)
+            off = (fr[:, None, None] * u[None, :, :]).reshape(-1, 2)[None, :, :] * width[:, None, None]
+        zg = np.concatenate([zg, X[:, None, :] + off], axis=1)
         parts.append(zg)
     if s.w_mode == "free":
         rmax = np.minimum(spec.Lambda, width)
-        fr = np.array([0.03, 0.12, 0.3, 0.55, 0.8, 1.0])
+        # chord partners close to z matter as much as far ones: geometric offsets down to 1e-3
+        fr = np.array([0.001, 0.003, 0.01, 0.03, 0.08, 0.2, 0.45, 0.75, 1.0])
         if d == 1:
             off = np.concatenate([fr, -fr])[None, :, None] * rmax[:, None, None]
         else:
@@ -357,20 +374,39 @@ def _starts(spec: GenericSpec, s: CandidateSystem, X, lo, hi, density: int) -> N
     return np.concatenate([Aa, Bb], axis=2)
 
 
-def _newton(s: CandidateSystem, Y0, X, step_cap, iters: int = 60):
+def _newton(spec: GenericSpec, s: CandidateSystem, Y0, X, step_cap, iters: int = 40):
+    """Damped Gauss-Newton (Levenberg-Marquardt with a tiny shift) with a finite-difference
+    Jacobian.  For w free the residual is divided by rho^3 = ||w - z||^3: the equations of the
+    module docstring are the gradient times rho^3, which vanishes identically on w = z and would
+    attract the iteration to those trivial (infeasible) solutions."""
+
     Y = Y0.copy()
     m = Y.shape[1]
     conv = np.zeros(Y.shape[0], dtype=bool)
+    active = np.ones(Y.shape[0], dtype=bool)
     for it in range(iters):
-        R = _residual(s, Y, X)
-        h = 1e-7 * np.maximum(1.0, np.abs(Y))
-        J = np.empty((Y.shape[0], m, m))
+        idx = np.nonzero(active)[0]
+        if idx.size == 0:
+            break
+        Ya, Xa = Y[idx], X[idx]
+
+        def Fa(Yc: NDArray[np.float64]) -> NDArray[np.float64]:
+            R = _residual(s, Yc, Xa)
+            if s.w_mode == "free":
+                z, w = _zw(spec, s, Yc, Xa)
+                rho = np.sqrt(np.sum((w - z) ** 2, axis=1))
+                R = R / rho[:, None] ** 3
+            return R
+
+        R = Fa(Ya)
+        h = 1e-7 * np.maximum(1.0, np.abs(Ya))
+        J = np.empty((idx.size, m, m))
         for j in range(m):
-            Yp = Y.copy()
-            Ym = Y.copy()
+            Yp = Ya.copy()
+            Ym = Ya.copy()
             Yp[:, j] += h[:, j]
             Ym[:, j] -= h[:, j]
-            J[:, :, j] = (_residual(s, Yp, X) - _residual(s, Ym, X)) / (2 * h[:, j : j + 1])
+            J[:, :, j] = (Fa(Yp) - Fa(Ym)) / (2 * h[:, j : j + 1])
         good = np.all(np.isfinite(R), axis=1) & np.all(np.isfinite(J), axis=(1, 2))
         R = np.where(good[:, None], R, 0.0)
         J = np.where(good[:, None, None], J, 0.0)
@@ -382,14 +418,41 @@ def _newton(s: CandidateSystem, Y0, X, step_cap, iters: int = 60):
         try:
             dY = np.linalg.solve(A, g[:, :, None])[:, :, 0]
         except np.linalg.LinAlgError:
-            dY = np.zeros_like(Y)
+            dY = np.zeros_like(Ya)
+        dY = np.where(np.isfinite(dY), dY, 0.0)
         nrm = np.sqrt(np.sum(dY**2, axis=1))
-        fac = np.minimum(1.0, step_cap / np.maximum(nrm, 1e-300))
-        dY = np.where(np.isfinite(dY), dY, 0.0) * fac[:, None]
-        Y = Y + np.where(good[:, None], dY, 0.0)
-        conv = good & (nrm <= 1e-11 * (1.0 + np.sqrt(np.sum(Y**2, axis=1))))
-        if it > 8 and np.all(conv | ~good):
-            break
+        cap = step_cap[idx]
+        if s.w_mode == "free":  # trust region: w may not jump across z (rho shrinks at most by half)
+            z0, w0 = _zw(spec, s, Ya, Xa)
+            cap = np.minimum(cap, 0.5 * np.sqrt(np.sum((w0 - z0) ** 2, axis=1)))
+        fac = np.minimum(1.0, cap / np.maximum(nrm, 1e-300))
+        dY = dY * fac[:, None]
+        # backtracking: among the step lengths 1, 1/2, ..., 1/32 keep the one with the smallest
+        # residual norm (a full Newton step from a poor start can run far away)
+        r0 = np.sum(R**2, axis=1)
+        best_a = np.zeros(idx.size)
+        best_r = np.where(good, r0, np.inf)
+        for alpha in (1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125):
+            Rn = Fa(Ya + alpha * dY)
+            rn = np.sum(Rn**2, axis=1)
+            rn = np.where(np.isfinite(rn), rn, np.inf)
+            better = rn < best_r
+            best_a = np.where(better, alpha, best_a)
+            best_r = np.where(better, rn, best_r)
+        # no decrease at all: take the shortest step (the residual may be flat at rounding level)
+        best_a = np.where(best_a == 0.0, 0.03125, best_a)
+        dY = dY * best_a[:, None]
+        nrm = nrm * fac * best_a
+        Ya = Ya + np.where(good[:, None], dY, 0.0)
+        Y[idx] = Ya
+        done = good & (nrm <= 1e-11 * (1.0 + np.sqrt(np.sum(Ya**2, axis=1))))
+        conv[idx] = done
+        # stop rows that converged, failed (non-finite) or ran away from the window
+        keep = good & ~done & (np.sqrt(np.sum(Ya**2, axis=1)) < 1e6 * (1.0 + step_cap[idx]))
+        if s.w_mode == "free":  # collapsed onto w = z: no root there, only the limit (own stratum)
+            z1, w1 = _zw(spec, s, Ya, Xa)
+            keep &= np.sqrt(np.sum((w1 - z1) ** 2, axis=1)) > 1e-9 * step_cap[idx]
+        active[idx] = keep
     return Y, conv
 
 
@@ -425,7 +488,7 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
         bname[ii] = name
 
     def on_edge(z, w, idx):
-        tol = 1e-9 * width[idx][:, None]
+        tol = 1e-4 * width[idx][:, None]  # grid nodes stop 1e-5 of an interval short of its ends
         e = np.any((z <= lo[idx] + tol) | (z >= hi[idx] - tol), axis=1)
         if not math.isfinite(spec.Lambda):
             e |= np.any((w <= lo[idx] + tol) | (w >= hi[idx] - tol), axis=1)
@@ -462,9 +525,7 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
         e = on_edge(z0, w0, pidx)
         np.maximum.at(edge_max, pidx[e], v0[e])
         cap = 0.25 * width[pidx]
-        Y, conv = _newton(s, Y0, Xr, cap)
-        if s.w_mode == "sphere" and d == 2:
-            pass
+        Y, conv = _newton(spec, s, Y0, Xr, cap)
         z, w = _zw(spec, s, Y[conv], Xr[conv])
         offer(_phi(spec, s, z, w, Xr[conv]), z, w, pidx[conv], s.name)
     if d == 1 and math.isfinite(spec.Lambda) and any(s.z_mode == "free" for s in systems):
@@ -475,6 +536,15 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
                 z = np.full((n, 1), k - sg * spec.Lambda)
                 w = np.full((n, 1), k)
                 offer(_phi(spec, corner, z, w, X), z, w, np.arange(n), corner.name)
+    top = np.maximum(best, sample_max)
+    edge = (edge_max >= top * (1 - 1e-6)) & (top > 0)
+    if np.any(edge):
+        i = int(np.argmax(edge))
+        raise RootCertificationError(
+            f"the supremum may lie outside the search window at point index {i}, x={X[i].tolist()}: the "
+            f"window edge [{lo[i].tolist()}, {hi[i].tolist()}] reaches {edge_max[i]!r} >= best interior "
+            f"value {top[i]!r}; enlarge domain/radius (or f is not Lambda-locally Lipschitz)"
+        )
     tol = 1e-9 * np.abs(best) + 1e-300
     missed = sample_max > best + tol
     if np.any(missed):
@@ -482,14 +552,6 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
         raise RootCertificationError(
             f"the candidate sets missed the supremum at point index {i}, x={X[i].tolist()}: a grid sample "
             f"gives {sample_max[i]!r} > best candidate {best[i]!r}; f may have an undeclared kink"
-        )
-    edge = (edge_max >= best * (1 - 1e-6)) & (best > 0)
-    if np.any(edge):
-        i = int(np.argmax(edge))
-        raise RootCertificationError(
-            f"the supremum may lie outside the search window at point index {i}, x={X[i].tolist()}: the "
-            f"window edge [{lo[i].tolist()}, {hi[i].tolist()}] reaches {edge_max[i]!r} >= best interior "
-            f"candidate {best[i]!r}; enlarge domain/radius (or f is not Lambda-locally Lipschitz)"
         )
     best = np.maximum(best, 0.0)  # f constant: every candidate is 0
     return GenericResult(best, bz, bw, bname.astype(str))

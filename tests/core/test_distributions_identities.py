@@ -14,18 +14,18 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mp_reference_distributions import CASES, DPS, Case, make, ref_cdf, ref_second_central_moment, ref_sf
+from mp_reference_distributions import CASES, DPS, Case, make, ref_cdf, ref_second_central_moment
 
 IDS = [c.id for c in CASES]
 # standardised grid z = (x - loc)/scale, both signs; capped at the case's z_max
-Z_GRID = (1e-2, 0.05, 0.3, 0.7, 1.0, 3.0, 30.0, 1e3, 1e6)
+Z_GRID = (1e-2, 0.05, 0.3, 1.0, 3.0, 30.0, 1e3, 1e6)
 TINY = 1e-290  # below this the double result is allowed to underflow
 
 
 def _xs(case: Case, zs=Z_GRID, signs=(-1.0, 1.0)) -> list[float]:
-    return [case.loc + sg * case.scale * z for z in zs if z <= case.z_max for sg in signs] + (
-        [case.loc - case.scale * case.z_max, case.loc + case.scale * case.z_max] if case.z_max < max(zs) else []
-    )
+    """Grid points loc + sign * scale * z (z capped at the case's z_max, which is then added itself)."""
+    z_used = sorted({min(z, case.z_max) for z in zs})
+    return [case.loc + sg * case.scale * z for z in z_used for sg in signs]
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -55,18 +55,21 @@ def test_distribution_pdf_matches_reference(case: Case) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_distribution_cdf_and_sf_match_quadrature(case: Case) -> None:
+    # Reference: T(z) = int_{-inf}^{loc - z scale} h by 20-digit quadrature (relative goal).  All four printed
+    # densities depend on |y - loc| only, so T(z) is both P(X <= loc - z scale) and P(X > loc + z scale).
     # cdf below loc and sf above loc are tails: relative accuracy is required there (no 1 - cdf).
     dist = make(case)
-    for x in _xs(case):
-        with mpmath.workdps(DPS):
-            c_ref = ref_cdf(case, x) if x < case.loc else 1 - ref_sf(case, x)
-            s_ref = ref_sf(case, x) if x > case.loc else 1 - ref_cdf(case, x)
-        for got, ref, what in ((dist.cdf(x), c_ref, "cdf"), (dist.sf(x), s_ref, "sf")):
-            ref_f = float(ref)
-            if ref_f < TINY:
-                assert got < TINY, (case.id, what, x, got, ref_f)
+    for z in sorted({min(z, case.z_max) for z in (0.05, 1.0, 30.0, 1e6)}):
+        with mpmath.workdps(20):
+            tail = ref_cdf(case, case.loc - z * case.scale)
+        tail_f, body_f = float(tail), float(1 - tail)
+        lo, hi = case.loc - z * case.scale, case.loc + z * case.scale
+        for got, ref, what in ((dist.cdf(lo), tail_f, "cdf"), (dist.sf(hi), tail_f, "sf"),
+                               (dist.sf(lo), body_f, "sf"), (dist.cdf(hi), body_f, "cdf")):
+            if ref < TINY:
+                assert got < TINY, (case.id, what, z, got, ref)
             else:
-                assert math.isclose(got, ref_f, rel_tol=5e-13), (case.id, what, x, got, ref_f)
+                assert math.isclose(got, ref, rel_tol=5e-13), (case.id, what, z, got, ref)
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
@@ -107,8 +110,11 @@ def test_distribution_pdf_is_derivative_of_cdf(case: Case) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_distribution_samples_pass_ks_test(case: Case) -> None:
+    # One fixed, independent stream per case (SeedSequence(20261122).spawn); under a correct sampler the
+    # p-values are uniform, so the 16 cases together raise a false alarm with probability 1.6%.
     dist = make(case)
-    sample = dist.sample(100_000, rng=np.random.default_rng(20261122))
+    seed = np.random.SeedSequence(20261122).spawn(len(CASES))[CASES.index(case)]
+    sample = dist.sample(100_000, rng=np.random.default_rng(seed))
     assert sample.shape == (100_000,) and np.all(np.isfinite(sample))
     result = stats.kstest(sample, dist.cdf)
     assert result.pvalue > 1e-3, (case.id, result)
@@ -120,19 +126,19 @@ def test_distribution_samples_pass_ks_test(case: Case) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_distribution_variance_matches_quadrature(case: Case) -> None:
+    # Reference: 2 int_loc^inf (y - loc)^2 h(y) dy (h symmetric about loc), 25-digit quadrature.
     dist = make(case)
     var = dist.variance()
-    with mpmath.workdps(30):
+    with mpmath.workdps(25):
         if math.isfinite(var):
-            ref = float(ref_second_central_moment(case))
+            ref = float(2 * ref_second_central_moment(case, lo=case.loc))
             assert math.isclose(var, ref, rel_tol=1e-12), (case.id, var, ref)
             assert math.isclose(dist.std(), math.sqrt(ref), rel_tol=1e-12)
         else:
-            # inf claimed: the truncated second moment keeps growing (at least logarithmically)
-            loc, sc = case.loc, case.scale
-            m6 = ref_second_central_moment(case, loc - 1e6 * sc, loc + 1e6 * sc)
-            m12 = ref_second_central_moment(case, loc - 1e12 * sc, loc + 1e12 * sc)
-            assert m12 - m6 > 1 * sc**2, (case.id, m6, m12)
+            # inf claimed: the second moment over loc + [1e6, 1e12] scale alone exceeds scale^2 (the
+            # variance of every finite-variance case here is < 3 scale^2 and its tail there is < 1e-3)
+            piece = ref_second_central_moment(case, case.loc + 1e6 * case.scale, case.loc + 1e12 * case.scale)
+            assert piece > case.scale**2, (case.id, piece)
             assert dist.std() == math.inf
 
 

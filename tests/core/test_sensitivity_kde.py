@@ -71,6 +71,27 @@ def test_kde_closed_form_equals_brute_force_on_the_line(t, h, gh, c):
     assert L == pytest.approx(_brute_L(x, t, h), rel=1e-9)
 
 
+def _brute_B_linear(x, t, h, gamma):
+    zs = np.unique(np.concatenate([np.linspace(min(x, t) - 6 * h, max(x, t) + 6 * h, 601), [x, t]]))
+    obj = np.array([_brute_L(z, t, h) for z in zs]) / (1 + gamma * np.abs(zs - x))
+    best = float(obj.max())
+    for i in np.argsort(obj)[-2:]:
+        lo, hi = zs[max(i - 1, 0)], zs[min(i + 1, len(zs) - 1)]
+        res = minimize_scalar(lambda z: -_brute_L(z, t, h) / (1 + gamma * abs(z - x)),
+                              bounds=(lo, hi), method="bounded", options={"xatol": 1e-12 * h})
+        best = max(best, -float(res.fun))
+    return best
+
+
+@settings(max_examples=6)
+@given(t=st.floats(-2, 2), h=st.floats(0.2, 3), gh=st.floats(0.01, 3), c=st.floats(0, 5))
+def test_kde_linear_growth_equals_brute_force_on_the_line(t, h, gh, c):
+    # g_L extension (kde.py: roots of Q(b) = 1/(gamma h) - c and P(b) = 1/(gamma h) + c)
+    x = t + c * h
+    B = smooth_sensitivity_kde([x], [t], h, growth_linear(gh / h))[0]
+    assert B == pytest.approx(_brute_B_linear(x, t, h, gh / h), rel=1e-9)
+
+
 def test_kde_chord_slope_at_t_is_lambert_w_value():
     # 004 Lemma 4.7 S_2: l_w = sqrt(-2 W_{-1}(-e^{-1/2}/2) - 1); scipy lambertw reference.
     from scipy.special import lambertw
@@ -89,9 +110,9 @@ def test_kde_chord_slope_at_t_is_lambert_w_value():
 def test_kde_chord_partner_solves_phi0(b):
     a = kde_chord_partner([b])[0]
     if abs(b - 1) > 1e-3:
-        # phi_0(a, b) = 0 in log form (004 A.4 (2)), to the accuracy allowed by the 1e-10 bracket
-        u = a * (a - b)
-        assert abs(math.log1p(u) - u + (a - b) ** 2 / 2) < 1e-8 * max(1.0, b * b)
+        # phi_0(a, b) = 0 (004 A.4 (2)) means the chord b -> a is tangent at a: slope = |k'(a)|
+        chord = abs(math.exp(-a * a / 2) - math.exp(-b * b / 2)) / abs(a - b)
+        assert chord == pytest.approx(a * math.exp(-a * a / 2), rel=1e-8)
         assert (a > 1) == (b < 1)
 
 
@@ -105,7 +126,7 @@ def test_kde_bstar_is_smooth_upper_bound_any_dimension(d, h, gh, seed, scale):
     u = rng.normal(size=(2, d))
     u /= np.linalg.norm(u, axis=1, keepdims=True)
     x = t + h * scale * u * rng.uniform(0, 1, size=(2, 1))
-    g = growth_exp(gh / h)
+    g = growth_exp(gh / h) if seed % 3 else growth_linear(gh / h)
     v = sensitivity_kde(x, t, h, g)
     assert np.all(np.isfinite(v.B)) and np.all(v.B > 0) and np.all(np.isfinite(v.L))
     assert np.all(v.B >= v.L * (1 - 1e-12))
@@ -118,10 +139,11 @@ def test_kde_edge_cases_no_nan():
     c = np.concatenate([[0.0, 1e-300, 1e-12, 1e-6], np.linspace(0.5, 50, 200), [1.0, 1 - 1e-4, 1 + 1e-4]])
     x = np.c_[c, np.zeros_like(c)]
     for gh in (1e-6, 1e-3, 0.3, 1.0, 10.0, 1e3):
-        B = smooth_sensitivity_kde(x, t, 1.0, growth_exp(gh))
-        assert np.all(np.isfinite(B)) and np.all(B > 0)
-        # x = t and c -> 0 agree (continuity of B*, Lemma 4.7 vs 4.6)
-        assert B[1] == pytest.approx(B[0], rel=1e-12) and B[2] == pytest.approx(B[0], rel=1e-9)
+        for g in (growth_exp(gh), growth_linear(gh)):
+            B = smooth_sensitivity_kde(x, t, 1.0, g)
+            assert np.all(np.isfinite(B)) and np.all(B > 0)
+            # x = t and c -> 0 agree (continuity of B*, Lemma 4.7 vs 4.6)
+            assert B[1] == pytest.approx(B[0], rel=1e-12) and B[2] == pytest.approx(B[0], rel=1e-9)
     assert np.all(np.isfinite(gaussian_kernel(x, t, 1.0)))
 
 
@@ -160,9 +182,9 @@ def test_kde_chunked_equals_unchunked():
          "t must contain only finite"),
         (lambda: smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], 1.0, growth_exp(1.0), 0.0), "Lambda must be in"),
         (lambda: smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], 1.0, growth_exp(1.0), 2.0),
-         "derived for g_E and Lambda = inf"),
-        (lambda: smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], 1.0, growth_linear(1.0)),
-         "derived for g_E and Lambda = inf"),
+         "derived for Lambda = inf"),
+        (lambda: smooth_sensitivity_kde([[0.0, 0.0]], [0.0, 0.0], 1.0, growth_linear(1.0), 0.5),
+         "derived for Lambda = inf"),
         (lambda: lipschitz_kde([[0.0, 0.0]], [0.0, 0.0], 1.0, 2.0), "Lambda must be inf"),
         (lambda: kde_chord_partner([-1.0]), r"b must be a radius"),
     ],
@@ -170,3 +192,19 @@ def test_kde_chunked_equals_unchunked():
 def test_kde_rejects_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_kde_log_slope_shape_used_by_the_candidate_set():
+    # The completeness of {c, b1, b2} rests on the shape of D = d ln ell/db (kde.py docstring):
+    # decreasing from 1/a_W to 0 on (0, 1), negative and unimodal (one minimum b_m) on (1, inf).
+    from smoothsens_core.sensitivity.kde import _d_min, _log_slope
+
+    b = np.linspace(1e-6, 1 - 1e-6, 4001)
+    D = _log_slope(b)
+    assert np.all(np.diff(D) < 0) and D[0] == pytest.approx(1 / KDE_A_W, rel=1e-5) and D[-1] > 0
+    b = np.linspace(1 + 1e-6, 60, 20001)
+    D = _log_slope(b)
+    i = int(np.argmin(D))
+    assert np.all(D < 0) and np.all(np.diff(D[: i + 1]) < 0) and np.all(np.diff(D[i:]) > 0)
+    b_m, d_min = _d_min()
+    assert b[i] == pytest.approx(b_m, abs=5e-3) and D[i] == pytest.approx(d_min, rel=1e-6)

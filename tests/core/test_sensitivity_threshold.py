@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
@@ -27,7 +27,6 @@ from smoothsens_core.sensitivity import (
     smooth_sensitivity_threshold,
     smooth_sensitivity_two_way_threshold,
     soft_bounded_range,
-    soft_threshold,
     soft_two_way_threshold,
     two_way_regions,
 )
@@ -97,10 +96,12 @@ def test_threshold_closed_form_equals_brute_force(T, tau, gamma, kind, Lam, off)
 @settings(max_examples=10)
 @given(l=st.floats(-3, 3), width=st.floats(0.1, 4), shape=st.sampled_from(["tent", "trapezoid"]), **{
     k: v for k, v in params.items() if k != "T"})
+@example(l=1.0, width=0.43983783040943314, shape="trapezoid", tau=1.0, gamma=1.0, kind="exp", Lam=math.inf,
+         off=0.0)  # plateau of zero length (r - l = tau), x at its centre
 def test_bounded_range_closed_form_equals_brute_force(l, width, shape, tau, gamma, kind, Lam, off):
     r = l + width
     if shape == "trapezoid":
-        tau = min(tau, width)
+        tau = min(tau, r - l)
     f = lambda w: soft_bounded_range(w.reshape(-1), l, r, tau, shape).reshape(w.shape)  # noqa: E731
     knots = [l - tau / 2, (l + r) / 2, r + tau / 2] if shape == "tent" else [
         l - tau / 2, l + tau / 2, r - tau / 2, r + tau / 2]
@@ -210,6 +211,22 @@ def test_threshold_bstar_is_smooth_upper_bound(T, tau, gamma, kind, Lam, x, xp):
     assert v.B[0] >= v.L[0] * (1 - 1e-14)
     assert v.B[0] <= float(g.g0(abs(x - xp))) * v.B[1] * (1 + 1e-12)
     assert np.all(np.isfinite(v.B)) and np.all(v.B > 0) and np.all((v.f >= 0) & (v.f <= 1))
+
+
+@settings(max_examples=30)
+@given(l=st.floats(-3, 3), width=st.floats(0.1, 4), tau=st.floats(0.05, 3), gamma=st.floats(1e-3, 10),
+       kind=st.sampled_from(["exp", "linear"]), shape=st.sampled_from(["tent", "trapezoid"]),
+       Lam=st.one_of(st.just(math.inf), st.floats(0.05, 6)), x=st.floats(-20, 20), xp=st.floats(-20, 20))
+def test_bounded_range_bstar_is_smooth_upper_bound(l, width, tau, gamma, kind, shape, Lam, x, xp):
+    r = l + width
+    if shape == "trapezoid":
+        tau = min(tau, r - l)
+    g = _growth(kind, gamma)
+    B = smooth_sensitivity_bounded_range([x, xp], l, r, tau, g, Lam, shape)
+    L = lipschitz_bounded_range([x, xp], l, r, tau, Lam, shape)
+    assert B[0] >= L[0] * (1 - 1e-14)
+    assert B[0] <= float(g.g0(abs(x - xp))) * B[1] * (1 + 1e-12)
+    assert np.all(np.isfinite(B)) and np.all(B >= 0)
 
 
 @settings(max_examples=20)

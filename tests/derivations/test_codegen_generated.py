@@ -39,22 +39,8 @@ def _functions():
     return out
 
 
-FUNCS = sorted(
-    [
-        ("noise", n)
-        for n in (
-            "gencauchy4_cdf", "gencauchy_cdf", "gencauchy_log_normaliser", "gencauchy_variance",
-            "polyplace_log_normaliser", "polyplace_variance", "student_t_log_normaliser", "student_t_variance",
-        )
-    ]
-    + [
-        ("calibration", n)
-        for n in (
-            "admissible_alpha_000", "admissible_beta_000", "delta_laplace_gl", "eps_gencauchy_gp",
-            "eps_gencauchy_nrs07", "eps_laplace_gl", "eps_student_t_bs19", "eps_student_t_gp",
-        )
-    ]
-)
+# Every generated evaluator, whichever derivation module produced it (discovered at collection).
+FUNCS = sorted(_functions())
 
 
 def _draw_value(data, lo: float, hi: float, log: bool) -> float:
@@ -108,7 +94,7 @@ def _valid(fn, args) -> bool:
 
 
 @pytest.mark.parametrize("module,name", FUNCS)
-@settings(max_examples=15)
+@settings(max_examples=12)
 @given(data=st.data())
 def test_generated_matches_mpmath_property(module, name, data):
     fn = _functions()[(module, name)]
@@ -130,7 +116,7 @@ EDGES = {
     "gencauchy_log_normaliser": [(1.0 + 1e-6, 1.0), (0.5, 2.0 + 1e-6), (50.0, 200.0)],
     "gencauchy_variance": [(3.0 + 1e-6, 1.0), (4.0, 1.0), (3.0, 1.0), (2.0, 1.5 + 1e-6), (50.0, 200.0)],
     "gencauchy4_cdf": [(1e-12,), (-1e-12,), (0.0,), (1e6,), (-1e6,), (-0.3,)],
-    "student_t_log_normaliser": [(0.05,), (1.0,), (200.0,)],
+    "student_t_log_normaliser": [(0.05,), (1.0,), (200.0,), (1e8,), (1e12,)],
     "student_t_variance": [(2.0 + 1e-9,), (2.0,), (1e8,)],
     "eps_laplace_gl": [(1e-6, 1.0, 1e-300), (1.0, 1.0, 1.0 - 1e-9)],
     "delta_laplace_gl": [(1e-3, 1.0, 50.0), (10.0, 1e-6, 1.0)],
@@ -143,11 +129,11 @@ EDGES = {
 }
 
 
-@pytest.mark.parametrize("module,name", FUNCS)
+@pytest.mark.parametrize("module,name", [f for f in FUNCS if f[1] in EDGES])
 def test_generated_matches_mpmath_at_domain_edges(module, name):
     fn = _functions()[(module, name)]
     g = _generated(module, name)
-    for args in EDGES[name]:
+    for args in EDGES.get(name, []):  # functions of other derivation modules are covered by the property test
         got = float(g(*args))
         _assert_close(fn, args, got, _reference(fn, args, module))
 

@@ -54,3 +54,19 @@ def test_cli_calibrate_bad_arguments_exit_2(capsys, argv, match):
 
     assert main(argv) == 2
     assert re.search(match, capsys.readouterr().err)
+
+
+def test_cli_calibrate_tight_prints_printed_and_tight(capsys):
+    assert main(["calibrate", "--eps", "1", "--gamma", "0.1", "--tight", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    by = {r["family"]: r for r in rows}
+    t4 = by["Student t(nu=4)"]
+    # 004 Remark example point: eta = 0.5 at eps 1.025; here eps = 1, gamma = 0.1: printed eta = 0.48
+    assert t4["eta_printed"] == pytest.approx(0.48, rel=1e-12)
+    assert t4["eps_tight"] < 1.0 and t4["eta_tight"] > t4["eta_printed"] and 0 < t4["std_saved"] < 1
+    assert by["PolyPlace"]["std_saved"] == 0.0 and "already tight" in by["PolyPlace"]["note"]
+    from smoothsens_core.calibration import format_tight_table
+
+    out = format_tight_table(rows)
+    assert "eps tight (same eta)" in out and "std saved" in out and "%" in out
+    assert main(["calibrate", "--eps", "1", "--tight", "--delta", "1e-5"]) == 2

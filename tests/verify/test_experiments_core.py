@@ -225,3 +225,16 @@ def test_mse_rejects_empty_and_nan():
         est.mse([np.nan], 0.0)
     with pytest.raises(ValueError, match="at least 2 repetitions"):
         est.mse_standard_error([1.0], 0.0)
+
+
+def test_laplace_sum_shortcut_has_the_law_of_the_per_user_sum():
+    # Sum of n iid Lap(0,1) = Gamma(n,1) - Gamma(n,1) exactly; compare with summing per-user draws.
+    rng = np.random.default_rng(12)
+    n = 7
+    fast = mech._laplace_sum(n, 20_000, rng)
+    slow = rng.laplace(size=(20_000, n)).sum(axis=1)
+    assert stats.ks_2samp(fast, slow).pvalue > 1e-3
+    assert np.var(fast) == pytest.approx(2 * n, rel=0.05)
+    m2 = mech.global_lipschitz_mechanism(lambda p: p[:, 0] * 0.0, 1.0, 1.0)
+    e = m2.mean_estimates(np.zeros(n), rng, reps=20_000)
+    assert stats.ks_2samp(e, slow / n).pvalue > 1e-3

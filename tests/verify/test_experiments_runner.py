@@ -120,3 +120,20 @@ def test_cli_experiment_bad_option_is_one_line_error(tmp_path, capsys):
     rc = main(["experiment", "two-way", "--thresholds", "5", "--out", str(tmp_path)])
     assert rc == 2
     assert "--thresholds applies to the one-way experiment only" in capsys.readouterr().err
+
+
+def test_kde_query_envelope_bounds_exact_closed_form():
+    from smoothsens_core.growth import growth_exp
+    from smoothsens_core.sensitivity.kde import smooth_sensitivity_kde
+
+    t, h, gamma = np.array([3.0, -1.0]), 0.7, 0.9
+    q = queries.gaussian_kde_query(t, h)
+    x = np.random.default_rng(5).normal(0.0, 8.0, (4000, 2))
+    x[:3] = [t, t + [1e-9, 0.0], t + [0.0, 0.7]]  # x = t and a point near it
+    env = q.smooth_sensitivity(x, gamma)
+    exact = smooth_sensitivity_kde(x, t, h, growth_exp(gamma))
+    # certified upper bound, larger by at most e^(gamma h dc/2) (module docstring)
+    assert np.all(env >= exact)
+    assert np.all(env <= exact * q.params["envelope_factor"] * (1 + 1e-11))
+    assert q.lipschitz == pytest.approx(math.exp(-0.5) / h)
+    assert np.allclose(q.f(x[:1]), 1.0)

@@ -361,3 +361,91 @@ omitted("004", "Lemma 2.2 (NRS07 Cauchy/Laplace with smooth sensitivity)",
 omitted("004", "Lemma 3.3/3.5 for Lambda < inf beyond the two-point construction",
         "the audit's two-point domain realises every pair allowed by Def. 8 at any d <= Lambda, so "
         "Lambda only caps the distance searched; a separate claim would repeat the same search")
+
+
+# ---------------------------------------------------------------------------------------------
+# Concrete query: the one-way soft threshold of 004 Sec. 4.1 with the core's smooth sensitivity
+# ---------------------------------------------------------------------------------------------
+
+
+def _threshold_mechanism(family: str, B_kind: str = "smooth") -> Any:
+    """SmoothSensitivityMechanism for f_tau (T = 0, tau = 1) with the core's calibration at eps = 1,
+    gamma = 0.1 and B = smooth_sensitivity_threshold (004 Lemma 4.1, g_E) -- or, for the planted
+    control, B = lipschitz_threshold (the pointwise constant L_f, not a smooth bound)."""
+    import smoothsens_core.calibration as cal  # noqa: PLC0415 - the core's calibration
+    from smoothsens_core.growth import growth_exp  # noqa: PLC0415
+    from smoothsens_core.mechanism import SmoothSensitivityMechanism  # noqa: PLC0415
+    from smoothsens_core.sensitivity import (  # noqa: PLC0415
+        lipschitz_threshold,
+        smooth_sensitivity_threshold,
+        soft_threshold,
+    )
+
+    gamma = 0.1
+    c = cal.calibrate_student_t(1.0, gamma, nu=4.0) if family == "student_t" else cal.calibrate_gencauchy(
+        1.0, gamma, p=4.0)
+    if B_kind == "smooth":
+        B = lambda x: smooth_sensitivity_threshold(x, 0.0, 1.0, growth_exp(gamma))  # noqa: E731
+    else:
+        B = lambda x: lipschitz_threshold(x, 0.0, 1.0)  # noqa: E731
+    return SmoothSensitivityMechanism(f=lambda x: soft_threshold(x, 0.0, 1.0), B=B, noise=c.noise, eta=c.eta,
+                                      eps=c.eps)
+
+
+def _concrete_result(mechs: list[tuple[str, Any]], ctx: CheckContext, salt: str,
+                     expect_violation: bool = False) -> ClaimResult:
+    from verify.privacy_loss import EuclideanNeighbourhood, audit_mechanism  # noqa: PLC0415
+
+    nb = EuclideanNeighbourhood(-12.0, 12.0, 1)
+    rows = []
+    for i, (name, mech) in enumerate(mechs):
+        res = audit_mechanism(mech, nb, rng=ctx.rng(f"{salt}:{i}"), n_pairs=ctx.scaled(3000, 400),
+                              n_local=ctx.scaled(6, 2), dps=ctx.dps)
+        rows.append({"mechanism": name, **res.to_json()})
+        if res.certified:
+            head = "planted fault caught: " if expect_violation else ""
+            return ClaimResult(Verdict.REFUTED, head + f"{name}: {res.summary()}",
+                               {"counterexample": res.to_json(), "audits": rows},
+                               f"mpmath {ctx.dps} digits at the implementation's binary64 f(x), B(x)")
+    head = "planted fault NOT caught: " if expect_violation else ""
+    return ClaimResult(Verdict.VERIFIED,
+                       head + f"{len(mechs)} concrete mechanism(s) on x in [-12, 12], no certified violation; "
+                       f"largest sup(loss - eps*d) found = {max(r['max_slack'] for r in rows):.3g}",
+                       {"audits": rows}, f"float search, mpmath {ctx.dps} digits for candidates")
+
+
+@claim(
+    "004-Lemma-3.5-privacy-threshold",
+    seed="004",
+    section="Sec. 3.2.1 Lemmas 3.3, 3.5 with Sec. 4.1 (one-way threshold)",
+    statement=(
+        "The core's mechanisms f_tau(x) + (B*(x)/eta) Z for the soft threshold f_tau (T = 0, tau = 1) with "
+        "B* = smooth_sensitivity_threshold (004 Lemma 4.1, g_E, gamma = 0.1) and Z ~ T_4 (Lemma 3.5) or "
+        "GenCauchy(4, 1) (Lemma 3.3), calibrated by smoothsens_core.calibration at eps = 1, satisfy "
+        "ln p_x(y) - ln p_x'(y) <= |x - x'| for real inputs x, x' in [-12, 12] and all y."
+    ),
+    kind=CheckKind.ADVERSARIAL,
+    code="smoothsens_core/sensitivity/threshold.py, smoothsens_core/mechanism.py, verify/privacy_loss.py",
+)
+def check_threshold_concrete(ctx: CheckContext) -> ClaimResult:
+    return _concrete_result([("Student-t threshold", _threshold_mechanism("student_t")),
+                             ("GenCauchy threshold", _threshold_mechanism("gencauchy"))], ctx, "thr")
+
+
+@claim(
+    "004-Lemma-3.5-planted-pointwise-threshold",
+    seed="004",
+    section="Sec. 3.2.1 Lemma 3.5 with Sec. 4.1 (planted control)",
+    statement=(
+        "PLANTED CONTROL (deliberately wrong): the soft-threshold Student's t mechanism with B = the "
+        "pointwise Lipschitz constant L_f (lipschitz_threshold), which is not a g_E(0.1)-smooth bound, "
+        "claimed (1, 0)-GP.  Must be REFUTED with concrete inputs x, x' and output y."
+    ),
+    kind=CheckKind.ADVERSARIAL,
+    code="smoothsens_core/sensitivity/threshold.py, verify/privacy_loss.py",
+    tags=_PLANTED,
+)
+def check_planted_pointwise_threshold(ctx: CheckContext) -> ClaimResult:
+    return _concrete_result([("planted: Student-t threshold with pointwise L_f",
+                              _threshold_mechanism("student_t", "pointwise"))], ctx, "thr-planted",
+                            expect_violation=True)

@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--thresholds", type=_floats, default=None, help="one-way thresholds T (USD)")
     p.add_argument("--k", type=int, default=None, help="grid size: (k+1) x (k+1) queries (two-way, kde)")
     p.add_argument("--mechanisms", default=None,
-                   help="comma-separated subset of M0,M1,M2,M3,M3-PolyPlace,M3-GenCauchy,M_LDP")
+                   help="comma-separated subset of M0,M1,M2,M3,M3-tight,M3-PolyPlace,M3-GenCauchy,M_LDP")
     p.add_argument("--no-figure", action="store_true", help="write the CSV only")
     p.set_defaults(handler=run)
 

@@ -190,7 +190,10 @@ class AdditiveNoiseMechanism(LocalMechanism):
     ``scale`` maps the (m, d) points to the noise scales s(x_i) > 0 (a constant for M2 and
     M_LDP, B*(x_i)/eta for M3).  ``noise`` draws standard variates: a callable
     ``noise(shape, rng)``.  ``noise_variance`` is Var(Z) (``math.inf`` when it does not exist),
-    used by the analytic MSE.
+    used by the analytic MSE.  ``noise_sum(n, reps, rng)``, when given, draws ``reps`` independent
+    copies of Z_1 + ... + Z_n exactly (e.g. for Laplace: Gamma(n, 1) - Gamma(n, 1), since
+    Lap(0, 1) = E1 - E2 with E1, E2 standard exponential); :meth:`mean_estimates` then uses it
+    whenever all users share one scale (M2, M_LDP), at O(reps) instead of O(n reps) cost.
     """
 
     f: Callable[[FloatArray], ArrayLike]
@@ -200,6 +203,7 @@ class AdditiveNoiseMechanism(LocalMechanism):
     eps: float
     name: str
     info: dict[str, Any] = field(default_factory=dict)
+    noise_sum: Callable[[int, int, np.random.Generator], FloatArray] | None = None
 
     def scales(self, x: ArrayLike) -> FloatArray:
         """The noise scale s(x_i) of every user, shape (n,); all must be finite and > 0."""
@@ -231,6 +235,9 @@ class AdditiveNoiseMechanism(LocalMechanism):
         n = pts.shape[0]
         fmean = float(np.mean(np.asarray(self.f(pts), dtype=float)))
         s = self.scales(pts)
+        if self.noise_sum is not None and n and np.all(s == s[0]):
+            # exact law of the sum of n iid draws (constant scale): no per-user draws needed
+            return fmean + s[0] * np.asarray(self.noise_sum(n, reps, gen), dtype=float) / n
         users_per_chunk = max(1, chunk_elements // reps)
         total = np.zeros(reps)
         for start in range(0, n, users_per_chunk):
@@ -249,6 +256,11 @@ def _laplace_noise(shape: tuple[int, ...], rng: np.random.Generator) -> FloatArr
     return rng.laplace(0.0, 1.0, size=shape)
 
 
+def _laplace_sum(n: int, reps: int, rng: np.random.Generator) -> FloatArray:
+    """reps draws of Z_1 + ... + Z_n, Z_i iid Lap(0, 1): exactly Gamma(n, 1) - Gamma(n, 1)."""
+    return rng.standard_gamma(n, reps) - rng.standard_gamma(n, reps)
+
+
 def global_lipschitz_mechanism(
     f: Callable[[FloatArray], ArrayLike], lipschitz: float, eps: float, *, name: str = "M2"
 ) -> AdditiveNoiseMechanism:
@@ -258,7 +270,7 @@ def global_lipschitz_mechanism(
     b = k / eps
     return AdditiveNoiseMechanism(
         f=f, scale=lambda pts: np.full(pts.shape[0], b), noise=_laplace_noise, noise_variance=2.0,
-        eps=eps, name=name, info={"K_f": k, "laplace_scale": b},
+        eps=eps, name=name, info={"K_f": k, "laplace_scale": b}, noise_sum=_laplace_sum,
     )
 
 
@@ -282,7 +294,7 @@ def local_dp_mechanism(
     b = delta_f / eps_ldp
     return AdditiveNoiseMechanism(
         f=f, scale=lambda pts: np.full(pts.shape[0], b), noise=_laplace_noise, noise_variance=2.0,
-        eps=eps, name=name, info={"eps_prime": eps_ldp, "C": c, "laplace_scale": b},
+        eps=eps, name=name, info={"eps_prime": eps_ldp, "C": c, "laplace_scale": b}, noise_sum=_laplace_sum,
     )
 
 

@@ -28,6 +28,7 @@ _STYLE = {
     "M1": ("tab:brown", "v"),
     "M2": ("tab:blue", "s"),
     "M3": ("tab:green", "^"),
+    "M3-tight": ("tab:cyan", "<"),
     "M3-PolyPlace": ("tab:red", "D"),
     "M3-GenCauchy": ("tab:olive", "P"),
     "M_LDP": ("tab:gray", "x"),
@@ -102,19 +103,23 @@ def figure_grid_ase(result: Any) -> Any:
     a0.set_title("True two-way threshold answers")
     es = sorted({r["eps"] for r in result.rows}, reverse=True)
     mechs = list(dict.fromkeys(r["mechanism"] for r in result.rows))
+    from matplotlib.patches import Patch
+
     width = 0.8 / max(len(es), 1)
+    hatches = ["", "//", "..", "xx"]
+    handles = []
     for j, eps in enumerate(es):
         vals = [result.select(eps=eps, mechanism=m)[0]["ase"] for m in mechs]
-        a1.bar(np.arange(len(mechs)) + j * width, vals, width, label=_eps_label(eps, "USD"),
-               color=[_STYLE.get(m, ("k", "."))[0] for m in mechs], alpha=1.0 - 0.5 * j / max(len(es), 1),
-               edgecolor="k")
+        a1.bar(np.arange(len(mechs)) + j * width, vals, width,
+               color=[_STYLE.get(m, ("k", "."))[0] for m in mechs], hatch=hatches[j % 4], edgecolor="k")
+        handles.append(Patch(facecolor="white", edgecolor="k", hatch=hatches[j % 4], label=_eps_label(eps, "USD")))
     a1.set_xticks(np.arange(len(mechs)) + width * (len(es) - 1) / 2)
     a1.set_xticklabels(mechs, rotation=20)
     a1.set_yscale("log")
     a1.set_ylabel("ASE over the grid")
     a1.set_title(f"ASE, n = {result.params['n']:,}, {result.params['reps']} repetitions")
     if len(es) > 1:
-        a1.legend(fontsize=8)
+        a1.legend(handles=handles, fontsize=8)
     fig.suptitle("Two-way threshold (004 Fig. 4 analogue, synthetic income/debt)")
     fig.tight_layout()
     return fig

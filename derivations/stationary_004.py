@@ -1,0 +1,360 @@
+"""Stationary-point sets of 004 Sec. 4 derived with SymPy from the objectives, compared with the
+printed sets (004 Lemma 4.1, App. C.3, Lemmas 4.6-4.7 with App. A.4 eqs. (2)-(5)).
+
+Each ``derive_*`` function returns a dict of SymPy expressions and a list of
+:class:`derivations.comparison.Comparison` (printed vs derived).  A comparison that "differs" is an
+ERRATUM (the claims in ``verify/claimsets/sensitivity_004.py`` carry printed, corrected, evidence).
+``codegen_targets()`` hands the KDE stationary-point objectives to the generator
+(``smoothsens regenerate`` writes ``smoothsens_core/_generated/stationary_004.py``), used by
+``smoothsens_core/sensitivity/kde.py``.
+
+Notation for the KDE (004 Sec. 4.3): k(u) = e^{-u^2/2}; radii in units of h: c = ||x - t||/h,
+a = c_w c (partner w), b = c_z c (point z).  The objective of 004 Lemma 4.6 is
+
+    Psi(c_w, c_z) = |e^{-c_w^2 c^2/2} - e^{-c_z^2 c^2/2}| / (|c_w - c_z| c h) * e^{-gamma |c_z - 1| c h}.
+
+Errata found (details and evidence in :func:`derive_kde_sets`):
+  E1  Lemma 4.6/A.5 statement: phi_0(c_w, c_z) printed with first term e^{-c_w^2 c^2/2}; eq. (2)
+      gives e^{-c_z^2 c^2/2} (the printed phi_0 vanishes only at c_w = c_z or c_w = 0).
+  E2  Lemma 4.6/A.5 statement, S_2 objective: printed |e^{-c_w^2 c^2/2} - e^{-c^2}|; the value at
+      z = x is e^{-c^2/2} (A.4 case 2 itself has e^{-c^2/2}).
+  E3  Lemma 4.7 statement, S_1 objective: printed (l_z/h) c_w l_z e^{-c_w^2 l_z^2/2} e^{-gamma l_z h};
+      the proof (A.4 case 1) gives c_w l_z e^{-c_w^2 l_z^2/2} e^{-gamma l_z h}/h (one l_z too many).
+  E4  Lemmas 4.6/4.7, S_1: the c_z (l_z) condition (eq. (3) and its x = t analogue) differentiates
+      the objective AFTER substituting the a-stationarity condition, at fixed a; the stationarity
+      condition of Psi is d Psi/d c_z = 0 at fixed c_w, which is different on the set phi_0 = 0.
+      Printed S_1 pairs are therefore not the stationary points, and the printed B* is below the
+      true B* where S_1 is the maximiser (x near t); the engine uses the envelope-theorem form
+      d ln ell/db = (k'(a) - k'(b))/((a - b) k'(a)).
+  E5  Lemma 4.1 proof, last line: printed phi(tau) = (1/tau) e^{-gamma v_x - tau}
+      = (1/tau) e^{-gamma |x-T| - tau/2}; correct (1/tau) e^{-gamma (v_x - tau)}
+      = (1/tau) e^{-gamma (|x - T| - tau/2)} (as in the statement).  The Note after it prints
+      the S_3 candidate as (1/tau) e^{-gamma |x - T| + tau/2} (parenthesis missing).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import sympy as sp
+
+from derivations.codegen import GeneratedFunction, GeneratedModule
+from derivations.comparison import compare_forms
+
+__all__ = [
+    "derive_lemma_4_1",
+    "derive_bounded_range_c3",
+    "derive_kde_partials",
+    "derive_kde_sets",
+    "derive_kde_series",
+    "codegen_targets",
+]
+
+gamma, tau, h, c = sp.symbols("gamma tau h c", positive=True)
+v, vx, d, W = sp.symbols("v v_x d W", positive=True)
+cw, cz, lz, lw, a_, b_, e_ = sp.symbols("c_w c_z l_z l_w a b e", real=True)
+
+
+# --------------------------------------------------------------------------------------------
+# 004 Lemma 4.1: phi(v) = e^{-gamma (v_x - v)} / v on [tau, v_x]
+# --------------------------------------------------------------------------------------------
+def derive_lemma_4_1() -> dict[str, Any]:
+    """phi(v) = e^{-gamma(v_x - v)}/v: phi' = e^{-gamma(v_x - v)}(gamma - 1/v)/v, the only
+    stationary point v0 = 1/gamma, phi''(v0) > 0 (a minimum), so the max is at an end point:
+    phi(v_x) = 1/v_x, phi(tau) = e^{-gamma (v_x - tau)}/tau (004 Lemma 4.1)."""
+    phi = sp.exp(-gamma * (vx - v)) / v
+    dphi = sp.diff(phi, v)
+    stationary = sp.solve(sp.Eq(sp.simplify(dphi * v * sp.exp(gamma * (vx - v))), 0), v)
+    v0 = stationary[0]
+    second = sp.simplify(sp.diff(phi, v, 2).subs(v, v0))
+    printed_dphi = -1 / v**2 * sp.exp(-gamma * (vx - v)) + gamma * sp.exp(-gamma * (vx - v)) / v
+    dom = {gamma: (0.05, 5.0), vx: (1.0, 10.0), tau: (0.1, 0.9)}
+    comps = [
+        compare_forms("Lemma 4.1 proof: d phi/dv", printed_dphi, dphi, {**dom, v: (0.1, 5.0)}),
+        compare_forms("Lemma 4.1 proof: stationary point v0", sp.Integer(1) / gamma, v0, dom),
+        # E5: the proof's last line, phi(tau) as printed vs phi(tau) derived
+        compare_forms("Lemma 4.1 proof: phi(tau)", sp.exp(-gamma * vx - tau) / tau, phi.subs(v, tau), dom),
+    ]
+    # the Note: S_3 candidate with |x - T| = s, v_x = s + tau/2
+    s = sp.symbols("s", positive=True)
+    comps.append(compare_forms(
+        "Lemma 4.1 Note: S_3 candidate", sp.exp(-gamma * s + tau / 2) / tau,
+        phi.subs(v, tau).subs(vx, s + tau / 2), {gamma: (0.05, 5.0), s: (0.5, 10.0), tau: (0.1, 0.9)}))
+    comps.append(compare_forms(
+        "Lemma 4.1 statement: (1/tau) e^{-gamma(|x-T| - tau/2)}", sp.exp(-gamma * (s - tau / 2)) / tau,
+        phi.subs(v, tau).subs(vx, s + tau / 2), {gamma: (0.05, 5.0), s: (0.5, 10.0), tau: (0.1, 0.9)}))
+    return {
+        "phi": phi, "dphi": dphi, "v0": v0, "phi_second_at_v0": second,
+        "v0_is_minimum": bool(sp.simplify(second - gamma**3 * sp.exp(1 - gamma * vx)) == 0),
+        "comparisons": comps,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# 004 App. C.3: bounded range (tent of half-width W = (r - l)/2 + tau/2, centre m)
+# --------------------------------------------------------------------------------------------
+def derive_bounded_range_c3() -> dict[str, Any]:
+    """For x outside the tent at distance d from its foot: L(z) = 1/(d_z + W) (partner the peak),
+    B*(x) = max over e in [0, d] of 1/((e + W) e^{gamma(d - e)}); the denominator has the single
+    stationary point e = 1/gamma - W, a maximum (so the objective has a minimum there, as phi in
+    Lemma 4.1), so B* = max(1/(d + W), e^{-gamma d}/W).  Printed: 1/|m - x| and
+    e^{-gamma |l - tau/2 - x|}/W."""
+    e = sp.symbols("e", nonnegative=True)
+    obj = 1 / ((e + W) * sp.exp(gamma * (d - e)))
+    crit = sp.solve(sp.diff((e + W) * sp.exp(gamma * (d - e)), e), e)
+    second = sp.simplify(sp.diff((e + W) * sp.exp(gamma * (d - e)), e, 2).subs(e, crit[0]))
+    l, r, x = sp.symbols("l r x", real=True)
+    Wlr = (r - l) / 2 + tau / 2
+    m = (l + r) / 2
+    d_left = (l - tau / 2) - x  # x < l - tau/2
+    dom = {l: (-2.0, 0.0), r: (0.5, 3.0), tau: (0.1, 1.0), gamma: (0.1, 3.0), x: (-9.0, -2.6)}
+    comps = [
+        compare_forms("App. C.3: 1/|m - x| = 1/(d + W)", 1 / sp.Abs(m - x), obj.subs(e, d).subs({d: d_left, W: Wlr}), dom),
+        compare_forms("App. C.3: e^{-gamma|l - tau/2 - x|}/W = candidate e = 0", sp.exp(-gamma * sp.Abs(l - tau / 2 - x)) / Wlr,
+                      obj.subs(e, 0).subs({d: d_left, W: Wlr}), dom),
+    ]
+    return {"objective": obj, "critical": crit, "second_derivative_at_critical": second, "comparisons": comps}
+
+
+# --------------------------------------------------------------------------------------------
+# 004 Sec. 4.3 / App. A.4: KDE partial derivatives (2)-(5)
+# --------------------------------------------------------------------------------------------
+def _kde_objective() -> sp.Expr:
+    a = sp.symbols("a", real=True)
+    return (sp.exp(-(cz + a) ** 2 * c**2 / 2) - sp.exp(-cz**2 * c**2 / 2)) / (a * c * h)
+
+
+def derive_kde_partials() -> dict[str, Any]:
+    """App. A.4 eqs. (2)-(5) re-derived: (2) d/da of the chord term, (3) d/dc_z of the reduced
+    objective (c/h) c_w e^{-c_w^2 c^2/2} e^{-gamma (c_z - 1) c h} at fixed a, (4) d/dc_z of the
+    tangent objective, (5) d/da at x = t.  All agree with the printed expressions; eq. (3) is the
+    derivative the paper takes, which is not the stationarity condition of Psi (erratum E4)."""
+    a = sp.symbols("a", real=True)
+    psi0 = _kde_objective()
+    d2 = sp.diff(psi0, a)
+    printed2 = (sp.exp(-cz**2 * c**2 / 2) - (1 + a * c**2 * (cz + a)) * sp.exp(-(cz + a) ** 2 * c**2 / 2)) / (a**2 * c * h)
+    red = c / h * (cz + a) * sp.exp(-(cz + a) ** 2 * c**2 / 2) * sp.exp(-gamma * (cz - 1) * c * h)
+    d3 = sp.diff(red, cz)
+    printed3 = -(c**3 / h * (cz + a) ** 2 + gamma * c**2 * (cz + a) - c / h) * sp.exp(-(cz + a) ** 2 * c**2 / 2) * sp.exp(-gamma * (cz - 1) * c * h)
+    tang = c / h * cz * sp.exp(-cz**2 * c**2 / 2) * sp.exp(-gamma * (cz - 1) * c * h)
+    d4 = sp.diff(tang, cz)
+    printed4 = -(c**3 / h * cz**2 + gamma * c**2 * cz - c / h) * sp.exp(-cz**2 * c**2 / 2) * sp.exp(-gamma * (cz - 1) * c * h)
+    psi5 = (sp.exp(-(1 + a) ** 2 * lz**2 / 2) - sp.exp(-lz**2 / 2)) / (a * lz * h)
+    d5 = sp.diff(psi5, a)
+    printed5 = (sp.exp(-lz**2 / 2) - (1 + a * (1 + a) * lz**2) * sp.exp(-(1 + a) ** 2 * lz**2 / 2)) / (a**2 * lz * h)
+    dom = {a: (0.1, 2.0), cz: (1.05, 3.0), c: (0.2, 3.0), h: (0.2, 3.0), gamma: (0.05, 3.0), lz: (0.2, 3.0)}
+    comps = [
+        compare_forms("App. A.4 eq. (2)", printed2, d2, {k: dom[k] for k in (a, cz, c, h)}),
+        compare_forms("App. A.4 eq. (3)", printed3, d3, {k: dom[k] for k in (a, cz, c, h, gamma)}),
+        compare_forms("App. A.4 eq. (4)", printed4, d4, {k: dom[k] for k in (cz, c, h, gamma)}),
+        compare_forms("App. A.4 eq. (5)", printed5, d5, {k: dom[k] for k in (a, lz, h)}),
+    ]
+    return {"eq2": d2, "eq3": d3, "eq4": d4, "eq5": d5, "comparisons": comps}
+
+
+def _k(u: sp.Expr) -> sp.Expr:
+    return sp.exp(-u**2 / 2)
+
+
+def derive_kde_sets(n_points: int = 20) -> dict[str, Any]:
+    """phi_0, phi_1, the Lambert-W point of Lemma 4.7 S_2, and the printed objectives (E1-E4)."""
+    import mpmath
+
+    # phi_0 from eq. (2) = 0 (times a^2 c h): the chord from c_z to c_w is tangent at c_w
+    phi0_derived = sp.exp(-cz**2 * c**2 / 2) - (1 + c**2 * (cw - cz) * cw) * sp.exp(-cw**2 * c**2 / 2)
+    phi0_printed = sp.exp(-cw**2 * c**2 / 2) - (1 + c**2 * (cw - cz) * cw) * sp.exp(-cw**2 * c**2 / 2)
+    dom = {cw: (0.1, 2.0), cz: (0.1, 3.0), c: (0.3, 3.0)}
+    comps = [compare_forms("Lemma 4.6 statement: phi_0 (E1)", phi0_printed, phi0_derived, dom)]
+    # phi_1: the roots of eq. (4): c^2 c_z^2 + gamma h c c_z - 1 = 0  ->  c_z = h/(2c)(-gamma + sqrt(gamma^2 + 4/h^2))
+    roots = sp.solve(sp.Eq(c**3 / h * cz**2 + gamma * c**2 * cz - c / h, 0), cz)
+    pos = [r for r in roots if sp.simplify(r.subs({c: 1, h: 1, gamma: 1})) > 0][0]
+    phi1_printed = h / (2 * c) * (-gamma + sp.sqrt(gamma**2 + 4 / h**2))
+    comps.append(compare_forms("Lemma 4.6: phi_1(-gamma) (root of eq. (4), c_z > 1)", phi1_printed, pos,
+                               {c: (0.2, 3.0), h: (0.2, 3.0), gamma: (0.05, 3.0)}))
+    # Lemma 4.7 S_2: 1 - (1 + l^2) e^{-l^2/2} = 0  <=>  l^2 = -2 W_{-1}(-e^{-1/2}/2) - 1
+    lw_printed = sp.sqrt(-2 * sp.LambertW(-sp.exp(-sp.Rational(1, 2)) / 2, -1) - 1)
+    residual = sp.simplify((1 - (1 + lw**2) * sp.exp(-lw**2 / 2)).subs(lw, lw_printed))
+    with mpmath.workdps(50):
+        lw_num = mpmath.sqrt(-2 * mpmath.lambertw(-mpmath.exp(-0.5) / 2, -1) - 1)
+        res_num = 1 - (1 + lw_num**2) * mpmath.exp(-lw_num**2 / 2)
+        d_obj = mpmath.diff(lambda u: (1 - mpmath.exp(-u**2 / 2)) / u, lw_num)
+    lambert = {"l_w": mpmath.nstr(lw_num, 30), "residual_symbolic": str(residual),
+               "residual_mpmath": mpmath.nstr(res_num, 5), "objective_derivative_at_l_w": mpmath.nstr(d_obj, 5)}
+    # E2: S_2 objective printed with e^{-c^2}
+    s2_printed = sp.Abs(sp.exp(-cw**2 * c**2 / 2) - sp.exp(-c**2)) / (sp.Abs(cw - 1) * c * h)
+    s2_derived = sp.Abs(sp.exp(-cw**2 * c**2 / 2) - sp.exp(-c**2 / 2)) / (sp.Abs(cw - 1) * c * h)
+    comps.append(compare_forms("Lemma 4.6 statement: S_2 objective (E2)", s2_printed, s2_derived,
+                               {cw: (0.0, 0.8), c: (0.3, 3.0), h: (0.2, 3.0)}))
+    # E3: Lemma 4.7 S_1 objective, printed vs the value of the proof
+    s1_47_printed = lz / h * cw * lz * sp.exp(-cw**2 * lz**2 / 2) / sp.exp(gamma * lz * h)
+    s1_47_derived = cw * lz * sp.exp(-cw**2 * lz**2 / 2) / sp.exp(gamma * lz * h) / h
+    comps.append(compare_forms("Lemma 4.7 statement: S_1 objective (E3)", s1_47_printed, s1_47_derived,
+                               {cw: (0.1, 2.0), lz: (0.2, 3.0), h: (0.2, 3.0), gamma: (0.05, 3.0)}))
+    # E4: on the set phi_0 = 0, printed eq. (3) (fixed a) vs the true d Psi / d c_z (fixed c_w)
+    e4 = _e4_evidence(n_points)
+    return {
+        "phi0_derived": phi0_derived, "phi0_printed": phi0_printed, "phi1_root": pos,
+        "lambert_w": lambert, "e4": e4, "comparisons": comps,
+    }
+
+
+def _e4_evidence(n_points: int) -> dict[str, Any]:
+    """At the printed S_1 pairs (c_z > 1 branch: c_w = phi_1(-gamma), so printed eq. (3) vanishes,
+    and c_z solving phi_0(c_w, c_z) = 0, found in mpmath at 50 digits) the true partial derivative
+    of ln Psi in c_z at fixed c_w is NOT zero: the printed pairs are not stationary points (E4)."""
+    import random
+
+    import mpmath
+
+    rng = random.Random(4)
+    rows = []
+    with mpmath.workdps(50):
+        while len(rows) < n_points:
+            hh = mpmath.mpf(rng.uniform(0.3, 2.0))
+            gg = mpmath.mpf(rng.uniform(0.05, 1.0))
+            A = (-gg * hh + mpmath.sqrt(gg**2 * hh**2 + 4)) / 2  # radius c c_w of the printed w, < 1
+            # phi_0 e^{A^2/2}: e^{-(B^2 - A^2)/2} - (1 + A(A - B)); < 0 at B = 1, > 0 at B = A + 1/A
+            f = lambda B: mpmath.exp(-(B - A) * (B + A) / 2) - (1 + A * (A - B))  # noqa: E731
+            lo, hi = mpmath.mpf(1), A + 1 / A
+            if not (f(lo) < 0 < f(hi)):
+                raise ArithmeticError("no bracket for the printed S_1 pair")
+            for _ in range(200):  # bisection to 2^-200 of the bracket
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if f(mid) < 0 else (lo, mid)
+            Bz = (lo + hi) / 2
+            cc = Bz * mpmath.mpf(rng.uniform(0.2, 0.9))  # c < radius of z, so c_z > 1
+            c_w, c_z = A / cc, Bz / cc
+            printed = -(cc**3 / hh * c_w**2 + gg * cc**2 * c_w - cc / hh)
+            lnpsi = lambda Z: (mpmath.log(abs(mpmath.exp(-c_w**2 * cc**2 / 2) - mpmath.exp(-Z**2 * cc**2 / 2)))  # noqa: E731
+                               - mpmath.log(abs(c_w - Z) * cc * hh) - gg * (Z - 1) * cc * hh)
+            true = mpmath.diff(lnpsi, c_z)
+            rows.append({"c": float(cc), "h": float(hh), "gamma": float(gg), "c_w": float(c_w), "c_z": float(c_z),
+                         "phi0_residual": mpmath.nstr(f(Bz), 5),
+                         "printed_eq3_factor": mpmath.nstr(printed, 5),
+                         "true_dlnPsi_dcz": mpmath.nstr(true, 15)})
+    worst = min(abs(float(r["true_dlnPsi_dcz"])) for r in rows)
+    return {"rows": rows, "min_abs_true_derivative_at_printed_pairs": worst,
+            "printed_pairs_are_stationary": worst < 1e-20}
+
+
+# --------------------------------------------------------------------------------------------
+# Series at the triple root b = 1 and the generated evaluators
+# --------------------------------------------------------------------------------------------
+def _trunc(expr: sp.Expr, n: int) -> sp.Expr:
+    """The terms of degree <= n in e_ of a polynomial expression."""
+    poly = sp.Poly(sp.expand(expr), e_)
+    return sp.Add(*[cf * e_**k for (k,), cf in poly.terms() if k <= n])
+
+
+def _log1p_series(u: sp.Expr, n: int) -> sp.Expr:
+    """log(1 + u) truncated at degree n in e_, for u = O(e_) a polynomial in e_."""
+    out, power = sp.Integer(0), sp.Integer(1)
+    for k in range(1, n + 1):
+        power = _trunc(power * u, n)
+        out += sp.Rational((-1) ** (k + 1), k) * power
+    return _trunc(out, n)
+
+
+def _exp_series(v: sp.Expr, n: int) -> sp.Expr:
+    """exp(v) truncated at degree n in e_, for v = O(e_)."""
+    out, power = sp.Integer(1), sp.Integer(1)
+    for k in range(1, n + 1):
+        power = _trunc(power * v, n)
+        out += power / sp.factorial(k)
+    return _trunc(out, n)
+
+
+@lru_cache(maxsize=1)
+def derive_kde_series(order: int = 5) -> dict[str, sp.Expr]:
+    """alpha(1 + e) (the non-trivial root of psi(a, 1 + e) = 0), ell(1 + e) and D(1 + e) as power
+    series in e, solved order by order with truncated polynomial arithmetic (the leading
+    coefficient -1/2 is the root of (a1 - 1)^2 (2 a1 + 1) = 0 other than the trivial a1 = 1).
+
+    psi(a, b) = log(1 + a(a - b)) + (b^2 - a^2)/2 (004 App. A.4 eq. (2) in log form);
+    ell = (k(a) - k(b))/(b - a), D = (k'(a) - k'(b))/((a - b) k'(a)), k(u) = e^{-u^2/2}."""
+    A = sp.symbols(f"a1:{order + 1}")
+    b = 1 + e_
+    # order 1: psi = c3(a1) e^3 + O(e^4); the non-trivial root of c3
+    a = 1 + A[0] * e_
+    psi = _log1p_series(_trunc(a * (a - b), 3), 3) + _trunc((b**2 - a**2) / 2, 3)
+    c3 = sp.factor(sp.expand(psi).coeff(e_, 3))
+    a1 = [r for r in sp.solve(c3, A[0]) if r != 1][0]
+    alpha = 1 + a1 * e_
+    for k in range(2, order + 1):  # one new unknown per order: the coefficient of e^(k+2) is linear in it
+        a = alpha + A[k - 1] * e_**k
+        psi = sp.expand(_log1p_series(_trunc(a * (a - b), k + 2), k + 2) + _trunc((b**2 - a**2) / 2, k + 2))
+        ak = sp.solve(psi.coeff(e_, k + 2), A[k - 1])[0]
+        alpha = alpha + ak * e_**k
+    alpha = sp.expand(alpha)
+    # k(a)/k(1) = exp(-(a^2 - 1)/2), a - b = O(e): divide the series by (b - a) = e (1 - alpha_1 ...)
+    ka = _exp_series(_trunc(-(alpha**2 - 1) / 2, 6), 6)
+    kb = _exp_series(_trunc(-(b**2 - 1) / 2, 6), 6)
+    q = sp.expand(b - alpha)  # = e * (3/2 - 3e/32 - ...)
+    qe = sp.expand(q / e_)
+    num = sp.expand((ka - kb) / e_)
+    # 1/qe as a series
+    x = _trunc(1 - qe / qe.subs(e_, 0), 5)
+    inv, power = sp.Integer(1), sp.Integer(1)
+    for _ in range(5):
+        power = _trunc(power * x, 5)
+        inv += power
+    inv = _trunc(inv / qe.subs(e_, 0), 5)
+    ell = sp.exp(-sp.Rational(1, 2)) * _trunc(num * inv, 4)
+    # D = (k'(a) - k'(b))/((a - b) k'(a)) = (1 - (b k(b))/(a k(a))) / (a - b)
+    ratio_k = _exp_series(_trunc((alpha**2 - b**2) / 2, 5), 5)  # k(b)/k(a)
+    ainv, power, y = sp.Integer(1), sp.Integer(1), _trunc(1 - alpha, 5)
+    for _ in range(5):
+        power = _trunc(power * y, 5)
+        ainv += power  # 1/alpha = sum (1 - alpha)^j
+    top = sp.expand(1 - _trunc(b * ratio_k * ainv, 5))  # O(e)
+    D = _trunc(sp.expand(-top / e_) * inv, 3)
+    return {"alpha": alpha, "ell": sp.expand(ell), "D": sp.expand(D), "a1_cubic": c3}
+
+
+def codegen_targets() -> list[GeneratedModule]:
+    """The KDE stationary-point objectives for smoothsens_core/sensitivity/kde.py."""
+    ser = derive_kde_series()
+    a, b, e = sp.symbols("a b e", real=True)
+    u = a * (a - b)
+    psi = sp.log(1 + u) - u + (a - b) ** 2 / 2
+    chi = 1 + a * (a - b) - sp.exp((a - b) * (a + b) / 2)
+    D = (-a * _k(a) + b * _k(b)) / ((a - b) * (-a * _k(a)))
+    return [
+        GeneratedModule(
+            module="stationary_004",
+            derivation="derivations.stationary_004 (004 Sec. 4.3, Lemmas 4.6-4.7, App. A.4)",
+            doc="Gaussian-KDE stationary-point objectives of 004 Lemmas 4.6-4.7 (derivations.stationary_004).",
+            functions=(
+                GeneratedFunction(
+                    "kde_psi", (a, b), psi,
+                    "psi(a, b) = log(1 + a(a - b)) - a(a - b) + (a - b)^2/2: the log form of\n"
+                    "phi_0(a, b) = e^{-b^2/2} - (1 + a(a - b)) e^{-a^2/2} = 0 (004 App. A.4 eq. (2)).",
+                    domain={"a": (0.05, 1.55), "b": (0.05, 1.9)}, atol=1e-15,
+                ),
+                GeneratedFunction(
+                    "kde_chi", (a, b), chi,
+                    "chi(a, b) = 1 + a(a - b) - e^{(a^2 - b^2)/2} = -e^{a^2/2} phi_0(a, b) (004 App. A.4 eq. (2)),\n"
+                    "used for b >= 2 where the partner a is near the root of 1 + a(a - b).",
+                    domain={"a": (0.01, 1.0), "b": (2.0, 40.0)}, atol=1e-15,
+                ),
+                GeneratedFunction(
+                    "kde_log_slope", (a, b), D,
+                    "D(a, b) = (k'(a) - k'(b))/((a - b) k'(a)), k(u) = e^{-u^2/2}: d ln ell/db at the chord\n"
+                    "partner a = alpha(b) (envelope theorem; corrected S_1 condition of 004 Lemma 4.6).",
+                    domain={"a": (1.05, 1.55), "b": (0.05, 0.9)}, rtol=1e-10,
+                ),
+                GeneratedFunction(
+                    "kde_ell_series", (e,), ser["ell"],
+                    "ell(1 + e) = e^{-1/2}(1 - e^2/4 + 5e^3/96 + 191e^4/5120) + O(e^5): the steepest chord\n"
+                    "slope of k near its inflection point (triple root of phi_0 at a = b = 1).",
+                    domain={"e": (-1e-3, 1e-3)},
+                ),
+                GeneratedFunction(
+                    "kde_log_slope_series", (e,), ser["D"],
+                    "D(1 + e) = -e/2 + 5e^2/32 + 31e^3/1280 + O(e^4): d ln ell/db near b = 1.",
+                    domain={"e": (-1e-3, 1e-3)}, atol=1e-15,
+                ),
+            ),
+        )
+    ]

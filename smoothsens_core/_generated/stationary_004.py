@@ -1,0 +1,96 @@
+# ================================================================================================
+# GENERATED FILE - DO NOT EDIT.
+# Written by derivations/codegen.py (`smoothsens regenerate`) with SymPy 1.14.0.
+# Derivations:
+#   derivations.stationary_004 (004 Sec. 4.3, Lemmas 4.6-4.7, App. A.4)
+# Check with `smoothsens regenerate --check`; update with `smoothsens regenerate`.
+# ================================================================================================
+"""Generated evaluators: stationary_004 (do not edit; see the banner).
+
+Gaussian-KDE stationary-point objectives of 004 Lemmas 4.6-4.7 (derivations.stationary_004).
+
+Functions: kde_chi, kde_ell_series, kde_log_slope, kde_log_slope_series, kde_psi.
+"""
+
+import numpy
+import scipy.special
+
+__all__ = ['kde_chi', 'kde_ell_series', 'kde_log_slope', 'kde_log_slope_series', 'kde_psi']
+
+
+def _finish(result, *args):
+    """Broadcast ``result`` to the common shape of ``args``; a NumPy scalar for scalar input."""
+    shape = numpy.broadcast_shapes(*(numpy.shape(a) for a in args))
+    out = numpy.array(numpy.broadcast_to(numpy.asarray(result, dtype=numpy.float64), shape))
+    return out[()]
+
+
+def kde_chi(a, b):
+    """chi(a, b) = 1 + a(a - b) - e^{(a^2 - b^2)/2} = -e^{a^2/2} phi_0(a, b) (004 App. A.4 eq. (2)),
+    used for b >= 2 where the partner a is near the root of 1 + a(a - b).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    a = numpy.asarray(a, dtype=numpy.float64)
+    b = numpy.asarray(b, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _x0 = a - b
+        _result = _x0*a - numpy.expm1((1/2)*_x0*(a + b))
+    return _finish(_result, a, b)
+
+
+def kde_ell_series(e):
+    """ell(1 + e) = e^{-1/2}(1 - e^2/4 + 5e^3/96 + 191e^4/5120) + O(e^5): the steepest chord
+    slope of k near its inflection point (triple root of phi_0 at a = b = 1).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    e = numpy.asarray(e, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _x0 = numpy.exp(-1/2)
+        _result = (191/5120)*_x0*e**4 + (5/96)*_x0*e**3 - 1/4*_x0*e**2 + _x0
+    return _finish(_result, e)
+
+
+def kde_log_slope(a, b):
+    """D(a, b) = (k'(a) - k'(b))/((a - b) k'(a)), k(u) = e^{-u^2/2}: d ln ell/db at the chord
+    partner a = alpha(b) (envelope theorem; corrected S_1 condition of 004 Lemma 4.6).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    a = numpy.asarray(a, dtype=numpy.float64)
+    b = numpy.asarray(b, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _x0 = (1/2)*a**2
+        _result = -(-a*numpy.exp(-_x0) + b*numpy.exp(-1/2*b**2))*numpy.exp(_x0)/(a*(a - b))
+    return _finish(_result, a, b)
+
+
+def kde_log_slope_series(e):
+    """D(1 + e) = -e/2 + 5e^2/32 + 31e^3/1280 + O(e^4): d ln ell/db near b = 1.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    e = numpy.asarray(e, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = (31/1280)*e**3 + (5/32)*e**2 - 1/2*e
+    return _finish(_result, e)
+
+
+def kde_psi(a, b):
+    """psi(a, b) = log(1 + a(a - b)) - a(a - b) + (a - b)^2/2: the log form of
+    phi_0(a, b) = e^{-b^2/2} - (1 + a(a - b)) e^{-a^2/2} = 0 (004 App. A.4 eq. (2)).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    a = numpy.asarray(a, dtype=numpy.float64)
+    b = numpy.asarray(b, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _x0 = a - b
+        _result = (1/2)*_x0**2 - _x0*a + numpy.log(a**2 - a*b + 1)
+    return _finish(_result, a, b)

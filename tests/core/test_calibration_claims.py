@@ -1,0 +1,26 @@
+"""The calibration claims of verify/claimsets/calibration.py at the --quick budget: expected verdicts."""
+
+import pytest
+
+from verify.claims import CheckContext, Verdict, load_registry
+
+EXPECTED = {
+    "004-Remark-3.5-example": Verdict.VERIFIED,
+    "004-Remark-3.5-calibration-form": Verdict.ERRATUM,  # (p-1) gamma is wrong for 1 < p < 2
+    "002-Claim-16": Verdict.VERIFIED,
+    "002-Claim-17": Verdict.VERIFIED,
+    "002-Claim-18": Verdict.ERRATUM,  # printed gamma-range too wide
+    "002-Figure-1-ordering": Verdict.VERIFIED,
+    "004-Lemma-3.5-tight": Verdict.VERIFIED,
+    "004-Lemma-3.3-tight": Verdict.VERIFIED,
+    "002-Thm-8-tight": Verdict.VERIFIED,
+}
+
+
+@pytest.mark.parametrize("cid", sorted(EXPECTED))
+def test_calibration_claim_quick_verdict(cid):
+    res = load_registry().get(cid).run(CheckContext(budget=0.1))
+    assert not res.evidence.get("internal_error"), res.evidence.get("traceback")
+    assert res.verdict == EXPECTED[cid], res.summary
+    if res.verdict == Verdict.ERRATUM:
+        assert "printed" in res.evidence and "corrected" in res.evidence

@@ -1,0 +1,139 @@
+"""GenCauchy(a, b, p, theta) of 004 Sec. 2.1 and the closed form for (4, 1) of 004 App. C.1.
+
+References: mpmath at 40-50 digits -- quadrature of the printed density (mp_reference_distributions),
+the printed App. C.1 formula evaluated in mpmath, and mpmath's regularised incomplete beta function.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from mp_reference_distributions import gencauchy4_cdf_printed, gencauchy_normaliser, gencauchy_pdf
+from smoothsens_core.distributions import GenCauchy
+from smoothsens_core.distributions.gencauchy import (
+    _gencauchy4_cdf,
+    _gencauchy_cdf,
+    _gencauchy_log_normaliser,
+    _gencauchy_variance,
+)
+
+PARAMS = [(1.5, 1.0), (4.0, 1.0), (2.0, 2.0), (6.0, 0.5), (3.0, 0.7), (2.0, 15.5), (10.0, 2.0)]
+Q_GRID = [0.0, 1e-3, 0.1, 0.5, 0.9, 1.0, 1.1, 2.0, 3.0, 10.0, 1e3, 1e6]
+
+
+def test_gencauchy4_printed_cdf_matches_quadrature():
+    # 004 App. C.1 as printed (50-digit mpmath) vs quadrature of h(z) = (sqrt2/pi)/(1 + z^4): the printed
+    # closed form is correct (no erratum), at both signs and in the tails.
+    with mpmath.workdps(50):
+        for q in [-1e3, -10.0, -1.0, -0.3, 0.0, 0.3, 1.0, 2.5, 10.0]:
+            q = mpmath.mpf(q)
+            if q <= 0:
+                ref = mpmath.quad(lambda z: gencauchy_pdf(z, 4, 1), [-mpmath.inf, q])
+            else:
+                ref = 1 - mpmath.quad(lambda z: gencauchy_pdf(z, 4, 1), [q, mpmath.inf])
+            assert abs(gencauchy4_cdf_printed(q) - ref) < mpmath.mpf(10) ** -40 * max(ref, 1e-10)
+        # and the printed pdf constant sqrt2/pi is c_{4,1}
+        assert abs(gencauchy_normaliser(4, 1) - mpmath.sqrt(2) / mpmath.pi) < mpmath.mpf(10) ** -45
+
+
+def test_gencauchy4_closed_form_cdf_matches_printed_formula_with_tail_accuracy():
+    z = np.array([-1e8, -1e6, -1e3, -30.0, -4.0, -3.9, -1.0001, -1.0, -0.9999, -0.5, -1e-3, 0.0, 0.7, 5.0, 1e4])
+    got = _gencauchy4_cdf(z)
+    with mpmath.workdps(60):  # 60 digits: the printed form cancels ~z^3 digits in the tail
+        ref = np.array([float(gencauchy4_cdf_printed(x)) for x in z])
+    np.testing.assert_allclose(got, ref, rtol=4e-16 * 8)
+    # GenCauchy(4, 1) uses it, and it agrees with the general incomplete-beta route
+    np.testing.assert_allclose(GenCauchy(4, 1).cdf(z), ref, rtol=4e-15)
+    # the general route evaluates far tails as exp(b ln s - ...): |ln F| * eps ~ 60 * 1.1e-16 at z = -1e8
+    np.testing.assert_allclose(_gencauchy_cdf(z, 4.0, 1.0), ref, rtol=2e-14)
+
+
+@pytest.mark.parametrize("p,theta", PARAMS)
+def test_gencauchy_cdf_matches_mpmath_incomplete_beta(p, theta):
+    # independent reference: F(-r) = I_{1/(1+r^p)}(theta - 1/p, 1/p)/2 evaluated by mpmath.betainc (40 digits),
+    # itself checked against quadrature in test_distributions_identities.py.  Far tails are computed in
+    # log space, exp(b ln s - ln b - ln B), whose relative error is about |ln F| * eps (<= 150 * 1.1e-16 here).
+    for r in Q_GRID:
+        with mpmath.workdps(40):
+            pm, tm, rm = mpmath.mpf(p), mpmath.mpf(theta), mpmath.mpf(r)
+            ref = mpmath.betainc(tm - 1 / pm, 1 / pm, 0, 1 / (1 + rm**pm), regularized=True) / 2
+        assert math.isclose(_gencauchy_cdf(-r, p, theta), float(ref), rel_tol=5e-14), (p, theta, r)
+        assert math.isclose(_gencauchy_cdf(r, p, theta), float(1 - ref), rel_tol=5e-14), (p, theta, r)
+
+
+@pytest.mark.parametrize("p,theta", PARAMS)
+def test_gencauchy_log_normaliser_matches_printed_normaliser(p, theta):
+    with mpmath.workdps(40):
+        ref = float(mpmath.log(gencauchy_normaliser(p, theta)))
+    assert math.isclose(_gencauchy_log_normaliser(p, theta), ref, rel_tol=1e-14, abs_tol=1e-15)
+
+
+@pytest.mark.parametrize("p,theta", PARAMS)
+def test_gencauchy_variance_matches_quadrature(p, theta):
+    var = _gencauchy_variance(p, theta)
+    if p * theta <= 3:
+        assert var == math.inf
+        return
+    with mpmath.workdps(30):
+        ref = 2 * mpmath.quad(lambda z: z**2 * gencauchy_pdf(z, p, theta), [0, 1, mpmath.inf])
+    assert math.isclose(var, float(ref), rel_tol=1e-12)
+
+
+def test_gencauchy_variance_vectorised_and_paper_value():
+    # 004 Sec. 2.1: "for p = 4 and theta = 1, Z has variance Var(Z) = 1"
+    assert GenCauchy(4, 1).variance() == pytest.approx(1.0, rel=1e-15)
+    assert GenCauchy(4, 1, scale=3.0).variance() == pytest.approx(9.0, rel=1e-15)
+    v = _gencauchy_variance(np.array([4.0, 1.5, 3.0, 6.0]), np.array([1.0, 1.0, 1.0, 0.5]))
+    assert v[0] == pytest.approx(1.0) and np.all(np.isinf(v[1:]))
+
+
+def test_gencauchy_p2_theta1_is_cauchy_and_p2_is_student_t():
+    # 004 Sec. 2.1: p = 2, theta = 1 is the standard Cauchy; p = 2, b = sqrt(nu) tau, theta = (nu+1)/2 is T_nu
+    from scipy import stats
+
+    x = np.array([-1e5, -7.0, -0.3, 0.0, 2.0, 40.0])
+    np.testing.assert_allclose(GenCauchy(2, 1).cdf(x), stats.cauchy.cdf(x), rtol=1e-13)
+    nu, tau = 5.0, 1.7
+    g = GenCauchy(2, (nu + 1) / 2, loc=0.5, scale=math.sqrt(nu) * tau)
+    np.testing.assert_allclose(g.pdf(x), stats.t.pdf(x, nu, loc=0.5, scale=tau), rtol=1e-13)
+    np.testing.assert_allclose(g.sf(x), stats.t.sf(x, nu, loc=0.5, scale=tau), rtol=1e-12)
+
+
+def test_gencauchy_ppf_far_tail_beyond_betaincinv_range():
+    # q = 1e-300 needs s = 1/(1 + r^p) ~ 1e-400 for (4, 1) (below the double range, where scipy's
+    # betaincinv returns the smallest normal): the leading-term inverse keeps the relative accuracy.
+    # Reference: the printed App. C.1 CDF at 400 digits (its 1/2 - H cancellation costs ~300 digits).
+    d = GenCauchy(4, 1)
+    x = d.ppf(1e-300)
+    assert x < -1e99
+    with mpmath.workdps(400):
+        ref = gencauchy4_cdf_printed(x)
+    assert math.isclose(float(ref), 1e-300, rel_tol=1e-13)
+    assert math.isclose(d.isf(1e-300), -x, rel_tol=1e-15)
+
+
+def test_gencauchy_sampler_general_shape_tails():
+    # the beta-prime sampler R = (G_a/G_b)^(1/p): tail frequencies match sf at 1e6 draws (5 sigma)
+    d = GenCauchy(1.5, 1.0)
+    x = d.sample(1_000_000, rng=7)
+    for t in (10.0, 1e3):
+        p_t = 2 * d.sf(t)
+        n_t = np.count_nonzero(np.abs(x) > t)
+        assert abs(n_t - 1e6 * p_t) < 5 * math.sqrt(1e6 * p_t), (t, n_t, 1e6 * p_t)
+
+
+def test_gencauchy_contract_functions_broadcast_over_shape_parameters():
+    # CONTRACT_GENERATED.md: gencauchy_cdf(z, p, theta) etc. broadcast over all arguments
+    z = np.array([-3.0, 0.5])
+    p = np.array([[4.0], [2.0], [1.5]])
+    got = _gencauchy_cdf(z, p, 1.0)
+    assert got.shape == (3, 2)
+    for i, pi in enumerate(p[:, 0]):
+        np.testing.assert_allclose(got[i], GenCauchy(pi, 1.0).cdf(z), rtol=1e-14)  # (4, 1): App. C.1 route
+    assert np.shape(_gencauchy_log_normaliser(p, 1.0)) == (3, 1)
+    assert np.shape(_gencauchy_variance(p, np.array([1.0, 2.0]))) == (3, 2)
+    assert np.shape(_gencauchy4_cdf(np.zeros((2, 3)))) == (2, 3)

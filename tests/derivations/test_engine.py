@@ -1,0 +1,293 @@
+"""Generic smooth-sensitivity engine (derivations.engine, 004 Sec. 3.3) against the brute-force
+reference of the definitions (004 Defs. 7, 9; smoothsens_core.sensitivity.brute, maximiser
+re-evaluated in mpmath at 50 digits) and against the closed forms of 004 Sec. 4 (H4a's modules).
+"""
+
+import functools
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from derivations.engine import detect_kinks, smooth_sensitivity_engine
+from smoothsens_core.growth import growth_exp, growth_linear
+from smoothsens_core.sensitivity.generic import RootCertificationError
+
+x = sp.Symbol("x", real=True)
+a, b = sp.symbols("a b", real=True)
+T, TAU = 1.0, 0.5
+
+FUNCS_1D = {
+    # one-way soft threshold f_tau of 004 Sec. 4.1.2 (T = 1, tau = 1/2), as printed (piecewise)
+    "soft_threshold": sp.Piecewise(
+        (0, x < sp.Rational(3, 4)), (2 * (x - 1) + sp.Rational(1, 2), x <= sp.Rational(5, 4)), (1, True)
+    ),
+    "clipped_linear": sp.Min(sp.Max(2 * x, -1), 1),
+    "square": x**2,
+    "sin": sp.sin(x),
+    "gaussian_bump": sp.exp(-(x**2)),
+}
+FUNCS_2D = {
+    # a linear form through a nonlinearity, f0(beta0 + <beta, x>) (004 Lemma 4.8 setting)
+    "tanh_linear_form": sp.tanh(sp.Rational(3, 10) + a - b / 2),
+    "gaussian_bump_2d": sp.exp(-(a**2 + b**2) / 2),
+}
+RTOL = 1e-9
+
+
+def _growth(kind, gamma):
+    return growth_exp(gamma) if kind == "exp" else growth_linear(gamma)
+
+
+@functools.lru_cache(maxsize=None)
+def engine(name, kind, gamma, Lambda, method="candidates", radius=10.0):
+    if name in FUNCS_1D:
+        return smooth_sensitivity_engine(FUNCS_1D[name], x, _growth(kind, gamma), Lambda, method=method, radius=radius)
+    return smooth_sensitivity_engine(FUNCS_2D[name], (a, b), _growth(kind, gamma), Lambda, method=method, radius=radius)
+
+
+# x^2 has L = inf for Lambda = inf, and its B* for g_L is a sup at infinity (tested separately).
+CASES_1D = [
+    (name, kind, gamma, Lam)
+    for name in FUNCS_1D
+    for kind in ("exp", "linear")
+    for gamma in (0.6, 1.5)
+    for Lam in (math.inf, 0.4)
+    if not (name == "square" and (Lam == math.inf or kind == "linear"))
+]
+
+
+@settings(max_examples=8)
+@given(case=st.sampled_from(CASES_1D), x0=st.floats(-2.5, 2.5))
+def test_engine_smooth_sensitivity_equals_brute_force_1d(case, x0):
+    e = engine(*case)
+    eb = engine(*case, method="brute")
+    got = e.smooth_sensitivity([x0])
+    ref = eb.smooth_sensitivity([x0])
+    np.testing.assert_allclose(got, ref, rtol=RTOL, atol=0)
+
+
+@settings(max_examples=6)
+@given(case=st.sampled_from(CASES_1D), x0=st.floats(-2.5, 2.5))
+def test_engine_lipschitz_equals_brute_force_1d(case, x0):
+    got = engine(*case).lipschitz([x0])
+    ref = engine(*case, method="brute").lipschitz([x0])
+    np.testing.assert_allclose(got, ref, rtol=RTOL, atol=1e-300)
+
+
+CASES_2D = [(n, k, 1.0, L) for n in FUNCS_2D for k in ("exp", "linear") for L in (math.inf, 0.7)]
+
+
+@settings(max_examples=2)
+@given(case=st.sampled_from(CASES_2D), p=st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5)))
+def test_engine_smooth_sensitivity_equals_brute_force_2d(case, p):
+    got = engine(*case, radius=4.0).smooth_sensitivity([p])
+    ref = engine(*case, method="brute", radius=4.0).smooth_sensitivity([p])
+    np.testing.assert_allclose(got, ref, rtol=RTOL, atol=0)
+
+
+# ------------------------------------------------------------------------------------------
+# closed forms of 004 Sec. 4 = generic engine = brute force
+
+
+@settings(max_examples=6)
+@given(
+    kind=st.sampled_from(["exp", "linear"]),
+    Lam=st.sampled_from([math.inf, 0.3, 1.2]),
+    xs=st.lists(st.floats(-3.0, 5.0), min_size=1, max_size=6),
+)
+def test_threshold_closed_form_equals_engine(kind, Lam, xs):
+    from smoothsens_core.sensitivity.threshold import lipschitz_threshold, smooth_sensitivity_threshold
+
+    g = _growth(kind, 0.6)
+    e = engine("soft_threshold", kind, 0.6, Lam)
+    np.testing.assert_allclose(e.smooth_sensitivity(xs), smooth_sensitivity_threshold(xs, T, TAU, g, Lam), rtol=RTOL)
+    np.testing.assert_allclose(e.lipschitz(xs), lipschitz_threshold(xs, T, TAU, Lam), rtol=RTOL, atol=1e-300)
+
+
+@settings(max_examples=2)
+@given(kind=st.sampled_from(["exp", "linear"]), x0=st.floats(-2.0, 4.0))
+def test_threshold_closed_form_equals_engine_equals_brute(kind, x0):
+    from smoothsens_core.sensitivity.threshold import smooth_sensitivity_threshold
+
+    g = _growth(kind, 1.5)
+    closed = smooth_sensitivity_threshold([x0], T, TAU, g, math.inf)
+    gen = engine("soft_threshold", kind, 1.5, math.inf).smooth_sensitivity([x0])
+    brute = engine("soft_threshold", kind, 1.5, math.inf, method="brute").smooth_sensitivity([x0])
+    np.testing.assert_allclose(gen, closed, rtol=RTOL)
+    np.testing.assert_allclose(brute, closed, rtol=RTOL)
+
+
+@functools.lru_cache(maxsize=None)
+def kde_engine(t, h, gamma, method="candidates"):
+    d = len(t)
+    vars_ = (x,) if d == 1 else (a, b)
+    r2 = sum((v - sp.Float(ti, 30)) ** 2 for v, ti in zip(vars_, t))
+    expr = sp.exp(-r2 / (2 * sp.Float(h, 30) ** 2))  # kappa_t of 004 Sec. 4.3
+    return smooth_sensitivity_engine(expr, vars_, growth_exp(gamma), math.inf, method=method, radius=6 * h)
+
+
+@settings(max_examples=4)
+@given(
+    t=st.sampled_from([0.0, 0.7]),
+    h=st.sampled_from([0.5, 1.3]),
+    gamma=st.sampled_from([0.2, 1.0, 4.0]),
+    dx=st.floats(-3.0, 3.0),
+)
+def test_kde_closed_form_equals_engine_equals_brute_1d(t, h, gamma, dx):
+    from smoothsens_core.sensitivity.kde import smooth_sensitivity_kde
+
+    p = np.array([[t + dx * h]])
+    closed = smooth_sensitivity_kde(p, [t], h, growth_exp(gamma))
+    gen = kde_engine((t,), h, gamma).smooth_sensitivity(p)
+    brute = kde_engine((t,), h, gamma, "brute").smooth_sensitivity(p)
+    np.testing.assert_allclose(gen, closed, rtol=RTOL)
+    np.testing.assert_allclose(brute, closed, rtol=RTOL)
+
+
+@settings(max_examples=2)
+@given(gamma=st.sampled_from([0.3, 2.0]), p=st.tuples(st.floats(-2.0, 2.0), st.floats(-2.0, 2.0)))
+def test_kde_closed_form_equals_engine_equals_brute_2d(gamma, p):
+    from smoothsens_core.sensitivity.kde import smooth_sensitivity_kde
+
+    t, h = (0.2, -0.1), 0.8
+    P = np.array([p])
+    closed = smooth_sensitivity_kde(P, t, h, growth_exp(gamma))
+    gen = kde_engine(t, h, gamma).smooth_sensitivity(P)
+    brute = kde_engine(t, h, gamma, "brute").smooth_sensitivity(P)
+    np.testing.assert_allclose(gen, closed, rtol=RTOL)
+    np.testing.assert_allclose(brute, closed, rtol=RTOL)
+
+
+# ------------------------------------------------------------------------------------------
+# smooth-upper-bound conditions of 004 Def. 8 (Lemma 3.1) on the engine's B*
+
+
+@settings(max_examples=10)
+@given(
+    case=st.sampled_from([c for c in CASES_1D if c[0] in ("sin", "gaussian_bump", "soft_threshold")]),
+    x0=st.floats(-2.5, 2.5),
+    x1=st.floats(-2.5, 2.5),
+)
+def test_engine_smooth_upper_bound_conditions(case, x0, x1):
+    e = engine(*case)
+    B = e.smooth_sensitivity([x0, x1])
+    L = e.lipschitz([x0, x1])
+    g = _growth(case[1], case[2]).g0(abs(x0 - x1))
+    assert np.all(B >= L * (1 - 1e-12))
+    assert B[0] <= g * B[1] * (1 + 1e-12)
+    assert B[1] <= g * B[0] * (1 + 1e-12)
+
+
+# ------------------------------------------------------------------------------------------
+# erratum: the printed S4 of 004 Sec. 3.3
+
+
+def test_engine_square_corrected_s4_erratum_witness():
+    # f = x^2, Lambda = 0.1, g_E(gamma = 1), x = 0.  Def. 9 by hand: B*(0) = max_z (2|z| + 0.1) e^{-|z|}
+    # = 2 e^{-0.95} at |z| = 0.95 (w = z + sign(z) 0.1 on the Lambda-sphere).  The printed sets give
+    # S3: 2/e (z = 1) and printed S4 (dPsi/dz = 0 at fixed w: w + z = 1/gamma): e^{-0.45}, both smaller.
+    e = smooth_sensitivity_engine(x**2, x, growth_exp(1.0), 0.1, radius=5.0)
+    res = e.smooth_sensitivity([0.0], details=True)
+    true = 2 * math.exp(-0.95)
+    printed = max(2 / math.e, math.exp(-0.45))
+    assert res.value[0] == pytest.approx(true, rel=1e-13)
+    assert "Lambda" in res.system[0]
+    assert printed < true * (1 - 0.04)
+    brute = smooth_sensitivity_engine(x**2, x, growth_exp(1.0), 0.1, radius=5.0, method="brute")
+    assert brute.smooth_sensitivity([0.0])[0] == pytest.approx(true, rel=1e-9)
+
+
+def test_engine_square_linear_growth_sup_at_infinity_raises():
+    # (2|z| + Lambda)/(1 + gamma|z|) increases to 2/gamma: no finite maximiser, the engine must say so
+    e = smooth_sensitivity_engine(x**2, x, growth_linear(1.0), 0.1, radius=5.0)
+    with pytest.raises(RootCertificationError, match="outside the search window"):
+        e.smooth_sensitivity([0.0])
+
+
+def test_detect_kinks_of_piecewise_abs_max_min():
+    assert detect_kinks(sp.Min(sp.Max(2 * x, -1), 1), x) == [-0.5, 0.5]
+    assert detect_kinks(sp.Abs(x - 3) + x, x) == [3.0]
+
+
+def test_engine_clipped_linear_one_sided_slopes_at_kink():
+    # L at a kink of clip(2x, -1, 1) is the larger one-sided slope, 2 (004 Def. 7; w -> z from inside)
+    e = engine("clipped_linear", "exp", 0.6, 0.4)
+    assert e.lipschitz([0.5])[0] == pytest.approx(2.0, rel=1e-15)
+    assert e.f([0.5, 2.0]).tolist() == [1.0, 1.0]
+
+
+# ------------------------------------------------------------------------------------------
+# bad input
+
+
+@pytest.mark.parametrize(
+    "points, match",
+    [
+        ([np.nan], "points must contain only finite numbers"),
+        ([np.inf], "points must contain only finite numbers"),
+        ([[0.0, 1.0]], r"points must have shape \(n, 1\)"),
+        (np.zeros((1, 1, 1)), "points must be a 2-D array"),
+    ],
+)
+def test_engine_rejects_bad_points(points, match):
+    e = engine("sin", "exp", 0.6, 0.4)
+    for fn in (e.f, e.lipschitz, e.smooth_sensitivity):
+        with pytest.raises(ValueError, match=match):
+            fn(points)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(Lambda=0.0), r"Lambda must be in \(0, inf\)"),
+        (dict(Lambda=-1.0), r"Lambda must be in \(0, inf\)"),
+        (dict(Lambda=math.nan), "Lambda must be a finite real number"),
+        (dict(metric="manhattan"), "metric must be 'euclidean'"),
+        (dict(method="newton"), "method must be one of"),
+        (dict(radius=0.0), r"radius must be in \(0, inf\)"),
+        (dict(kinks=[np.nan]), "kinks must be finite numbers"),
+    ],
+)
+def test_engine_rejects_bad_parameters(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        smooth_sensitivity_engine(sp.sin(x), x, growth_exp(1.0), **kwargs)
+
+
+def test_engine_rejects_bad_expressions():
+    y = sp.Symbol("y")
+    with pytest.raises(ValueError, match=r"free symbols \['y'\] that are not in variables"):
+        smooth_sensitivity_engine(sp.sin(x) + y, x, growth_exp(1.0))
+    with pytest.raises(ValueError, match=r"supports d in \{1, 2\} variables; got d=3"):
+        smooth_sensitivity_engine(a + b + x, (a, b, x), growth_exp(1.0))
+    with pytest.raises(ValueError, match="needs method='brute'"):
+        smooth_sensitivity_engine(sp.Abs(a) + b, (a, b), growth_exp(1.0))
+    with pytest.raises(TypeError, match="growth must be"):
+        smooth_sensitivity_engine(sp.sin(x), x, 1.0)
+    with pytest.raises(TypeError, match="expr must be a SymPy expression"):
+        smooth_sensitivity_engine("sin(x)", x, growth_exp(1.0))
+
+
+@pytest.mark.parametrize("t, gamma", [((0.7,), 0.2), ((0.7,), 4.0), ((0.2, -0.1), 2.0)])
+def test_kde_at_query_point_closed_form_equals_engine(t, gamma):
+    # x = t (c = 0, 004 Lemma 4.7): the stratum z = x is where g has its kink; no NaN, same value
+    from smoothsens_core.sensitivity.kde import smooth_sensitivity_kde
+
+    h = 1.3 if len(t) == 1 else 0.8
+    P = np.array([t])
+    gen = kde_engine(t, h, gamma).smooth_sensitivity(P)
+    assert np.all(np.isfinite(gen))
+    np.testing.assert_allclose(gen, smooth_sensitivity_kde(P, t, h, growth_exp(gamma)), rtol=RTOL)
+
+
+def test_engine_fixed_domain_window_gives_same_values():
+    # the window only bounds where stationary points are searched; the sup is over R (Lemma 3.7)
+    xs = [-1.0, 0.3, 2.0]
+    e_default = engine("sin", "exp", 1.5, 0.4)
+    e_box = smooth_sensitivity_engine(FUNCS_1D["sin"], x, growth_exp(1.5), 0.4, domain=(-8.0, 9.0))
+    np.testing.assert_allclose(e_box.smooth_sensitivity(xs), e_default.smooth_sensitivity(xs), rtol=1e-12)
+    with pytest.raises(ValueError, match="domain must satisfy lo < hi"):
+        smooth_sensitivity_engine(FUNCS_1D["sin"], x, growth_exp(1.5), 0.4, domain=(1.0, -1.0)).lipschitz([0.0])

@@ -1,0 +1,126 @@
+"""The audit runner (verify.audit) and the `smoothsens audit` command: reports, exit codes, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from verify.audit import (
+    EXIT_INTERNAL_ERROR,
+    EXIT_OK,
+    EXIT_STRICT_FINDINGS,
+    run_audit,
+    select_claims,
+)
+from verify.claims import CheckContext, CheckKind, Claim, ClaimResult, Verdict
+from verify.cli import main
+
+
+def _fake_claim(cid, fn, tags=()):
+    return Claim(id=cid, seed="004", section="test", statement="test statement", kind=CheckKind.NUMERIC,
+                 check=fn, tags=tags)
+
+
+def test_select_claims_by_id_prefix_paper_kind():
+    ids = [c.id for c in select_claims(["004-Lemma-3.5"])]
+    assert "004-Lemma-3.5-privacy" in ids and "004-Lemma-3.5-planted-overspend" in ids
+    assert all(c.seed == "002" for c in select_claims(papers=["002"]))
+    assert all(c.kind is CheckKind.ADVERSARIAL for c in select_claims(kinds=["adversarial"]))
+    assert not any("-planted-" in c.id for c in select_claims(["004-Lemma-3.5"], include_planted=False))
+    with pytest.raises(KeyError, match="unknown claim id 'no-such-claim'"):
+        select_claims(["no-such-claim"])
+    with pytest.raises(KeyError, match="unknown paper"):
+        select_claims(papers=["999"])
+    with pytest.raises(KeyError, match="unknown kind"):
+        select_claims(kinds=["magic"])
+
+
+def test_run_audit_report_totals_errata_and_exit_status(tmp_path):
+    claims = select_claims(["004-Cor-3.1", "004-Lemma-2.3", "004-Lemma-3.5-planted-overspend"])
+    rep = run_audit(claims, CheckContext(budget=0.1), progress=False)
+    t = rep.totals()
+    assert t["ERRATUM"] == 1 and t["VERIFIED"] == 1 and t["planted_caught"] == 1 and t["planted_missed"] == 0
+    assert rep.exit_status() == EXIT_OK and rep.exit_status(strict=True) == EXIT_OK
+    assert "004-Cor-3.1" in rep.errata_text() and "corrected" in rep.errata_text()
+    md, js = tmp_path / "r.md", tmp_path / "v.json"
+    rep.write(md, js)
+    data = json.loads(js.read_text())
+    assert {c["id"] for c in data["claims"]} == {c.id for c in claims}
+    assert all("evidence" in c and c["verdict"] in {v.value for v in Verdict} for c in data["claims"])
+    text = md.read_text()
+    assert "## Errata" in text and "exp(-(eps/K)" in text and "## Planted controls" in text
+
+
+def test_internal_error_and_strict_exit_codes():
+    def boom(ctx):
+        raise RuntimeError("kaput")
+
+    def refuted(ctx):
+        return ClaimResult(Verdict.REFUTED, "counterexample", {"x": 1})
+
+    def missed(ctx):
+        return ClaimResult(Verdict.VERIFIED, "planted fault not caught")
+
+    rep = run_audit([_fake_claim("004-Test-boom", boom)], CheckContext(budget=0.1), progress=False)
+    assert rep.entries[0].internal_error and rep.exit_status() == EXIT_INTERNAL_ERROR
+    rep = run_audit([_fake_claim("004-Test-ref", refuted)], CheckContext(budget=0.1), progress=False)
+    assert rep.exit_status() == EXIT_OK and rep.exit_status(strict=True) == EXIT_STRICT_FINDINGS
+    rep = run_audit([_fake_claim("004-Test-planted-x", missed, ("planted",))], CheckContext(), progress=False)
+    assert rep.totals()["planted_missed"] == 1 and rep.exit_status(strict=True) == EXIT_STRICT_FINDINGS
+    assert "MISSED" in rep.entries[0].display_verdict
+
+
+def test_run_audit_with_process_pool_matches_serial():
+    claims = select_claims(["004-Cor-3.1", "004-Lemma-2.3", "002-Lemma-9-proof-bound"])
+    ctx = CheckContext(budget=0.1)
+    a = run_audit(claims, ctx, workers=2, progress=False)
+    b = run_audit(claims, ctx, workers=1, progress=False)
+    assert [e.claim.id for e in a.entries] == [c.id for c in claims]
+    assert [e.result.verdict for e in a.entries] == [e.result.verdict for e in b.entries]
+    assert [e.result.summary for e in a.entries] == [e.result.summary for e in b.entries]
+    with pytest.raises(ValueError, match="workers must be an integer >= 1"):
+        run_audit(claims, ctx, workers=0)
+
+
+def test_cli_audit_bad_input_gives_clear_errors(capsys):
+    assert main(["audit", "--claim", "004-Nope-1"]) == 2
+    assert "unknown claim id '004-Nope-1'" in capsys.readouterr().err
+    assert main(["audit", "--paper", "7"]) == 2
+    with pytest.raises(SystemExit) as exc:
+        main(["audit", "--budget", "0"])
+    assert exc.value.code == 2
+    assert "must be a finite number > 0" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["audit", "--workers", "0"])
+    assert "must be an integer >= 1" in capsys.readouterr().err
+
+
+def test_cli_audit_list_and_help(capsys):
+    assert main(["audit", "--list", "--paper", "004"]) == 0
+    out = capsys.readouterr().out
+    assert "004-Lemma-3.5-privacy" in out and "[planted control]" in out
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    out = capsys.readouterr().out
+    assert "Exit status" in out and "--strict" in out and "--workers" in out
+
+
+def test_cli_audit_quick_writes_both_reports_under_a_minute(tmp_path):
+    t0 = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "verify.cli", "audit", "--quick", "--workers", "2", "--out",
+                          str(tmp_path / "rep"), "--no-progress"], capture_output=True, text=True, timeout=120)
+    dt = time.perf_counter() - t0
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert dt < 60
+    md = tmp_path / "rep" / "report.md"
+    js = tmp_path / "rep" / "verdicts.json"
+    assert md.exists() and js.exists()
+    data = json.loads(js.read_text())
+    assert data["totals"]["internal_errors"] == 0
+    assert data["totals"]["planted_missed"] == 0 and data["totals"]["planted_caught"] >= 7
+    assert all(c["verdict"] and c["summary"] for c in data["claims"])
+    assert "claims in" in out.stdout and "Errata" in out.stdout

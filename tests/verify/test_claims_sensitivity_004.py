@@ -1,0 +1,35 @@
+"""The claims of verify/claimsets/sensitivity_004.py at the --quick budget: each runs in < 3 s and
+returns the verdict established by the full audit (VERIFIED, or ERRATUM with printed/corrected)."""
+
+from __future__ import annotations
+
+import pytest
+
+from verify.claims import CheckContext, Verdict, load_registry
+
+EXPECTED = {
+    "004-Lemma-4.1": Verdict.VERIFIED,
+    "004-Lemma-4.1-proof": Verdict.ERRATUM,
+    "004-App-C.3": Verdict.VERIFIED,
+    "004-Claim-4.2": Verdict.VERIFIED,
+    "004-Lemma-4.3": Verdict.VERIFIED,
+    "004-Claim-4.4": Verdict.VERIFIED,
+    "004-Lemma-4.5": Verdict.VERIFIED,
+    "004-Lemma-4.6": Verdict.ERRATUM,
+    "004-Lemma-4.7": Verdict.ERRATUM,
+    "004-App-A.4-derivatives": Verdict.VERIFIED,
+    "004-Lemma-4.8": Verdict.VERIFIED,
+    "004-Lemma-3.1": Verdict.VERIFIED,
+    "004-Lemma-3.2": Verdict.VERIFIED,
+    "004-Def-8-smoothness": Verdict.VERIFIED,
+}
+
+
+@pytest.mark.parametrize("cid", sorted(EXPECTED))
+def test_sensitivity_claim_quick_verdict(cid):
+    res = load_registry().get(cid).run(CheckContext(budget=0.1))
+    assert not res.evidence.get("internal_error"), res.evidence.get("traceback")
+    assert res.verdict == EXPECTED[cid], res.summary
+    if res.verdict == Verdict.ERRATUM:
+        assert res.evidence["printed"] and res.evidence["corrected"]
+    assert res.seconds < 15.0  # ~1-3 s on an idle core; a loose guard against gross regressions only

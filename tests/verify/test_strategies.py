@@ -1,0 +1,99 @@
+"""verify.strategies: the drawn pairs satisfy their neighbour relation and the drawn mechanisms are
+valid calibrations; property: calibrated losses respect eps * d, a planted overspend does not."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import find, given, settings
+from hypothesis import strategies as st
+
+from verify.mechanisms_catalog import spec_student_t
+from verify.privacy_loss import OrderedNeighbourhood, abstract_loss
+from verify.strategies import (
+    calibrated_specs,
+    euclidean_pairs,
+    gencauchy_specs,
+    hamming_pairs,
+    laplace_approx_specs,
+    p_neighbouring_pairs,
+    polyplace_specs,
+    smooth_pairs,
+    student_t_specs,
+)
+
+
+@given(euclidean_pairs(dim=3, Lambda=0.5, bound=10.0))
+def test_euclidean_pairs_within_lambda(pair):
+    x, xp, d = pair
+    assert 0 < d <= 0.5 + 1e-12
+    assert d == pytest.approx(float(np.linalg.norm(x - xp)), rel=1e-12)
+
+
+@given(hamming_pairs((0, 1, 2), 5))
+def test_hamming_pairs_differ_in_one_record(pair):
+    X, Xp = pair
+    assert len(X) == len(Xp) == 5
+    assert sum(a != b for a, b in zip(X, Xp)) == 1
+
+
+@given(p_neighbouring_pairs(range(6), 4, lambda v: v >= 3))
+def test_p_neighbouring_pairs_satisfy_003_def_iv1(pair):
+    X, Xp = pair
+    assert OrderedNeighbourhood.p_neighbouring(lambda v: v >= 3)(X, Xp)
+
+
+def test_strategies_reject_degenerate_universes():
+    @given(hamming_pairs((1, 1), 3))
+    def draw_hamming(pair):
+        pass
+
+    @given(p_neighbouring_pairs((1, 2), 3, lambda v: True))
+    def draw_p(pair):
+        pass
+
+    with pytest.raises(ValueError, match="at least 2 distinct values"):
+        draw_hamming()
+    with pytest.raises(ValueError, match="values with p True and values with p False"):
+        draw_p()
+
+
+@settings(max_examples=30)
+@given(spec=st.one_of(gencauchy_specs(max_m=3), student_t_specs(), laplace_approx_specs(), polyplace_specs()))
+def test_spec_strategies_give_valid_calibrations(spec):
+    assert spec.eta > 0 and spec.eps > 0
+    if spec.noise.name == "GenCauchy":
+        p, th = spec.noise.p, spec.noise.theta
+        eps = max(spec.m * spec.growth.gamma, spec.m * (p * th - 1) * spec.growth.gamma) + th * (p - 1) ** (
+            (p - 1) / p) * spec.eta
+        assert eps == pytest.approx(spec.eps, rel=1e-9)  # 004 Lemma 3.3 / Cor. 3.2 round trip
+    if spec.noise.name == "StudentT":
+        nu = spec.noise.nu
+        assert nu * spec.growth.gamma + (nu + 1) / (2 * math.sqrt(nu)) * spec.eta == pytest.approx(spec.eps, rel=1e-9)
+    if spec.noise.name == "PolyPlace":
+        assert spec.metric == "hamming" and spec.noise.alpha * spec.growth.gamma == pytest.approx(spec.eps)
+
+
+@settings(max_examples=60)
+@given(data=st.data(), spec=calibrated_specs(pure_only=True))
+def test_calibrated_loss_at_most_eps_times_distance(data, spec):
+    d, r, shift, y = data.draw(smooth_pairs(spec))
+    assert abs(r) <= float(spec.growth.log_g0(d)) + 1e-15
+    assert sum(abs(s) for s in shift) <= min(math.exp(r), 1.0) * d * (1 + 1e-12)
+    L = abstract_loss(spec, np.array([r]), np.array([shift]), np.array([y]))[0]
+    assert L <= spec.eps * d + 1e-9 * (1 + spec.eps * d)
+
+
+def test_property_catches_a_planted_overspend():
+    # The same property with the overspent Student t (eta = 0.8 instead of 0.48, 004 Lemma 3.5)
+    # must fail for some drawn pair: hypothesis.find searches smooth_pairs for a violating one.
+    spec = spec_student_t(1.0, 0.1, 4.0, eta=0.8)
+
+    def violates(inst):
+        d, r, shift, y = inst
+        return abstract_loss(spec, np.array([r]), np.array([shift]), np.array([y]))[0] > spec.eps * d + 1e-6
+
+    d, r, shift, y = find(smooth_pairs(spec), violates, settings=settings(max_examples=5000, database=None))
+    assert abstract_loss(spec, np.array([r]), np.array([shift]), np.array([y]))[0] > spec.eps * d
