@@ -550,19 +550,29 @@ class SALap:
         with np.errstate(divide="ignore"):
             return np.where(u > 0, np.log(-np.expm1(-self.eps * np.maximum(u, 0.0))), -np.inf)
 
-    def log_density(self, X: ArrayLike, output: ArrayLike) -> float:
-        """ln of the probability (density in the released value) of an output sequence."""
+    def log_density(self, X: ArrayLike, output: ArrayLike) -> FloatArray:
+        """ln of the probability (density in the released value) of output sequences, shape (..., d).
+
+        With j the number of leading ⊥'s: sum_{i<j} ln P(lambda <= t_i - f_i(X)), plus, if j < d,
+        ln eps - eps (z - f_j(X)) for the released z = output[j] (-inf unless z > t_j and z >= f_j(X)).
+        Vectorised over the leading axes of ``output``; a single sequence gives a 0-d array."""
         fx = self.query(X).astype(float)
         out = np.asarray(output, dtype=float)
+        d = self.query.d
+        if out.shape[-1:] != (d,):
+            raise ValueError(f"output must have shape (..., {d}); got {out.shape}")
         bott = out == BOTTOM
-        j = int(np.argmin(bott)) if not bott.all() else self.query.d
-        lp = float(self._log_cdf_noise(self.thresholds[:j] - fx[:j]).sum())
-        if j < self.query.d:
-            z = out[j]
-            if not (z > self.thresholds[j]) or z < fx[j]:
-                return -math.inf
-            lp += math.log(self.eps) - self.eps * (z - fx[j])
-        return lp
+        # j = index of the first non-⊥ entry (d if all are ⊥)
+        j = np.where(bott.all(axis=-1), d, np.argmin(bott, axis=-1))
+        lcdf = self._log_cdf_noise(self.thresholds - fx)  # (d,)
+        cum = np.concatenate([[0.0], np.cumsum(lcdf)])  # cum[j] = sum_{i<j} ln P(lambda <= t_i - f_i)
+        lp = cum[j]
+        jj = np.minimum(j, d - 1)
+        z = np.take_along_axis(out, jj[..., None], axis=-1)[..., 0]
+        t, f = self.thresholds[jj], fx[jj]
+        with np.errstate(invalid="ignore"):
+            val = np.where((z > t) & (z >= f), math.log(self.eps) - self.eps * (z - f), -np.inf)
+        return np.where(j < d, lp + val, lp)
 
     def max_privacy_loss(self, X: ArrayLike, Xp: ArrayLike) -> float:
         """sup over outputs of ln(P_X / P_X'), exact (each output type: ⊥^j then a value, or ⊥^d)."""

@@ -431,3 +431,36 @@ def test_auditor_rejects_bad_input():
 
     res = audit_finite(NoMp(), [((1,), (0,))], range(-3, 4))
     assert not res.certified and any("cannot certify" in n for n in res.notes)
+
+
+def test_audit_finite_certifies_asymmetric_mechanisms_in_mpmath():
+    # 003 Def. IV.2: ALap, AGeo and SALap are eps-ADP on p-neighbouring pairs (exact max loss = eps,
+    # slack 0 up to rounding, nothing certified), while the reversed, non-p-neighbouring pairs have
+    # infinite loss, which audit_finite now certifies with the mpmath log-densities of
+    # verify.privacy_loss._asymmetric_log_density_mp (the core imports no mpmath).
+    import itertools
+
+    from smoothsens_core.asymmetric import BOTTOM, AGeo, ALap, CountingQuery, NeighbourRelation, SALap
+
+    c = np.array([[False, True, False], [False, False, True]])  # two counting queries over 3 records
+    q = CountingQuery(c)
+    # the composed relation of the per-location policies p_i = not c_i (003 Thm. VIII.6): a record may
+    # only be replaced by one visiting a subset of its locations, so both counts decrease, Delta_p = 1
+    R = NeighbourRelation.intersection([NeighbourRelation.from_policy(~ci) for ci in c])
+    datasets = [np.array(t) for t in itertools.product(range(3), repeat=2)]
+    nb = [(X, Xp) for X, Xp in itertools.product(datasets, repeat=2)
+          if R.allowed[X, Xp].sum() == 1 and (X != Xp).sum() == 1]
+    rev = [(Xp, X) for X, Xp in nb if not (R.allowed[Xp, X].sum() == 1)]
+    assert nb and rev
+    grid = [np.array(z) for z in itertools.product(np.arange(-0.75, 3.0, 0.5), repeat=2)]
+    ints = [np.array(z, dtype=float) for z in itertools.product(range(3), repeat=2)]
+    sal_out = [np.array([BOTTOM, BOTTOM]), *[np.array([BOTTOM, z]) for z in (1.5, 2.25)],
+               *[np.array([z, np.nan]) for z in (1.5, 2.25)]]
+    mechs = [(ALap(q, R, 0.7), grid), (AGeo(q, R, 0.7, n=2), ints), (SALap(q, R, 0.7, thresholds=[1.0, 1.0]), sal_out)]
+    for mech, outs in mechs:
+        good = audit_finite(mech, nb, outs)
+        assert not good.certified and good.max_slack <= 1e-9, (type(mech).__name__, good.summary())
+        bad = audit_finite(mech, rev, outs)
+        assert bad.certified and bad.certified_slack is not None, (type(mech).__name__, bad.summary())
+        # the certificate is an mpmath evaluation, not the float one: the loss is +inf (p_X' = 0)
+        assert float(bad.certified_slack) == math.inf or float(bad.certified_slack) > 0
