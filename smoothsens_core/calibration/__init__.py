@@ -907,14 +907,24 @@ def format_calibration_table(rows: list[dict[str, Any]]) -> str:
 
 from .tight import (  # noqa: E402
     TightCalibration,
+    TightDeltaResult,
+    TightLaplaceCalibration,
     TightResult,
     format_tight_table,
+    format_tight_table_laplace,
+    hockey_stick_laplace,
     optimise_tight,
     tight_calibration,
+    tight_calibration_laplace,
+    tight_delta_laplace,
     tight_epsilon,
     tight_eta,
+    tight_eta_laplace,
     tight_table,
+    tight_table_laplace,
 )
 
 __all__ += ["TightResult", "TightCalibration", "tight_epsilon", "tight_eta", "tight_calibration", "tight_table",
-            "format_tight_table", "optimise_tight"]
+            "format_tight_table", "optimise_tight", "TightDeltaResult", "TightLaplaceCalibration",
+            "hockey_stick_laplace", "tight_delta_laplace", "tight_eta_laplace", "tight_calibration_laplace",
+            "tight_table_laplace", "format_tight_table_laplace"]

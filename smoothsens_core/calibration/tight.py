@@ -46,7 +46,83 @@ a certified upper bound (up to a relative 1e-12 margin for floating-point roundi
 
 Families: Student's t T_nu (any nu > 0), GenCauchy(p > 1, theta > 0), PolyPlace(s, alpha), and
 Laplace (rate infinite: |1 + z psi| = |1 - z| is unbounded, so no pure guarantee; the approximate
-Lemma 3.6 case is not covered here).
+Lemma 3.6 case is the next section).
+
+Laplace with g_L, approximate GP (004 Lemma 3.6, 004 Def. 5)
+-----------------------------------------------------------
+M(x) = f(x) + (B(x)/eta) Z, Z ~ Lap(0, 1), B a g_L-smooth upper bound: at distance d the adversary
+has B(x)/B(x') in [1/(1 + gamma d), 1 + gamma d] and |f(x) - f(x')| <= min(B(x), B(x')) d.  The
+printed guarantee is (eps, delta, Lambda)-GP with eps = eta + gamma ln(1/delta).  The exact delta of
+a pair is the hockey-stick divergence; (eps, delta, Lambda)-GP holds iff
+
+    delta >= delta_tight := sup_{0 < d <= Lambda, allowed pairs}  H_{e^(eps d)}(P_x || P_x'),
+    H_a(P || Q) = integral (p - a q)_+ = sup_S P(S) - a Q(S).
+
+Normalise B(x') = 1, f(x') = 0, B(x) = c = e^r, f(x) = Delta and multiply the outputs by eta:
+P = Lap(s, c), Q = Lap(0, 1) with s = eta Delta (s >= 0 by the symmetry y -> -y), and t = eps d:
+
+    |r| <= ln(1 + gamma d),   0 <= s <= eta d min(c, 1).
+
+(L1) Closed form.  l(y) = ln p(y) - ln q(y) = -r - |y - s|/c + |y| is linear on (-inf, 0), [0, s]
+and (s, inf), so {l > t} meets each piece in one interval whose P- and Q-masses are differences of
+Laplace tails (taken on the side away from s, resp. 0: no 1 - cdf cancellation).  For c > 1 and
+s - r <= t this sums to
+
+    H = (1 - 1/c) exp(-(t + r)/(c - 1)) cosh(s/(c - 1)).
+
+(L2) Monotone in the shift and the threshold.  H is nonincreasing in t (the integrand is).  For
+s >= 0 the reflection y -> 2s - y keeps p and does not increase |y| for y <= s (|2s - y| >= |y|), so
+it maps A ∩ {y < s} into A ∩ {y > s}, A = {l > t}, preserving P-mass (dp/ds = p sign(y - s)/c); so
+the right derivative of H in s is at least (1/c) [P(A ∩ {y > s}) - P(A ∩ {y < s})] >= 0, and H is
+Lipschitz in s (|H(s1) - H(s2)| <= TV <= |s1 - s2|/(2c)), hence nondecreasing in s.  The worst
+shift is therefore |Delta| = min(c, 1) d.
+
+(L3) r >= 0 (B(x) >= B(x')) with eta <= eps: s = eta d, s - r <= t, and by (L1)
+d/dc ln H = [t + r - s tanh(s/(c - 1))]/(c - 1)^2 > 0 (s tanh < s <= t + r), so the worst scale
+ratio is the extreme c = 1 + gamma d.  There s/(c - 1) = eta/gamma, t/(c - 1) = eps/gamma and
+
+    H = cosh(eta/gamma) e^(-eps/gamma) phi(gamma d),   phi(u) = u/(1 + u) (1 + u)^(-1/u),
+
+with d ln phi/du = ln(1 + u)/u^2 > 0 and phi(u) -> 1 (u -> inf): H increases with d, and the sup
+over r >= 0, d <= Lambda is cosh(eta/gamma) e^(-eps/gamma) phi(gamma Lambda) (d = Lambda; for
+Lambda = inf approached as d -> inf, not attained; DP, d = 1: phi(gamma)).
+
+(L4) r < 0: for c < 1, l increases up to y = s and decreases after, so H = 0 unless
+l(s) = s - r > t; and s - r - t <= eta d + ln(1 + gamma d) - eps d <= (eta + gamma - eps) d.  Hence
+the r < 0 branch contributes nothing when eta + gamma <= eps.
+
+So for eta + gamma <= eps (always at the printed eta when delta <= 1/e) the exact answer is
+
+    delta_tight = cosh(eta/gamma) e^(-eps/gamma) phi(gamma Lambda),
+
+and at the printed eta (e^(-(eps - eta)/gamma) = delta) the ratio delta_tight/delta is
+(1 + e^(-2 eta/gamma))/2 phi(gamma Lambda) < 1: Lemma 3.6 is valid and, for Lambda = inf, tight to
+within a factor 2 (for DP, phi(gamma) ~ gamma/e makes it far from tight).  Solving for eta at
+Lambda = inf gives eta_tight = gamma arccosh(delta e^(eps/gamma))
+= eta_printed + gamma ln(1 + sqrt(1 - e^(-2 eta_printed/gamma))) <= eta_printed + gamma ln 2.
+
+(L5) Lambda = inf and eta > eps: r = 0, Delta = d gives H = 1 - e^(-(eta - eps) d/2) -> 1: delta_tight = 1.
+Tail for Lambda = inf, eta <= eps: the r < 0 value s - r - t is convex in c, so it is at most
+max((eta - eps) d, eta/gamma + ln(1 + gamma d) - eps d), which is <= 0 for all d >= D once
+D >= (1/eps - 1/gamma)_+ and eta/gamma + ln(1 + gamma D) - eps D <= 0; with (L3) the sup over
+d >= D is at most cosh(eta/gamma) e^(-eps/gamma).
+
+(L6) Certified cells (the cases (L3)-(L4) do not cover: eta + gamma > eps, or eta > eps with
+Lambda < inf or DP).  Parametrise r = u ln(1 + gamma d), u in [-1, 1].  On a cell where
+c in [c_a, c_b], s in [s_a, s_b], t >= t_a, the pointwise bound
+p_{c,s}(y) = e^(-|y-s|/c)/(2c) <= (c_b/c_a) e^(-|y-s|/c_b)/(2 c_b) and (L2) give
+
+    H <= kappa H_{e^(t_a - ln kappa)}(Lap(s_b, c_b) || Q),   kappa = c_b/c_a,
+
+in closed form by (L1) (valid for any real threshold).  A second bound trades shift for threshold:
+q(y) >= e^(-|D|) q(y - D) for Q = Lap(0, 1), so
+H_{e^t}(Lap(s + D, c) || Q) <= H_{e^(t - |D|)}(Lap(s, c) || Q), whence
+H <= kappa H_{e^(t* - ln kappa)}(Lap(s_a, c_b) || Q) with t* = s_a + min over the cell of
+t - s = d (eps - eta min(c, 1)) (at d_a or d_b, c = c_b).  This one stays sharp at large d, where s
+and t grow together; the cell bound is the smaller of the two.  Cells whose bound exceeds the best
+value attained at cell corners (concrete pairs) are bisected (u in halves, d geometrically) until the gap
+is below ``rtol``; the tail d >= D (Lambda = inf) is bounded by (L5).  ``upper`` carries a relative
+rounding margin (1e-11 of the P- and Q-masses summed, plus 1e-300 for underflow).
 """
 
 from __future__ import annotations
@@ -57,10 +133,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._validation import check_positive
+from .._validation import check_finite_array, check_positive, check_probability
 
 __all__ = ["TightResult", "tight_epsilon", "tight_eta", "tight_calibration", "TightCalibration", "tight_table",
-           "format_tight_table", "optimise_tight"]
+           "format_tight_table", "optimise_tight", "hockey_stick_laplace", "TightDeltaResult", "tight_delta_laplace",
+           "tight_eta_laplace", "TightLaplaceCalibration", "tight_calibration_laplace", "tight_table_laplace",
+           "format_tight_table_laplace"]
 
 _MARGIN = 1e-12  # relative margin added to certified upper bounds (floating-point rounding)
 
@@ -517,3 +595,464 @@ def optimise_tight(family: str, eps: float, gamma: float, metric: str = "gp", *,
     v = lo + math.exp(best_u)
     printed = calibrate_student_t(eps, gamma, v) if family == "student_t" else calibrate_gencauchy(eps, gamma, v, theta)
     return tight_calibration(printed, metric)
+
+
+# =============================================================================================
+# Laplace with g_L, approximate GP: the exact delta (004 Lemma 3.6; module docstring (L1)-(L6)).
+# =============================================================================================
+_HS_ROUND = 1e-11  # relative rounding margin on the summed P- and Q-masses of the closed form (L1)
+_HS_TINY = 1e-300  # absolute margin: hockey-stick values that underflow the float range
+_ULP4 = 4.0 * np.finfo(float).eps  # outward rounding of the cell parameters (L6)
+
+
+def _hs_laplace(r: Any, s: Any, t: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(H, scale) with H = H_{e^t}(Lap(s, e^r) || Lap(0, 1)) by (L1), s >= 0, any real r and t.
+
+    ``scale`` is the sum of the P- and e^t Q-masses of the three pieces: H is their difference, so
+    its rounding error is a few ulp of ``scale`` (not of H).  Vectorised (broadcast arrays)."""
+    r, s, t = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (r, s, t)))
+    ic = np.exp(-r)  # 1/c
+    em = np.expm1(-r)  # 1/c - 1 without cancellation for c near 1
+    # l(y) = a_mid + em y on (-inf, 0), a_mid + (ic + 1) y on [0, s], a_right - em y on (s, inf)
+    a_mid = -r - s * ic
+    a_right = -r + s * ic
+    H = np.zeros(r.shape)
+    scale = np.zeros(r.shape)
+    with np.errstate(all="ignore"):  # empty pieces produce inf/nan, masked out by ``ok``
+        # piece (-inf, 0): increasing (em > 0, c < 1) -> (ys, 0); decreasing -> (-inf, min(ys, 0))
+        ys = (t - a_mid) / em
+        lo = np.where(em > 0, ys, -np.inf)
+        hi = np.where(em < 0, np.minimum(ys, 0.0), 0.0)
+        lo = np.where(em == 0, np.where(a_mid > t, -np.inf, 0.0), lo)
+        hi = np.where(em == 0, 0.0, hi)
+        ok = lo < hi
+        # both tails on the left: P from s, Q from 0 (the exponents are <= 0 on the piece)
+        p = 0.5 * (np.exp(-(s - hi) * ic) - np.exp(-(s - lo) * ic))
+        q = 0.5 * (np.exp(t + hi) - np.exp(t + lo))
+        H += np.where(ok, p - q, 0.0)
+        scale += np.where(ok, p + q, 0.0)
+        # piece [0, s]: increasing -> (max(ys, 0), s); P left of s, Q right of 0
+        lo = np.maximum((t - a_mid) / (ic + 1.0), 0.0)
+        ok = lo < s
+        p = -0.5 * np.expm1(-(s - lo) * ic)
+        q = 0.5 * (np.exp(t - lo) - np.exp(t - s))
+        H += np.where(ok, p - q, 0.0)
+        scale += np.where(ok, p + q, 0.0)
+        # piece (s, inf): slope -em; increasing (c > 1) -> (max(ys, s), inf); decreasing -> (s, ys)
+        ys = (t - a_right) / (-em)
+        lo = np.where(em < 0, np.maximum(ys, s), s)
+        hi = np.where(em > 0, ys, np.inf)
+        lo = np.where(em == 0, np.where(a_right > t, s, np.inf), lo)
+        hi = np.where(em == 0, np.inf, hi)
+        ok = lo < hi
+        p = 0.5 * (np.exp(-(lo - s) * ic) - np.exp(-(hi - s) * ic))
+        q = 0.5 * (np.exp(t - lo) - np.exp(t - hi))
+        H += np.where(ok, p - q, 0.0)
+        scale += np.where(ok, p + q, 0.0)
+    return H, scale
+
+
+def hockey_stick_laplace(r: Any, shift: Any, t: Any) -> np.ndarray:
+    """H_{e^t}(Lap(shift, e^r) || Lap(0, 1)) = integral (p - e^t q)_+ dy, in closed form (vectorised).
+
+    The exact delta of 004 Def. 5 for one pair of the Laplace mechanism of 004 Lemma 3.6 after the
+    normalisation of the module docstring: r = ln(B(x)/B(x')), shift = eta (f(x) - f(x'))/B(x'),
+    t = eps dist(x, x').  The set {ln p - ln q > t} is a union of at most three intervals, one per
+    linear piece of the log-ratio (module docstring (L1)); their masses are differences of Laplace
+    tails.  Accurate to a few ulp of the P- and Q-masses involved."""
+    r = check_finite_array("r", r)
+    shift = check_finite_array("shift", shift)
+    t = check_finite_array("t", t)
+    H, _ = _hs_laplace(r, np.abs(shift), t)  # H is even in the shift (y -> -y)
+    return np.maximum(H, 0.0)[()]
+
+
+def _phi(u: float) -> float:
+    """phi(u) = u/(1 + u) (1 + u)^(-1/u) of (L3), increasing from 0 to phi(inf) = 1."""
+    if math.isinf(u):
+        return 1.0
+    lu = math.log1p(u)
+    return math.exp(math.log(u) - lu - lu / u)
+
+
+def _delta_rpos_closed(eps: float, eta: float, gamma: float, D: float) -> float:
+    """(L3): sup over r >= 0, d <= D of H = cosh(eta/gamma) e^(-eps/gamma) phi(gamma D), eta <= eps
+    (cosh times exp written as two exponentials: no overflow for small gamma)."""
+    return 0.5 * (math.exp((eta - eps) / gamma) + math.exp(-(eta + eps) / gamma)) * _phi(gamma * D)
+
+
+def _gl_value(eps: float, eta: float, gamma: float, u: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """H at the concrete pairs r = u ln(1 + gamma d), Delta = d min(e^r, 1) (worst shift, (L2)); returns (H, r)."""
+    r = u * np.log1p(gamma * d)
+    with np.errstate(invalid="ignore"):
+        s = eta * d * np.minimum(np.exp(r), 1.0)
+    H, _ = _hs_laplace(r, s, eps * d)
+    return np.maximum(H, 0.0), r
+
+
+def _gl_cell_upper(eps: float, eta: float, gamma: float, ua: np.ndarray, ub: np.ndarray, da: np.ndarray,
+                   db: np.ndarray) -> np.ndarray:
+    """(L6): certified upper bound of H over each cell [ua, ub] x [da, db] (cells never straddle u = 0)."""
+    La, Lb = np.log1p(gamma * da), np.log1p(gamma * db)
+    pos = ua >= 0.0
+    # r = u ln(1 + gamma d): increasing in u; in d increasing for u >= 0, decreasing for u <= 0
+    r_lo = np.where(pos, ua * La, ua * Lb)
+    r_hi = np.where(pos, ub * Lb, ub * La)
+    r_lo = r_lo - _ULP4 * (1.0 + np.abs(r_lo))
+    r_hi = r_hi + _ULP4 * (1.0 + np.abs(r_hi))
+    lk = r_hi - r_lo  # ln kappa
+    # bound 1: largest shift, smallest threshold
+    s_hi = eta * db * np.minimum(np.exp(r_hi), 1.0) * (1.0 + _ULP4)
+    t_lo = eps * da * (1.0 - _ULP4) - lk
+    H1, sc1 = _hs_laplace(r_hi, s_hi, t_lo)
+    # bound 2: smallest shift, the excess shift traded for threshold; t - s = d (eps - eta min(c, 1)) is
+    # smallest at d_a or d_b (linear in d) and at c = c_b
+    s_lo = eta * da * np.minimum(np.exp(r_lo), 1.0) * (1.0 - _ULP4)
+    k = eps - eta * np.minimum(np.exp(r_hi), 1.0) * (1.0 + _ULP4)
+    t_eff = np.minimum(da * k, db * k) - _ULP4 * (np.abs(da * k) + np.abs(db * k)) + s_lo - lk
+    H2, sc2 = _hs_laplace(r_hi, s_lo, t_eff)
+    ub1 = np.maximum(H1, 0.0) + _HS_ROUND * sc1
+    ub2 = np.maximum(H2, 0.0) + _HS_ROUND * sc2
+    return np.exp(lk) * np.minimum(ub1, ub2) + _HS_TINY
+
+
+def _gl_cells(eps: float, eta: float, gamma: float, u_edges: np.ndarray, d_edges: np.ndarray | None, rtol: float,
+              best: float, witness: dict[str, float], max_rounds: int = 80,
+              max_cells: int = 200_000) -> tuple[float, float, dict[str, float], int]:
+    """Certified cell bisection (L6) of sup H over u in [u_edges[0], u_edges[-1]] and d in the range of
+    ``d_edges`` (None: DP, d = 1).  ``best``/``witness``: a value already attained elsewhere (cells
+    below it settle).  Returns (upper over the cells, best attained, its witness, cells evaluated)."""
+    split_d = d_edges is not None
+    de = np.array([1.0, 1.0]) if d_edges is None else d_edges
+    UA, DA = np.meshgrid(u_edges[:-1], de[:-1], indexing="ij")
+    UB, DB = np.meshgrid(u_edges[1:], de[1:], indexing="ij")
+    ua, ub, da, db = UA.ravel(), UB.ravel(), DA.ravel(), DB.ravel()
+    up_global = 0.0
+    cells = ua.size
+    for rnd in range(max_rounds):
+        # attained values at the cell corners (concrete pairs of 004 Def. 8 on a two-point domain)
+        for uu, dd in ((ua, da), (ub, da), (ua, db), (ub, db)):
+            h, r = _gl_value(eps, eta, gamma, uu, dd)
+            j = int(np.argmax(h))
+            if h[j] > best:
+                best = float(h[j])
+                witness = {"r": float(r[j]), "shift": float(dd[j] * min(math.exp(r[j]), 1.0)), "d": float(dd[j])}
+        ubd = _gl_cell_upper(eps, eta, gamma, ua, ub, da, db)
+        if np.isnan(ubd).any():
+            raise RuntimeError(f"tight delta of Laplace g_L: NaN in the cell bounds (eps={eps!r}, eta={eta!r}, "
+                               f"gamma={gamma!r})")
+        settled = ubd <= best * (1.0 + rtol) + _HS_TINY
+        if np.any(settled):
+            up_global = max(up_global, float(ubd[settled].max()))
+        ua, ub, da, db, ubd = ua[~settled], ub[~settled], da[~settled], db[~settled], ubd[~settled]
+        if ua.size == 0:
+            break
+        if rnd == max_rounds - 1 or ua.size > max_cells:
+            # budget exhausted: the bound stays certified, only looser (upper - lower reported)
+            up_global = max(up_global, float(ubd.max()))
+            break
+        split = ubd > best + 0.5 * (float(ubd.max()) - best)
+        keep = ~split
+        sa, sb, sda, sdb = ua[split], ub[split], da[split], db[split]
+        um = 0.5 * (sa + sb)
+        if split_d:
+            # d halves in log scale; the first cell [0, d1] is cut at d1/64
+            dm = np.where(sda > 0, np.sqrt(sda * sdb), sdb / 64.0)
+            ua = np.concatenate([ua[keep], sa, um, sa, um])
+            ub = np.concatenate([ub[keep], um, sb, um, sb])
+            da = np.concatenate([da[keep], sda, sda, dm, dm])
+            db = np.concatenate([db[keep], dm, dm, sdb, sdb])
+            cells += 4 * sa.size
+        else:
+            ua = np.concatenate([ua[keep], sa, um])
+            ub = np.concatenate([ub[keep], um, sb])
+            da = np.concatenate([da[keep], sda, sda])
+            db = np.concatenate([db[keep], sdb, sdb])
+            cells += 2 * sa.size
+    return up_global, best, witness, cells
+
+
+def _tail_start(eps: float, eta: float, gamma: float) -> float:
+    """(L5): a D with D >= (1/eps - 1/gamma)_+ and eta/gamma + ln(1 + gamma D) - eps D <= 0 (eta <= eps)."""
+    D = max(1.0 / eps - 1.0 / gamma, (1.0 + eta / gamma) / eps, 1e-12)
+    for _ in range(200):
+        if eta / gamma + math.log1p(gamma * D) - eps * D <= 0.0:
+            return D
+        D *= 2.0
+    raise RuntimeError(f"no tail start found (eps={eps!r}, eta={eta!r}, gamma={gamma!r})")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class TightDeltaResult:
+    """Outcome of :func:`tight_delta_laplace` (004 Lemma 3.6, Laplace with g_L).
+
+    ``upper``    certified upper bound on delta_tight = sup over allowed pairs of the hockey-stick
+                 divergence H_{e^(eps d)}(P_x || P_x') (never below the truth).
+    ``lower``    a value attained by ``witness`` (or approached along it as d -> inf: entries inf).
+    ``witness``  {"r": ln(B(x)/B(x')), "shift": f(x) - f(x') for B(x') = 1, "d": dist(x, x')}.
+    ``delta_printed``  the delta Lemma 3.6 certifies at (eps, eta, gamma): exp(-(eps - eta)/gamma)
+                 (None when eta >= eps: the lemma gives no delta < 1 then).
+    ``method``   which argument of the module docstring certified ``upper``.
+    """
+
+    upper: float
+    lower: float
+    witness: dict[str, float]
+    metric: str
+    eps: float
+    eta: float
+    gamma: float
+    Lambda: float
+    delta_printed: float | None
+    method: str
+    cells: int
+
+    @property
+    def delta(self) -> float:
+        return self.upper
+
+
+def _check_lambda(metric: str, Lambda: Any) -> float:
+    Lambda = check_positive("Lambda", Lambda, allow_inf=True)
+    if metric == "dp" and Lambda < 1.0:
+        raise ValueError(f"Lambda must be >= 1 for metric='dp' (Hamming neighbours are at distance 1); "
+                         f"got Lambda={Lambda!r}")
+    return Lambda
+
+
+def tight_delta_laplace(eps: float, eta: float, gamma: float, metric: str = "gp", Lambda: float = math.inf, *,
+                        rtol: float | None = None, method: str = "auto") -> TightDeltaResult:
+    """The exact delta of M(x) = f(x) + (B(x)/eta) Z, Z ~ Lap(0,1), B g_L-smooth (004 Lemma 3.6).
+
+    delta_tight = sup over pairs allowed by 004 Def. 8 with g_L (and 0 < d <= Lambda for "gp",
+    d = 1 for "dp") of H_{e^(eps d)}(P_x || P_x') (004 Def. 5); see the module docstring (L1)-(L6).
+    ``eps`` the per-unit-distance eps, ``eta`` the noise divisor, ``gamma`` the g_L parameter,
+    ``Lambda`` the neighbourhood radius of 004 Def. 5 (for "dp" only d = 1 matters; Lambda >= 1).
+    ``method="auto"`` uses the exact closed form where (L3)-(L5) prove it (eta <= eps for the
+    r >= 0 branch, eta + gamma <= eps for r < 0) and certified cells (L6) for the rest;
+    ``"cells"`` runs the cells everywhere (a cross-check; the Lambda = inf tail still uses (L5)).
+    ``rtol`` (default 1e-7): relative gap upper - lower at which the cells stop.
+    """
+    eps = check_positive("eps", eps)
+    eta = check_positive("eta", eta)
+    gamma = check_positive("gamma", gamma)
+    metric = _check_metric(metric)
+    Lambda = _check_lambda(metric, Lambda)
+    rtol = 1e-7 if rtol is None else check_positive("rtol", rtol)
+    if method not in ("auto", "cells"):
+        raise ValueError(f"method must be 'auto' or 'cells'; got method={method!r}")
+    D = 1.0 if metric == "dp" else Lambda
+    printed = math.exp(-(eps - eta) / gamma) if eta < eps else None
+
+    def result(upper: float, lower: float, wit: dict[str, float], how: str, cells: int = 0) -> TightDeltaResult:
+        return TightDeltaResult(min(upper, 1.0), lower, wit, metric, eps, eta, gamma, Lambda, printed, how, cells)
+
+    inf_wit = {"r": math.inf, "shift": math.inf, "d": math.inf}
+    if math.isinf(D) and eta > eps:
+        # (L5): r = 0, Delta = d, H = 1 - exp(-(eta - eps) d/2) -> 1 as d -> inf
+        return result(1.0, 1.0, {"r": 0.0, "shift": math.inf, "d": math.inf}, "limit d -> inf at r = 0 (L5)")
+
+    # r >= 0 branch: exact by (L3) when eta <= eps; start from the trivial pair (equal laws, H = 0)
+    best, wit = 0.0, {"r": 0.0, "shift": 0.0, "d": min(D, 1.0)}
+    pos_upper = None
+    if eta <= eps:
+        closed = _delta_rpos_closed(eps, eta, gamma, D)
+        if math.isinf(D):
+            best, wit = closed, dict(inf_wit)  # approached as d -> inf along r = ln(1 + gamma d), Delta = d
+        else:
+            h, r = _gl_value(eps, eta, gamma, np.array([1.0]), np.array([D]))
+            best, wit = float(h[0]), {"r": float(r[0]), "shift": D, "d": D}
+        pos_upper = max(closed, best) * (1.0 + _HS_ROUND) + _HS_TINY
+    if method == "auto" and pos_upper is not None and eta + gamma <= eps:
+        # (L3) + (L4): the r < 0 branch is zero
+        return result(pos_upper, best, wit, "closed form (L3); r < 0 branch zero (L4)")
+
+    # cells (L6): over r < 0 only when (L3) covers r >= 0, else over both signs
+    both = method == "cells" or pos_upper is None
+    tail_up = 0.0
+    if metric == "dp":
+        d_edges = None
+        n_u = 64
+    else:
+        Dc = D
+        if math.isinf(D):
+            Dc = _tail_start(eps, eta, gamma)  # eta <= eps here
+            # (L5): beyond Dc the r < 0 branch is zero and r >= 0 is at most the limit
+            tail_up = _delta_rpos_closed(eps, eta, gamma, math.inf) * (1.0 + _HS_ROUND) + _HS_TINY
+        d_edges = np.concatenate([[0.0], np.geomspace(Dc * 1e-9, Dc, 49)])
+        d_edges[-1] = Dc
+        n_u = 16
+    u_edges = np.concatenate([np.linspace(-1.0, 0.0, n_u + 1), np.linspace(0.0, 1.0, n_u + 1)[1:]]) if both \
+        else np.linspace(-1.0, 0.0, n_u + 1)
+    up, best2, wit2, cells = _gl_cells(eps, eta, gamma, u_edges, d_edges, rtol, best, wit)
+    upper = max(up, tail_up, best2 * (1.0 + _HS_ROUND) + _HS_TINY)
+    if not both:
+        upper = max(upper, pos_upper)
+        how = "closed form (L3) for r >= 0; certified cells (L6) for r < 0"
+    else:
+        how = "certified cells (L6)" + ("; tail d >= D by (L5)" if tail_up > 0 else "")
+    return result(upper, best2, wit2, how, cells)
+
+
+def tight_eta_laplace(eps: float, delta: float, gamma: float, metric: str = "gp", Lambda: float = math.inf, *,
+                      rtol: float | None = None, xtol: float | None = None) -> float:
+    """The largest eta (least noise) whose certified tight delta (:func:`tight_delta_laplace`) is <= delta.
+
+    delta_tight is nondecreasing in eta (the worst shift eta d min(c, 1) grows with eta and H is
+    nondecreasing in the shift, module docstring (L2)), so the admissible etas form an interval
+    (0, eta_tight]: Brent's method on the certified upper bound, then the returned eta is checked
+    to satisfy upper <= delta.  Compare with the printed eta = eps - gamma ln(1/delta) of 004
+    Lemma 3.6 (which needs gamma ln(1/delta) < eps).  For "gp" with Lambda = inf every eta > eps
+    has delta_tight = 1 (L5), so eta_tight <= eps.  Raises ValueError when even eta -> 0 exceeds
+    delta (gamma too large for this delta)."""
+    eps = check_positive("eps", eps)
+    delta = check_probability("delta", delta)
+    gamma = check_positive("gamma", gamma)
+    metric = _check_metric(metric)
+    Lambda = _check_lambda(metric, Lambda)
+    xtol = 1e-12 if xtol is None else check_positive("xtol", xtol)
+    f = lambda e: tight_delta_laplace(eps, e, gamma, metric, Lambda, rtol=rtol).upper - delta  # noqa: E731
+    lo = 1e-12 * eps
+    f_lo = f(lo)
+    if not f_lo <= 0.0:
+        raise ValueError(
+            f"gamma is too large for delta: even eta -> 0 has tight delta {f_lo + delta:.6g} > delta "
+            f"(printed Lemma 3.6 needs gamma ln(1/delta) < eps, here {gamma * math.log(1.0 / delta):.6g} vs eps); "
+            f"got gamma={gamma!r}, eps={eps!r}, delta={delta!r}, metric={metric!r}, Lambda={Lambda!r}"
+        )
+    if metric == "gp" and math.isinf(Lambda):
+        hi = eps
+        if f(hi) <= 0.0:
+            return eps  # every eta > eps has delta_tight = 1 (L5)
+    else:
+        hi = max(1.0, eps)
+        for _ in range(200):
+            if f(hi) > 0.0:
+                break
+            lo, hi = hi, 2.0 * hi
+        else:  # pragma: no cover - H -> 1 as eta -> inf at r = 0
+            raise RuntimeError(f"no eta with tight delta > delta found (eps={eps!r}, delta={delta!r})")
+    from scipy.optimize import brentq
+
+    eta = brentq(f, lo, hi, xtol=xtol * hi * 1e-3, rtol=xtol)
+    for _ in range(60):
+        if f(eta) <= 0.0:
+            return eta
+        eta *= 1.0 - xtol
+    return lo
+
+
+@dataclass(frozen=True)
+class TightLaplaceCalibration:
+    """Printed (004 Lemma 3.6) vs tight calibration of the Laplace g_L mechanism at (eps, delta, gamma).
+
+    ``eta_printed``  eps - gamma ln(1/delta) (None when gamma ln(1/delta) >= eps: infeasible).
+    ``delta_tight_at_printed_eta``  certified tight delta at the printed eta (``..._lower`` attained);
+                     ``delta_ratio`` = that / delta (<= 1: the printed lemma holds).
+    ``eta_tight``    the largest eta with certified tight delta <= delta (:func:`tight_eta_laplace`).
+    ``std_printed``, ``std_tight``  noise std per unit B, sqrt(2)/eta (Var Lap(0,1) = 2);
+    ``std_saved`` = 1 - std_tight/std_printed (None when the printed calibration is infeasible).
+    """
+
+    eps: float
+    delta: float
+    gamma: float
+    metric: str
+    Lambda: float
+    eta_printed: float | None
+    delta_tight_at_printed_eta: float | None
+    delta_tight_lower: float | None
+    delta_ratio: float | None
+    eta_tight: float
+    std_printed: float
+    std_tight: float
+    std_saved: float | None
+    note: str = ""
+
+
+def tight_calibration_laplace(eps: float, delta: float, gamma: float, metric: str = "gp",
+                              Lambda: float = math.inf) -> TightLaplaceCalibration:
+    """Printed vs tight calibration of Laplace with g_L (004 Lemma 3.6) for a target (eps, delta).
+
+    Raises ValueError when the tight calibration is infeasible too (then so is the printed one)."""
+    from . import calibrate_laplace_approx
+
+    eps = check_positive("eps", eps)
+    delta = check_probability("delta", delta)
+    gamma = check_positive("gamma", gamma)
+    metric = _check_metric(metric)
+    Lambda = _check_lambda(metric, Lambda)
+    sd = math.sqrt(2.0)
+    try:
+        printed = calibrate_laplace_approx(eps, delta, gamma, metric=metric)
+        why = ""
+    except ValueError as exc:
+        printed, why = None, str(exc)
+    eta_t = tight_eta_laplace(eps, delta, gamma, metric, Lambda)
+    if printed is None:
+        return TightLaplaceCalibration(
+            eps, delta, gamma, metric, Lambda, None, None, None, None, eta_t, math.inf, sd / eta_t, None,
+            f"printed Lemma 3.6 infeasible ({why}); the tight calibration is feasible: eta = {eta_t:.6g}")
+    at = tight_delta_laplace(eps, printed.eta, gamma, metric, Lambda)
+    std_p, std_t = sd / printed.eta, sd / eta_t
+    return TightLaplaceCalibration(eps, delta, gamma, metric, Lambda, printed.eta, at.upper, at.lower,
+                                   at.upper / delta, eta_t, std_p, std_t, 1.0 - std_t / std_p,
+                                   f"tight delta at the printed eta: {at.method}")
+
+
+def tight_table_laplace(eps: float, delta: float, gamma: float | None = None, metric: str = "gp",
+                        Lambda: float = math.inf) -> list[dict[str, Any]]:
+    """The Laplace g_L row (004 Lemma 3.6) of the printed-vs-tight comparison, as a list of one dict.
+
+    gamma defaults to eps/9 (004 Sec. 5).  Keys: family, source, gamma, metric, eps, delta,
+    eta_printed, delta_tight (certified, at the printed eta), delta_ratio, eta_tight, std_printed,
+    std_tight, std_saved, note / error (the reason, when infeasible)."""
+    from . import DEFAULT_GAMMA_FRACTION
+
+    eps = check_positive("eps", eps)
+    delta = check_probability("delta", delta)
+    metric = _check_metric(metric)
+    g = DEFAULT_GAMMA_FRACTION * eps if gamma is None else check_positive("gamma", gamma)
+    row: dict[str, Any] = {"family": "Laplace g_L (approx.)", "source": "004 Lemma 3.6", "gamma": g,
+                           "metric": metric, "eps": eps, "delta": delta}
+    try:
+        tc = tight_calibration_laplace(eps, delta, g, metric, Lambda)
+    except ValueError as exc:
+        row.update(eta_printed=None, delta_tight=None, delta_ratio=None, eta_tight=None, std_printed=None,
+                   std_tight=None, std_saved=None, note="", error=f"tight and printed both infeasible: {exc}")
+        return [row]
+    row.update(eta_printed=tc.eta_printed, delta_tight=tc.delta_tight_at_printed_eta, delta_ratio=tc.delta_ratio,
+               eta_tight=tc.eta_tight, std_printed=tc.std_printed, std_tight=tc.std_tight, std_saved=tc.std_saved,
+               note=tc.note, error="")
+    return [row]
+
+
+def format_tight_table_laplace(rows: list[dict[str, Any]]) -> str:
+    """The rows of :func:`tight_table_laplace` as aligned text columns (notes after the table)."""
+    cols = [("family", "family"), ("source", "source"), ("delta", "delta printed"),
+            ("delta_tight", "delta tight (same eta)"), ("delta_ratio", "tight/printed"),
+            ("eta_printed", "eta printed"), ("eta_tight", "eta tight"), ("std_printed", "std printed"),
+            ("std_tight", "std tight"), ("std_saved", "std saved")]
+
+    def cell(r: dict[str, Any], k: str) -> str:
+        v = r.get(k)
+        if r.get("error") and k == "source":
+            return "infeasible (see note)"
+        if v is None:
+            return "infeasible" if k == "eta_printed" and r.get("eta_tight") is not None else "-"
+        if k == "std_saved":
+            return f"{100.0 * v:.2f}%"
+        if isinstance(v, float):
+            return "inf" if math.isinf(v) else f"{v:.6g}"
+        return str(v)
+
+    table = [[cell(r, k) for k, _ in cols] for r in rows]
+    widths = [max(len(h), *(len(line[i]) for line in table)) for i, (_, h) in enumerate(cols)]
+    out = ["  ".join(h.ljust(w) if i < 2 else h.rjust(w) for i, ((_, h), w) in enumerate(zip(cols, widths)))]
+    out.append("  ".join("-" * w for w in widths))
+    for line in table:
+        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths))))
+    notes = [f"  {r['family']}: {r['error'] or r['note']}" for r in rows if r.get("error") or r.get("note")]
+    if notes:
+        out += ["", "notes:", *notes]
+    return "\n".join(out)

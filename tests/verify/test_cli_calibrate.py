@@ -69,4 +69,36 @@ def test_cli_calibrate_tight_prints_printed_and_tight(capsys):
 
     out = format_tight_table(rows)
     assert "eps tight (same eta)" in out and "std saved" in out and "%" in out
-    assert main(["calibrate", "--eps", "1", "--tight", "--delta", "1e-5"]) == 2
+
+
+def test_cli_calibrate_tight_with_delta_adds_the_laplace_row(capsys):
+    """--tight --delta: the pure rows plus Laplace g_L (004 Lemma 3.6): printed vs tight delta and eta."""
+    import math
+
+    assert main(["calibrate", "--eps", "1", "--delta", "1e-5", "--gamma", "0.05", "--tight"]) == 0
+    out = capsys.readouterr().out
+    assert "Student t(nu=3)" in out and "PolyPlace" in out  # the pure rows are kept
+    lines = out.splitlines()
+    head = [i for i, line in enumerate(lines) if line.startswith("family") and "delta tight (same eta)" in line][0]
+    row = lines[head + 2]
+    assert row.startswith("Laplace g_L (approx.)") and "004 Lemma 3.6" in row
+    # GP, Lambda = inf: tight delta at the printed eta is delta (1 + e^(-2 eta/gamma))/2 = 5e-06; the
+    # tight eta is eta_p + gamma ln(1 + sqrt(1 - e^(-2 eta_p/gamma))) (tight.py module docstring)
+    eta_p = 1 - 0.05 * math.log(1e5)
+    eta_t = eta_p + 0.05 * math.log(1 + math.sqrt(1 - math.exp(-2 * eta_p / 0.05)))
+    assert f"{eta_p:.6g}" in row and f"{eta_t:.6g}" in row and "5e-06" in row and "0.5 " in row
+    assert f"{100 * (1 - eta_p / eta_t):.2f}%" in row
+    # JSON: the same rows plus the Laplace one
+    assert main(["calibrate", "--eps", "1", "--delta", "1e-5", "--gamma", "0.05", "--tight", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    lap = {r["family"]: r for r in rows}["Laplace g_L (approx.)"]
+    assert lap["eta_printed"] == pytest.approx(eta_p, rel=1e-14) and lap["eta_tight"] == pytest.approx(eta_t, rel=1e-9)
+    assert lap["delta_tight"] <= 1e-5 and lap["delta_ratio"] == pytest.approx(0.5, rel=1e-6)
+
+
+def test_cli_calibrate_tight_with_delta_explains_infeasible(capsys):
+    # default gamma = eps/9: gamma ln(1/delta) = 1.28 > eps; for GP with Lambda = inf the tight one too
+    assert main(["calibrate", "--eps", "1", "--delta", "1e-5", "--tight"]) == 0
+    out = capsys.readouterr().out
+    assert "infeasible (see note)" in out and "gamma is too large for delta" in out
+    assert main(["calibrate", "--eps", "1", "--tight", "--delta", "2"]) == 2

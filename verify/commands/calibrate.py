@@ -2,7 +2,9 @@
 
 With ``--tight``, prints per family the printed and the tight eps (at the printed eta), the
 printed and the tight eta (for the target eps), and the noise std saved (issue 9,
-:mod:`smoothsens_core.calibration.tight`).
+:mod:`smoothsens_core.calibration.tight`); with ``--delta`` also the Laplace g_L row of 004
+Lemma 3.6: the printed delta vs the exact (tight) delta at the printed eta, the printed and the
+tight eta, and the noise std saved, or why it is infeasible.
 
 Prints one row per mechanism (family, source, shape, gamma, eta, the eps the printed formula
 certifies, delta, the noise std per unit smooth sensitivity, and the eps the older NRS07/BS19
@@ -39,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="gp: Geo-Privacy, eps per unit distance; dp: Hamming metric, plain eps-DP")
     p.add_argument("--no-optimise", action="store_true", help="omit the rows with optimised shape parameters")
     p.add_argument("--tight", action="store_true",
-                   help="print printed vs tight (exact worst-case) eps and eta and the noise std saved (issue 9)")
+                   help="print printed vs tight (exact worst-case) eps and eta and the noise std saved (issue 9); "
+                        "with --delta also printed vs tight delta of Laplace g_L (004 Lemma 3.6)")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     p.set_defaults(handler=run)
 
@@ -75,12 +78,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_tight(args: argparse.Namespace) -> int:
     from smoothsens_core.calibration import format_tight_table, tight_table
+    from smoothsens_core._validation import check_probability
+    from smoothsens_core.calibration.tight import format_tight_table_laplace, tight_table_laplace
 
     if args.delta is not None:
-        raise ValueError("--tight covers the pure mechanisms only; drop --delta")
+        check_probability("delta", args.delta)  # before the (slower) pure rows
     rows = tight_table(args.eps, args.gamma, args.metric)
+    lap = [] if args.delta is None else tight_table_laplace(args.eps, args.delta, args.gamma, args.metric)
     if args.json:
-        print(json.dumps(_jsonable(rows), indent=2))
+        print(json.dumps(_jsonable(rows + lap), indent=2))
         return 0
     what = ("infinitesimal rate sup_z [eta |psi(z)| + gamma |1 + z psi(z)|], valid at every distance"
             if args.metric == "gp" else "worst case at Hamming distance 1")
@@ -88,4 +94,12 @@ def _run_tight(args: argparse.Namespace) -> int:
     print(f"tight eps: certified upper bound on the {what}")
     print()
     print(format_tight_table(rows))
+    if lap:
+        where = ("sup over all distances d > 0 (Lambda = inf)" if args.metric == "gp"
+                 else "Hamming distance 1")
+        print()
+        print(f"Approximate: Laplace with g_L (004 Lemma 3.6), delta = {args.delta:g}; tight delta = certified "
+              f"sup of the hockey-stick divergence integral (p_x - e^(eps d) p_x')_+, {where}")
+        print()
+        print(format_tight_table_laplace(lap))
     return 0
