@@ -14,6 +14,7 @@ comparison into a verdict, together with an independent check against the defini
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -156,8 +157,7 @@ def compare_forms(
             args = [mpmath.mpf(pt[s]) for s in syms]
             vp = fp(*args)
             vd = fd(*args)
-            dev = abs(vp - vd) / max(abs(vd), mpmath.mpf(10) ** (-dps + 5))
-            devf = float(dev)
+            devf = _rel_dev(vp, vd, dps)
             values.append((mpmath.nstr(vp, 20), mpmath.nstr(vd, 20)))
             if devf > worst or not worst_pt:
                 worst = max(worst, devf)
@@ -174,6 +174,17 @@ def compare_forms(
         tuple(values),
         note,
     )
+
+
+def _rel_dev(value: Any, ref: Any, dps: int) -> float:
+    """|value - ref| / max(|ref|, 10^(5 - dps)), as a float; +inf when either side is NaN or when
+    exactly one is infinite (a comparison must never pass on NaN: NaN > worst is False), and 0 when
+    both are the same infinity."""
+    if mpmath.isnan(value) or mpmath.isnan(ref):
+        return math.inf
+    if mpmath.isinf(value) or mpmath.isinf(ref):
+        return 0.0 if value == ref else math.inf
+    return float(abs(value - ref) / max(abs(ref), mpmath.mpf(10) ** (-dps + 5)))
 
 
 def check_against_reference(
@@ -197,7 +208,7 @@ def check_against_reference(
             args = [mpmath.mpf(pt[s]) for s in symbols]
             vr = reference(*args)
             vd = fd(*args)
-            dev = float(abs(vr - vd) / max(abs(vr), mpmath.mpf(10) ** (-dps + 5)))
+            dev = _rel_dev(vd, vr, dps)
             values.append((mpmath.nstr(vr, 15), mpmath.nstr(vd, 15)))
             if dev >= worst:
                 worst = dev

@@ -26,7 +26,7 @@ EXPECTED = {
     "002-Lemma-7": Verdict.VERIFIED,
     "002-Lemma-10": Verdict.ERRATUM,
     "002-Lemma-12": Verdict.VERIFIED,
-    "002-Lemma-13": Verdict.VERIFIED,
+    "002-Lemma-13": Verdict.ERRATUM,  # hypothesis alpha > 2 missing; App. A drops the factor 2
     "002-Cor-14": Verdict.VERIFIED,
     "002-Lemma-15": Verdict.VERIFIED,
     "004-Sec-2.1-gencauchy-normaliser": Verdict.VERIFIED,
@@ -158,3 +158,22 @@ def test_stddev_002_claims_16_to_18_derivations_match_printed_forms():
     assert all(c.agree for c in cmps)
     _, cmps = sd.derive_claim18()
     assert all(c.agree for c in cmps) and "printed range" in cmps[0].note
+
+
+def test_comparisons_never_pass_on_nan_or_one_sided_infinity():
+    # derivations.comparison: NaN > worst is False, so a naive max-deviation loop would report
+    # agreement for a printed form that evaluates to NaN everywhere; it must report inf instead.
+    import sympy as sp
+
+    from derivations.comparison import check_against_reference, compare_forms
+
+    x = sp.Symbol("x", positive=True)
+    bad = compare_forms("nan", sp.nan * x, x, {x: (0.5, 1.5)}, try_symbolic=False)
+    assert not bad.agree and bad.max_deviation == float("inf")
+    good = compare_forms("same", x * (1 + x) - x**2, x, {x: (0.5, 1.5)}, try_symbolic=False)
+    assert good.agree and good.max_deviation < 1e-40
+    ref = check_against_reference("inf", x, lambda v: mpmath.inf, [x], [{x: 1.0}])
+    assert not ref.agree
+    from verify.claimsets.derivations_noise import _ref
+
+    assert not _ref("nan row", [{"derived": mpmath.nan, "definition": 1.0}], 1e-20)["ok"]
