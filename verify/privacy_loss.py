@@ -1042,8 +1042,12 @@ class HammingNeighbourhood:
 @dataclass(frozen=True)
 class OrderedNeighbourhood:
     """An ordered (not necessarily symmetric) neighbour relation on a finite candidate set, e.g.
-    p-neighbouring of 003 Def. IV.1: X ~^p X' iff X, X' differ in one record x -> x' and
-    (p(x) -> p(x')) is False, i.e. p(x) True and p(x') False.  ``related(X, X')`` decides it."""
+    p-neighbouring of 003 Def. IV.1 (corrected reading, claim 003-Def-IV.1): X ~^p X' iff X, X'
+    differ in one record x -> x' and (p(x) -> p(x')) holds, i.e. not p(x) or p(x'): a record that
+    is not sensitive may become anything, a sensitive one only another sensitive one (the printed
+    "= False" would make only sensitive -> non-sensitive changes neighbours, contradicting
+    Props. IV.3-IV.5).  Same relation as :meth:`smoothsens_core.asymmetric.NeighbourRelation.from_policy`.
+    ``related(X, X')`` decides it."""
 
     candidates: tuple[Any, ...]
     related: Callable[[Any, Any], bool]
@@ -1054,7 +1058,7 @@ class OrderedNeighbourhood:
 
     @staticmethod
     def p_neighbouring(policy: Callable[[Any], bool]) -> Callable[[Sequence[Any], Sequence[Any]], bool]:
-        """The relation of 003 Def. IV.1 for tuples of records differing in exactly one place."""
+        """The relation of 003 Def. IV.1 (corrected) for tuples of records differing in exactly one place."""
 
         def related(X: Sequence[Any], Xp: Sequence[Any]) -> bool:
             if len(X) != len(Xp):
@@ -1063,7 +1067,7 @@ class OrderedNeighbourhood:
             if len(diff) != 1:
                 return False
             x, xp = X[diff[0]], Xp[diff[0]]
-            return bool(policy(x)) and not bool(policy(xp))
+            return (not bool(policy(x))) or bool(policy(xp))
 
         return related
 

@@ -5,7 +5,7 @@ ranges, calibrated by the lemmas' formulas (via :mod:`verify.mechanisms_catalog`
 
 * :func:`euclidean_pairs`      x, x' in R^dim with ||x - x'||_2 <= Lambda (004 Def. 5).
 * :func:`hamming_pairs`        datasets differing in one record (DP; 002 Sec. 2.1).
-* :func:`p_neighbouring_pairs` ordered pairs X ~^p X' of 003 Def. IV.1 (p(x) True, p(x') False).
+* :func:`p_neighbouring_pairs` ordered pairs X ~^p X' of 003 Def. IV.1 (corrected: not p(x) or p(x')).
 * :func:`smooth_pairs`         (d, ln B(x) - ln B(x'), f(x) - f(x'), y) allowed by 004 Def. 8.
 * :func:`gencauchy_specs`, :func:`student_t_specs`, :func:`laplace_approx_specs`,
   :func:`polyplace_specs`, :func:`calibrated_specs`: calibrated abstract mechanisms.
@@ -81,17 +81,20 @@ def hamming_pairs(draw: Any, universe: Sequence[Any], n: int) -> tuple[tuple[Any
 @st.composite
 def p_neighbouring_pairs(draw: Any, universe: Sequence[Any], n: int,
                          policy: Callable[[Any], bool]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """Ordered (X, X') with X ~^p X' (003 Def. IV.1): one record x -> x' with p(x) True and
-    p(x') False.  The universe must hold values of both kinds."""
-    yes = [u for u in universe if policy(u)]
-    no = [u for u in universe if not policy(u)]
-    if not yes or not no:
-        raise ValueError("universe must contain values with p True and values with p False")
-    X = draw(st.lists(st.sampled_from(list(universe)), min_size=n, max_size=n))
+    """Ordered (X, X') with X ~^p X' (003 Def. IV.1, corrected reading of claim 003-Def-IV.1): one
+    record x -> x' (x != x') with (p(x) -> p(x')), i.e. not p(x) or p(x').  Raises ValueError when
+    the policy allows no such change on ``universe`` (e.g. one sensitive value and nothing else)."""
+    values = list(dict.fromkeys(universe))
+    moves = [(x, xp) for x in values for xp in values if x != xp and (not policy(x) or policy(xp))]
+    if not moves:
+        raise ValueError("universe must allow a p-neighbouring change x -> x' (x != x', not p(x) or p(x')); "
+                         f"got universe={values!r}")
+    X = draw(st.lists(st.sampled_from(values), min_size=n, max_size=n))
     i = draw(st.integers(0, n - 1))
-    X[i] = draw(st.sampled_from(yes))
+    x, xp = draw(st.sampled_from(moves))
+    X[i] = x
     Xp = list(X)
-    Xp[i] = draw(st.sampled_from(no))
+    Xp[i] = xp
     return tuple(X), tuple(Xp)
 
 

@@ -382,7 +382,7 @@ class _TwoSidedGeometricCount:
 def test_ordered_p_neighbouring_pairs_and_finite_audit():
     policy = lambda v: v >= 2  # noqa: E731 - p(x): "x is sensitive"
     rel = OrderedNeighbourhood.p_neighbouring(policy)
-    assert rel((0, 3), (0, 1)) and not rel((0, 1), (0, 3))  # asymmetric (003 Def. IV.1)
+    assert rel((0, 1), (0, 3)) and not rel((0, 3), (0, 1))  # asymmetric (003 Def. IV.1, corrected)
     assert not rel((0, 3), (1, 1))  # two records differ
     import itertools
 

@@ -43,6 +43,21 @@ def test_hamming_pairs_differ_in_one_record(pair):
 def test_p_neighbouring_pairs_satisfy_003_def_iv1(pair):
     X, Xp = pair
     assert OrderedNeighbourhood.p_neighbouring(lambda v: v >= 3)(X, Xp)
+    # the same relation as the core's (corrected) NeighbourRelation.from_policy
+    import numpy as np
+
+    from smoothsens_core.asymmetric import NeighbourRelation
+
+    rel = NeighbourRelation.from_policy(np.arange(6) >= 3)
+    (i,) = [k for k in range(4) if X[k] != Xp[k]]
+    assert rel.allowed[X[i], Xp[i]]
+
+
+def test_p_neighbouring_relation_is_the_corrected_def_iv1():
+    # 003 Def. IV.1 corrected (claim 003-Def-IV.1): non-sensitive -> anything, sensitive -> sensitive only
+    rel = OrderedNeighbourhood.p_neighbouring(lambda v: v >= 2)
+    assert rel((0, 1), (0, 3)) and rel((0, 1), (0, 0)) and rel((0, 3), (0, 2))
+    assert not rel((0, 3), (0, 1)) and not rel((0, 1), (0, 1)) and not rel((0, 1), (1, 3))
 
 
 def test_strategies_reject_degenerate_universes():
@@ -50,13 +65,13 @@ def test_strategies_reject_degenerate_universes():
     def draw_hamming(pair):
         pass
 
-    @given(p_neighbouring_pairs((1, 2), 3, lambda v: True))
+    @given(p_neighbouring_pairs((1,), 3, lambda v: True))
     def draw_p(pair):
         pass
 
     with pytest.raises(ValueError, match="at least 2 distinct values"):
         draw_hamming()
-    with pytest.raises(ValueError, match="values with p True and values with p False"):
+    with pytest.raises(ValueError, match="universe must allow a p-neighbouring change"):
         draw_p()
 
 
