@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -109,13 +108,12 @@ def test_cli_audit_list_and_help(capsys):
     assert "Exit status" in out and "--strict" in out and "--workers" in out
 
 
-def test_cli_audit_quick_writes_both_reports_under_a_minute(tmp_path):
-    t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "verify.cli", "audit", "--quick", "--workers", "2", "--out",
-                          str(tmp_path / "rep"), "--no-progress"], capture_output=True, text=True, timeout=120)
-    dt = time.perf_counter() - t0
+def test_cli_audit_quick_writes_both_reports(tmp_path):
+    # --quick alone (its default is one process per core, at most 2); the < 1 minute target is measured
+    # by benchmarks/bench_audit.py, not asserted here (no timed unit tests)
+    out = subprocess.run([sys.executable, "-m", "verify.cli", "audit", "--quick", "--out",
+                          str(tmp_path / "rep"), "--no-progress"], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert dt < 60
     md = tmp_path / "rep" / "report.md"
     js = tmp_path / "rep" / "verdicts.json"
     assert md.exists() and js.exists()

@@ -325,7 +325,7 @@ def check_cor_v5(ctx: CheckContext) -> ClaimResult:
         rows.append({"Delta": delta, "eps": eps, "Delta/eps": b, "mpmath": mpmath.nstr(quad, 20), "monte_carlo": mc, "se": se})
     ev = {"cases": rows}
     if ok:
-        return ClaimResult(Verdict.VERIFIED, "mpmath quadrature = Delta/eps (50 digits); sample means within 5 s.e.", ev,
+        return ClaimResult(Verdict.VERIFIED, f"mpmath quadrature = Delta/eps ({ctx.dps} digits); sample means within 5 s.e.", ev,
                            f"mpmath {ctx.dps} digits")
     return ClaimResult(Verdict.REFUTED, "mean absolute error differs from Delta/eps", ev)
 

@@ -83,7 +83,9 @@ def check_thm1_norm(ctx: CheckContext) -> ClaimResult:
     if worst_norm < 1e-25 and worst_cdf < 1e-10 and all(abs(r["core_normaliser"] / float(r["closed_form"]) - 1) < 1e-13 for r in rows):
         return ClaimResult(Verdict.VERIFIED, f"normaliser exact to {worst_norm:.1e}; core CDF rel. error {worst_cdf:.1e}", ev,
                            f"mpmath {ctx.dps} digits")
-    return ClaimResult(Verdict.REFUTED, "normaliser or CDF mismatch", ev)
+    # the normaliser is exact in mpmath above; a mismatch here means the core's evaluation is off (a code
+    # defect), which must not be reported as a false statement of the paper
+    return ClaimResult(Verdict.INCONCLUSIVE, "core normaliser or CDF disagrees with the mpmath reference (code defect?)", ev)
 
 
 def _sliding_sup(k: float, l: float, delta: float) -> tuple[float, float]:
@@ -369,7 +371,8 @@ def check_lemma2(ctx: CheckContext) -> ClaimResult:
         return ClaimResult(Verdict.VERIFIED, f"max loss - eps = {worst:.3g} over {npairs} neighbour pairs ({inst} mechanism instances)", ev,
                            "grid sup of exact log-density")
     if worst > 1e-9:
-        return ClaimResult(Verdict.REFUTED if worst > 1e-3 else Verdict.INCONCLUSIVE, f"loss exceeds eps by {worst:.3g}", ev)
+        # a float grid supremum is an audit, not a certificate: never REFUTED from it
+        return ClaimResult(Verdict.INCONCLUSIVE, f"grid loss exceeds eps by {worst:.3g} (float, not certified in mpmath)", ev)
     return ClaimResult(Verdict.INCONCLUSIVE, "no instance", ev)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -93,9 +94,11 @@ def register(subparsers: Any) -> None:
                    help="search effort multiplier (default 1.0; --quick: 0.1)")
     p.add_argument("--precision", type=_int_at_least(20), default=CheckContext.dps, metavar="DIGITS",
                    help="mpmath digits for references and certification (default %(default)s)")
-    p.add_argument("--quick", action="store_true", help=f"quick profile: budget {QUICK_BUDGET}, under a minute")
-    p.add_argument("--workers", type=_int_at_least(1), default=1, metavar="N",
-                   help="run claims in N parallel processes (default 1)")
+    p.add_argument("--quick", action="store_true",
+                   help=f"quick profile: budget {QUICK_BUDGET} and, unless --workers is given, one process per core "
+                        "(at most 2): under a minute")
+    p.add_argument("--workers", type=_int_at_least(1), default=None, metavar="N",
+                   help="run claims in N parallel processes (default 1; with --quick: min(2, cores))")
     p.add_argument("--out", type=Path, default=Path("audit-report"), metavar="DIR",
                    help="folder of the reports (default audit-report/)")
     p.add_argument("--json", type=Path, default=None, metavar="PATH", help="JSON report path (default DIR/verdicts.json)")
@@ -134,7 +137,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     budget = args.budget if args.budget is not None else (QUICK_BUDGET if args.quick else 1.0)
     ctx = CheckContext(seed=args.seed, budget=budget, dps=args.precision)
-    report = run_audit(claims, ctx, workers=args.workers, progress=not args.no_progress)
+    workers = args.workers if args.workers is not None else (min(2, os.cpu_count() or 1) if args.quick else 1)
+    report = run_audit(claims, ctx, workers=workers, progress=not args.no_progress)
     print(report.table())
     print()
     print(report.totals_line())
