@@ -1,0 +1,55 @@
+"""Black-box auditors for third-party implementations (issue 8).
+
+Researchers hold their own code: a function B(x) claimed to be a smooth upper bound for a query, a
+sampler claimed to draw from a noise distribution, a ``release(x, rng)`` claimed to be eps-GP or
+eps-DP.  These auditors test such code only through calls, against what the core knows to be true:
+
+* :func:`audit_smooth_bound` - conditions (1) and (2) of 004 Def. 8 and the comparison with the
+  smooth sensitivity B* (004 Def. 9, Lemma 3.2), violations certified in mpmath;
+* :func:`audit_sampler` - goodness of fit against the exact CDF of a core distribution
+  (Kolmogorov-Smirnov, Anderson-Darling, tail quantiles, moments) with a Holm decision rule;
+* :func:`audit_mechanism` - a statistically valid lower bound on the privacy loss from samples
+  (Clopper-Pearson), beside the exact privacy loss when the mechanism exposes its density
+  (:func:`verify.privacy_loss.audit_mechanism`, the exact auditor, is a different function).
+"""
+
+from ._callables import EvaluationFailure, load_callable
+from .bound import DEFAULT_BOUND_BUDGET, BoundAuditReport, BoundViolation, audit_smooth_bound
+from .mechanism import (
+    DEFAULT_MECHANISM_BUDGET,
+    MechanismAuditReport,
+    PairEstimate,
+    audit_mechanism,
+    clopper_pearson,
+)
+from .queries import BUILTIN_QUERIES, BoundQuery, builtin_query, expression_query
+from .sampler import (
+    DEFAULT_SAMPLER_BUDGET,
+    SamplerAuditReport,
+    SamplerTest,
+    anderson_darling_cdf,
+    audit_sampler,
+)
+
+__all__ = [
+    "audit_smooth_bound",
+    "audit_sampler",
+    "audit_mechanism",
+    "BoundAuditReport",
+    "BoundViolation",
+    "SamplerAuditReport",
+    "SamplerTest",
+    "MechanismAuditReport",
+    "PairEstimate",
+    "anderson_darling_cdf",
+    "clopper_pearson",
+    "DEFAULT_SAMPLER_BUDGET",
+    "DEFAULT_MECHANISM_BUDGET",
+    "BoundQuery",
+    "builtin_query",
+    "expression_query",
+    "BUILTIN_QUERIES",
+    "DEFAULT_BOUND_BUDGET",
+    "EvaluationFailure",
+    "load_callable",
+]

@@ -1,0 +1,670 @@
+"""Black-box audit of a claimed smooth upper bound B (004 Def. 8) against the core's L_{f,Lambda}.
+
+A function B : U -> R_{>0} is a g-smooth upper bound on the pointwise Lipschitz constant
+L_{f,Lambda} of f (004 Def. 8) iff
+
+  (1)  B(x) >= L_{f,Lambda}(x)                 for every x in U, and
+  (2)  B(x) <= g(x, x') B(x') = g0(||x - x'||) B(x')   for every x, x' in U with ||x - x'|| <= Lambda
+       (the looser form of condition (2) that 004 Def. 8 allows; for Lambda = inf, every pair),
+
+where L_{f,Lambda}(x) = sup_{0 < ||w - x|| <= Lambda} |f(w) - f(x)| / ||w - x|| (004 Def. 7).
+Every valid B is >= the g-smooth sensitivity B*(x) = sup_z L_{f,Lambda}(z) / g(x, z)
+(004 Def. 9, Lemma 3.2), and B* itself is valid (004 Lemma 3.1).
+
+The audit searches adversarially for violations over the box ``domain`` (the user's U):
+
+1. exploration: stratified and uniform points plus the query's special points (band edges,
+   kernel centre); B is called on whole arrays (one call per batch);
+2. pairs for (2): random partners at log-uniform distances up to min(Lambda, diam), nearest
+   neighbours and random pairs of the exploration points (free: no new evaluations of B), and
+   pairs straddling each special point at distances down to 1e-9 of the query's scale (jumps of B);
+3. the Lemma 3.2 lift: at the points where B < B*, the z maximising L(z)/g(x, z) (by search in
+   the domain) gives B(x) < L(z)/g(x, z), so either (1) fails at z or (2) fails for (z, x);
+4. local refinement of the best candidates of each condition by a batched, gradient-free compass
+   search (B may be piecewise or discontinuous; every trial is one row of a vectorised call);
+5. certification of the best candidates (mpmath at ``dps`` digits):
+   * (1): a chord partner w of x is searched with f in float, then
+     c = |f(w) - f(x)| / ||w - x|| is recomputed in mpmath (f from its definition in the paper,
+     :mod:`.queries`), so c <= L_{f,Lambda}(x) by 004 Def. 7; the violation is certified when
+     c > B(x) (1 + rtol), B(x) re-evaluated exactly as given;
+   * (2): B(x), B(x') re-evaluated as given, g0(||x - x'||) in mpmath from the binary64
+     coordinates; certified when B(x) > g0 B(x') (1 + rtol).
+   ``rtol`` (default 1e-9) separates a violation from the rounding of a correct float B.
+
+The inputs U are R^d: the queries, L_{f,Lambda} and B* are those of the core on R^d, and
+``domain`` is the box searched (chord partners w may lie outside it).  Where the core computes
+B* (closed forms, or the generic engine for an expression), the report gives the quantiles of
+B/B* over the exploration points: a ratio below 1 proves B invalid (004 Lemma 3.2; for finite
+Lambda, where condition (2) is only checked within Lambda, 004 Lemma C.1 gives the same for g_E
+but nothing is known for g_L, 004 App. C.2), a ratio above 1 is accuracy wasted.  A candidate that raises, returns NaN, an
+infinity or a value <= 0 at a point of the domain is reported with the input.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import mpmath
+import numpy as np
+from numpy.typing import NDArray
+from scipy.spatial import cKDTree
+
+from smoothsens_core._validation import check_integer, check_positive, check_rng
+from smoothsens_core.growth import GrowthFunction
+
+from ._callables import EvaluationFailure, PointFunction
+from ._json import jsonable
+from .queries import BoundQuery, check_domain, resolve_query
+
+__all__ = ["BoundViolation", "BoundAuditReport", "audit_smooth_bound", "DEFAULT_BOUND_BUDGET"]
+
+FloatArray = NDArray[np.float64]
+DEFAULT_BOUND_BUDGET = 20_000
+_QUANTILES = (0.0, 0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999, 1.0)
+
+
+@dataclass(frozen=True)
+class BoundViolation:
+    """A violation of 004 Def. 8 re-evaluated in mpmath.
+
+    ``condition`` 1: B(x) < L_{f,Lambda}(x), evidence: the chord partner w and the mpmath chord
+    c = |f(w) - f(x)|/||w - x|| <= L(x); ``ratio`` = c / B(x).
+    ``condition`` 2: B(x) > g(x, x') B(x'), evidence: both values of B and g0(||x - x'||) in
+    mpmath; ``ratio`` = B(x) / (g0 B(x')).  A ratio > 1 is a violation; ``certified`` when it
+    exceeds 1 + rtol in mpmath at ``dps`` digits.
+    """
+
+    condition: int
+    x: tuple[float, ...]
+    partner: tuple[float, ...]
+    ratio: float
+    ratio_mp: str
+    certified: bool
+    evidence: Mapping[str, Any]
+
+    def describe(self) -> str:
+        xs = _fmt_point(self.x)
+        ps = _fmt_point(self.partner)
+        if self.condition == 1:
+            return (f"(1) B(x) < L(x) at x={xs}: B(x)={self.evidence['B_x']:.9g} < "
+                    f"|f(w)-f(x)|/|w-x| = {self.evidence['chord_mp'][:14]} (mpmath, w={ps}); "
+                    f"ratio L/B >= {self.ratio_mp[:12]}")
+        return (f"(2) B(x) > g(x,x')B(x') at x={xs}, x'={ps}: B(x)={self.evidence['B_x']:.9g}, "
+                f"B(x')={self.evidence['B_x_prime']:.9g}, g0(|x-x'|={self.evidence['dist_mp'][:12]})="
+                f"{self.evidence['g_mp'][:12]}; ratio B(x)/(g B(x')) = {self.ratio_mp[:12]}")
+
+    def to_json(self) -> dict[str, Any]:
+        return jsonable({"condition": self.condition, "x": list(self.x), "partner": list(self.partner),
+                         "ratio": self.ratio, "ratio_mp": self.ratio_mp, "certified": self.certified,
+                         "evidence": dict(self.evidence)})
+
+
+@dataclass(frozen=True)
+class BoundAuditReport:
+    """Outcome of :func:`audit_smooth_bound` (see its docstring); ``passed`` iff nothing was found."""
+
+    query: str
+    source: str
+    domain: tuple[tuple[float, ...], tuple[float, ...]]
+    budget: int
+    seed: Any
+    evaluations: int
+    calls: int
+    vectorised: bool
+    violations: tuple[BoundViolation, ...]
+    uncertified: tuple[BoundViolation, ...]
+    failures: tuple[EvaluationFailure, ...]
+    n_failed: int
+    unisolated: int
+    max_log_ratio: Mapping[str, float]
+    comparison: Mapping[str, Any] | None
+    notes: tuple[str, ...] = ()
+    elapsed: float = 0.0
+    rtol: float = 1e-9
+    dps: int = 50
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def below_optimal(self) -> bool:
+        """B < B* (1 - rtol) somewhere, where that proves B invalid: 004 Lemma 3.2 (Lambda = inf) or
+        Lemma C.1 (finite Lambda, g_E); for g_L with finite Lambda the relaxed condition (2) of
+        004 App. C.2 does not imply B >= B*, and the ratio is only reported."""
+        c = self.comparison or {}
+        return bool(c.get("below_fraction", 0.0) > 0.0 and c.get("below_proves_invalid", False))
+
+    @property
+    def passed(self) -> bool:
+        return not self.violations and self.n_failed == 0 and self.unisolated == 0 and not self.below_optimal
+
+    def summary(self) -> str:
+        lines = [f"smooth-bound audit of B for {self.query} ({self.source}) on "
+                 f"[{_fmt_point(self.domain[0])}, {_fmt_point(self.domain[1])}]",
+                 f"  {self.evaluations} evaluations of B in {self.calls} calls "
+                 f"({'vectorised' if self.vectorised else 'scalar'}), {self.elapsed:.1f} s"]
+        lines.append(f"  largest ln(L/B) found (condition 1): {self.max_log_ratio['condition_1']:.3g}; "
+                     f"largest ln(B(x)/(g B(x'))) (condition 2): {self.max_log_ratio['condition_2']:.3g}")
+        c = self.comparison
+        if c is not None and c.get("quantiles"):
+            qs = c["quantiles"]
+            lines.append(f"  B/B* over {c['n']} points: min {qs['0']:.6g}, 1% {qs['0.01']:.6g}, median "
+                         f"{qs['0.5']:.6g}, 99% {qs['0.99']:.6g}, max {qs['1']:.6g}"
+                         + (f"; below B* on {100 * c['below_fraction']:.3g}% ("
+                            + ("004 Lemma 3.2 / C.1: invalid)" if c["below_proves_invalid"] else
+                               "g_L with finite Lambda: not a proof of invalidity, 004 App. C.2)")
+                            if c["below_fraction"] > 0 else ""))
+        elif c is not None:
+            lines.append(f"  B/B*: {c.get('note', 'not available')}")
+        for v in self.violations:
+            lines.append("  CERTIFIED " + v.describe())
+        for v in self.uncertified[:3]:
+            lines.append("  not certified: " + v.describe())
+        if self.n_failed or self.unisolated:
+            lines.append(f"  B failed at {self.n_failed} input(s)"
+                         + (f" (+{self.unisolated} in failing batches not isolated)" if self.unisolated else ""))
+            for fl in self.failures[:5]:
+                lines.append(f"    x={_fmt_point(fl.x)}: {fl.kind}: {fl.detail}")
+        for n in self.notes:
+            lines.append(f"  note: {n}")
+        lines.append("  verdict: " + ("PASS (no violation found)" if self.passed else "FAIL"))
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return jsonable({
+            "kind": "bound", "query": self.query, "source": self.source,
+            "domain": [list(self.domain[0]), list(self.domain[1])], "budget": self.budget,
+            "seed": self.seed if isinstance(self.seed, int) else str(self.seed),
+            "evaluations": self.evaluations, "calls": self.calls, "vectorised": self.vectorised,
+            "passed": self.passed, "violations": [v.to_json() for v in self.violations],
+            "uncertified": [v.to_json() for v in self.uncertified],
+            "failures": [f.to_json() for f in self.failures], "n_failed": self.n_failed,
+            "unisolated": self.unisolated, "max_log_ratio": dict(self.max_log_ratio),
+            "comparison": jsonable(self.comparison), "notes": list(self.notes),
+            "elapsed_s": self.elapsed, "rtol": self.rtol, "dps": self.dps, **dict(self.extra),
+        })
+
+
+def _fmt_point(x: Any) -> str:
+    v = list(np.atleast_1d(np.asarray(x, dtype=float)))
+    return f"{v[0]:.10g}" if len(v) == 1 else "(" + ", ".join(f"{t:.10g}" for t in v) + ")"
+
+
+# ---------------------------------------------------------------------------------------------
+# search machinery
+# ---------------------------------------------------------------------------------------------
+def _unit_vectors(n: int, d: int, rng: np.random.Generator) -> FloatArray:
+    if d == 1:
+        return np.where(rng.random((n, 1)) < 0.5, -1.0, 1.0)
+    u = rng.normal(size=(n, d))
+    return u / np.linalg.norm(u, axis=1, keepdims=True)
+
+
+def _pattern_search(
+    obj: Callable[[FloatArray], FloatArray],
+    Y0: FloatArray,
+    step0: FloatArray,
+    project: Callable[[FloatArray], FloatArray],
+    max_rows: int,
+    rng: np.random.Generator,
+    min_step: float,
+) -> tuple[FloatArray, FloatArray, int]:
+    """Batched compass search maximising ``obj`` from every row of Y0 (gradient-free).
+
+    Each iteration tries, for every active start, the 2m coordinate moves +-step e_i and two
+    random directions, in one vectorised call of ``obj``; a start moves to its best trial if it
+    improves (step x 1.5), else its step is halved.  Stops when ``max_rows`` rows were evaluated
+    or every step is below ``min_step``.  Returns (Y, values, rows evaluated)."""
+    Y = project(Y0.copy())
+    v = obj(Y)
+    v = np.where(np.isfinite(v), v, -np.inf)
+    used = Y.shape[0]
+    k, m = Y.shape
+    step = np.broadcast_to(np.asarray(step0, dtype=float).reshape(k, -1), (k, m)).copy()
+    axes = np.concatenate([np.eye(m), -np.eye(m)])
+    n_try = 2 * m + 2
+    while True:
+        active = np.nonzero(np.max(step, axis=1) > min_step)[0]
+        if active.size == 0 or used + active.size * n_try > max_rows:
+            break
+        ka = active.size
+        rnd = rng.normal(size=(ka, 2, m))
+        rnd /= np.linalg.norm(rnd, axis=2, keepdims=True)
+        D = np.concatenate([np.broadcast_to(axes, (ka, 2 * m, m)), rnd], axis=1) * step[active][:, None, :]
+        T = project((Y[active][:, None, :] + D).reshape(-1, m))
+        vt = obj(T).reshape(ka, n_try)
+        vt = np.where(np.isfinite(vt), vt, -np.inf)
+        used += ka * n_try
+        j = np.argmax(vt, axis=1)
+        best = vt[np.arange(ka), j]
+        better = best > v[active]
+        rows = active[better]
+        Y[rows] = T.reshape(ka, n_try, m)[better, j[better]]
+        v[rows] = best[better]
+        step[rows] *= 1.5
+        step[active[~better]] *= 0.5
+    return Y, v, used
+
+
+def _distinct(points: FloatArray, order: NDArray[np.intp], k: int, sep: float) -> list[int]:
+    """Up to k indices from ``order`` whose points are pairwise more than ``sep`` apart."""
+    chosen: list[int] = []
+    for i in order:
+        if len(chosen) >= k:
+            break
+        if all(np.linalg.norm(points[i] - points[j]) > sep for j in chosen):
+            chosen.append(int(i))
+    return chosen
+
+
+class _Search:
+    """State of one audit: the candidate B, the query and the pool of evaluated candidates."""
+
+    def __init__(self, q: BoundQuery, Bf: PointFunction, lo: FloatArray, hi: FloatArray, rng: np.random.Generator):
+        self.q = q
+        self.Bf = Bf
+        self.lo = lo
+        self.hi = hi
+        self.rng = rng
+        self.d = q.d
+        self.diam = float(np.linalg.norm(hi - lo))
+        self.Lam = q.Lambda
+        self.log_g0 = q.growth.log_g0
+        # pools: condition 1 (x, score), condition 2 (x, x', score)
+        self.c1_x: list[FloatArray] = []
+        self.c1_s: list[FloatArray] = []
+        self.c2_a: list[FloatArray] = []
+        self.c2_b: list[FloatArray] = []
+        self.c2_s: list[FloatArray] = []
+        self.notes: list[str] = []
+        self.L_unavailable = 0
+
+    # -- evaluation helpers ---------------------------------------------------------------------
+    def clip(self, X: FloatArray) -> FloatArray:
+        return np.clip(X, self.lo, self.hi)
+
+    def lipschitz(self, X: FloatArray) -> FloatArray:
+        """L_{f,Lambda} from the core; points where the core raises are NaN (with a note)."""
+        try:
+            return np.asarray(self.q.lipschitz(X), dtype=float).reshape(-1)
+        except ValueError as exc:
+            if X.shape[0] == 1:
+                if not self.L_unavailable:
+                    self.notes.append(f"L_{{f,Lambda}} unavailable at x={_fmt_point(X[0])}: {exc}")
+                self.L_unavailable += 1
+                return np.full(1, np.nan)
+            h = X.shape[0] // 2
+            return np.concatenate([self.lipschitz(X[:h]), self.lipschitz(X[h:])])
+
+    def score1(self, X: FloatArray, BX: FloatArray | None = None) -> FloatArray:
+        """ln L(x) - ln B(x): > 0 violates condition (1)."""
+        BX = self.Bf(X) if BX is None else BX
+        L = self.lipschitz(X)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s = np.log(L) - np.log(BX)
+        return np.where(np.isnan(s), -np.inf, s)
+
+    def log_g(self, A: FloatArray, B: FloatArray) -> FloatArray:
+        return self.log_g0(np.linalg.norm(A - B, axis=1))
+
+    def score2(self, BA: FloatArray, BB: FloatArray, A: FloatArray, Bp: FloatArray) -> FloatArray:
+        """ln B(x) - ln B(x') - ln g0(||x - x'||): > 0 violates condition (2) for the pair (x, x')."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s = np.log(BA) - np.log(BB) - self.log_g(A, Bp)
+        ok = np.linalg.norm(A - Bp, axis=1) <= self.Lam
+        return np.where(np.isnan(s) | ~ok, -np.inf, s)
+
+    def add1(self, X: FloatArray, s: FloatArray) -> None:
+        self.c1_x.append(X)
+        self.c1_s.append(s)
+
+    def add2(self, A: FloatArray, Bp: FloatArray, BA: FloatArray, BB: FloatArray) -> None:
+        """Both orders of every pair (x, x'): condition (2) must hold for (x, x') and (x', x)."""
+        self.c2_a += [A, Bp]
+        self.c2_b += [Bp, A]
+        self.c2_s += [self.score2(BA, BB, A, Bp), self.score2(BB, BA, Bp, A)]
+
+    def pool1(self) -> tuple[FloatArray, FloatArray]:
+        if not self.c1_x:
+            return np.zeros((0, self.d)), np.zeros(0)
+        return np.concatenate(self.c1_x), np.concatenate(self.c1_s)
+
+    def pool2(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        if not self.c2_a:
+            return np.zeros((0, self.d)), np.zeros((0, self.d)), np.zeros(0)
+        return np.concatenate(self.c2_a), np.concatenate(self.c2_b), np.concatenate(self.c2_s)
+
+    def project_pair(self, Y: FloatArray) -> FloatArray:
+        d = self.d
+        A = self.clip(Y[:, :d])
+        Bp = self.clip(Y[:, d:])
+        if math.isfinite(self.Lam):
+            diff = Bp - A
+            nrm = np.linalg.norm(diff, axis=1)
+            far = nrm > self.Lam
+            if np.any(far):
+                Bp[far] = self.clip(A[far] + diff[far] * (self.Lam * (1 - 1e-12) / nrm[far])[:, None])
+        return np.concatenate([A, Bp], axis=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# certification (mpmath)
+# ---------------------------------------------------------------------------------------------
+def _chord_witness(q: BoundQuery, x: FloatArray, rmax: float, rng: np.random.Generator) -> tuple[FloatArray, float]:
+    """A partner w of x with a large chord |f(w) - f(x)|/||w - x||, 0 < ||w - x|| <= rmax (float search)."""
+    d = q.d
+    if d == 1:
+        U = np.array([[1.0], [-1.0]])
+    elif d == 2:
+        th = np.linspace(0.0, 2 * np.pi, 72, endpoint=False)
+        U = np.stack([np.cos(th), np.sin(th)], axis=1)
+    else:
+        U = np.concatenate([np.eye(d), -np.eye(d), _unit_vectors(96, d, rng)])
+    radii = np.geomspace(1e-8 * q.scale, rmax, 160)
+    W = (x[None, None, :] + radii[:, None, None] * U[None, :, :]).reshape(-1, d)
+    fx = float(np.asarray(q.f(x[None, :]), dtype=float)[0])
+
+    def chord(Wc: FloatArray) -> FloatArray:
+        r = np.linalg.norm(Wc - x, axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            c = np.abs(np.asarray(q.f(Wc), dtype=float) - fx) / r
+        return np.where((r > 0) & (r <= rmax) & np.isfinite(c), c, -np.inf)
+
+    c = chord(W)
+    order = np.argsort(-c)[:4]
+    starts = W[order]
+
+    def project(Wc: FloatArray) -> FloatArray:
+        diff = Wc - x
+        r = np.linalg.norm(diff, axis=1)
+        scale = np.where(r > rmax, rmax * (1 - 1e-12) / np.maximum(r, 1e-300), 1.0)
+        return x + diff * scale[:, None]
+
+    step = np.maximum(0.1 * np.linalg.norm(starts - x, axis=1), 1e-12 * q.scale)[:, None] * np.ones((1, d))
+    Wr, vr, _ = _pattern_search(chord, starts, step, project, 4000, rng, 1e-14 * q.scale)
+    j = int(np.argmax(vr))
+    if vr[j] >= c[order[0]]:
+        return Wr[j], float(vr[j])
+    return W[order[0]], float(c[order[0]])
+
+
+def _certify1(q: BoundQuery, Bf: PointFunction, x: FloatArray, rmax: float, rtol: float, dps: int,
+              rng: np.random.Generator) -> BoundViolation | None:
+    Bx = Bf.one(x)
+    if not (math.isfinite(Bx) and Bx > 0):
+        return None  # reported as a failure of B
+    w, c_float = _chord_witness(q, x, rmax, rng)
+    try:
+        L_core = float(np.asarray(q.lipschitz(x[None, :]), dtype=float)[0])
+    except ValueError:  # the generic engine could not certify L here; the mpmath chord still stands
+        L_core = math.nan
+    with mpmath.workdps(dps):
+        xm = [mpmath.mpf(float(v)) for v in x]
+        wm = [mpmath.mpf(float(v)) for v in w]
+        r = mpmath.sqrt(sum((a - b) ** 2 for a, b in zip(xm, wm)))
+        if r == 0 or (math.isfinite(q.Lambda) and r > mpmath.mpf(q.Lambda)):
+            return None
+        chord = abs(q.f_mp(*wm) - q.f_mp(*xm)) / r
+        ratio = chord / mpmath.mpf(Bx)
+        certified = bool(ratio > 1 + mpmath.mpf(rtol))
+        ev = {"B_x": Bx, "chord_mp": mpmath.nstr(chord, 25), "dist_mp": mpmath.nstr(r, 25),
+              "L_core_float": L_core, "chord_float": c_float, "dps": dps}
+        return BoundViolation(1, tuple(map(float, x)), tuple(map(float, w)), float(ratio),
+                              mpmath.nstr(ratio, 25), certified, ev)
+
+
+def _certify2(q: BoundQuery, Bf: PointFunction, a: FloatArray, b: FloatArray, rtol: float,
+              dps: int) -> BoundViolation | None:
+    vals = Bf(np.stack([a, b]))  # "as given": one call of B on the two points
+    Ba, Bb = float(vals[0]), float(vals[1])
+    if not (math.isfinite(Ba) and math.isfinite(Bb) and Ba > 0 and Bb > 0):
+        return None
+    with mpmath.workdps(dps):
+        dist = mpmath.sqrt(sum((mpmath.mpf(float(s)) - mpmath.mpf(float(t))) ** 2 for s, t in zip(a, b)))
+        if math.isfinite(q.Lambda) and dist > mpmath.mpf(q.Lambda):
+            return None
+        gam = mpmath.mpf(q.growth.gamma)
+        g = mpmath.exp(gam * dist) if q.growth.kind == "exp" else 1 + gam * dist  # 004 Sec. 3.1.2
+        ratio = mpmath.mpf(Ba) / (g * mpmath.mpf(Bb))
+        certified = bool(ratio > 1 + mpmath.mpf(rtol))
+        ev = {"B_x": Ba, "B_x_prime": Bb, "dist_mp": mpmath.nstr(dist, 25), "g_mp": mpmath.nstr(g, 25),
+              "growth": f"{q.growth.name}(gamma={q.growth.gamma!r})", "dps": dps}
+        return BoundViolation(2, tuple(map(float, a)), tuple(map(float, b)), float(ratio),
+                              mpmath.nstr(ratio, 25), certified, ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# public entry point
+# ---------------------------------------------------------------------------------------------
+def audit_smooth_bound(
+    f: Any,
+    B: Callable[..., Any],
+    growth: GrowthFunction,
+    Lambda: float = math.inf,
+    *,
+    params: Mapping[str, Any] | None = None,
+    domain: tuple[Any, Any] | None = None,
+    budget: int = DEFAULT_BOUND_BUDGET,
+    rng: np.random.Generator | int = 0,
+    rtol: float = 1e-9,
+    dps: int = 50,
+    progress: Callable[[str], None] | None = None,
+) -> BoundAuditReport:
+    """Audit a black-box B as a g-smooth upper bound on L_{f,Lambda} (004 Def. 8; module docstring).
+
+    ``f``: a built-in query name (``"threshold"``, ``"two-way"``, ``"bounded-range"``, ``"kde"``)
+    with its ``params`` (e.g. ``{"T": 0, "tau": 0.5}``), a SymPy expression (``params`` may give
+    ``variables`` and ``kinks``), or a :class:`~verify.blackbox.queries.BoundQuery`.
+    ``B``: the candidate, vectorised (B(points), points of shape (n,) for d = 1 or (n, d)) or
+    scalar (B(x) for one point); the convention is detected.  ``growth``: g_E or g_L
+    (:mod:`smoothsens_core.growth`), ``Lambda`` in (0, inf].  ``domain``: the box (lo, hi) of
+    inputs to audit (default: a box around the query's band or centre; required for expressions).
+    ``budget``: the number of evaluations of B (points; at most 9 more are spent re-evaluating
+    witnesses); ``rng``: a Generator or an int seed (the audit is reproducible from it).
+    ``rtol``: relative margin a violation must exceed in mpmath (rounding of a correct float B stays
+    below it); ``dps``: mpmath digits of the certification; ``progress``: called with a message at
+    each phase.  Returns a :class:`BoundAuditReport`.
+    """
+    t0 = time.perf_counter()
+    say = progress or (lambda _msg: None)
+    if not isinstance(growth, GrowthFunction):
+        raise TypeError(f"growth must be a smoothsens_core.growth.GrowthFunction; got {type(growth).__name__}")
+    budget = check_integer("budget", budget, minimum=500)
+    rtol = check_positive("rtol", rtol)
+    dps = check_integer("dps", dps, minimum=20)
+    seed = rng if isinstance(rng, (int, np.integer)) else "generator"
+    gen = check_rng(rng)
+    q = resolve_query(f, growth, Lambda, params)
+    lo, hi = check_domain(domain if domain is not None else q.default_domain, q.d)
+    d = q.d
+    span = hi - lo
+    probe = lo + span * gen.random((8, d))
+    Bf = PointFunction(B, d, probe)
+    S = _Search(q, Bf, lo, hi, gen)
+    rmax_pair = min(q.Lambda, S.diam)
+
+    # 1. exploration ----------------------------------------------------------------------------
+    n0 = int(0.4 * budget)
+    sp = q.special_points[np.all((q.special_points >= lo) & (q.special_points <= hi), axis=1)]
+    n_lhs = (n0 - sp.shape[0]) // 2
+    lhs = np.stack([(gen.permutation(n_lhs) + gen.random(n_lhs)) / n_lhs for _ in range(d)], axis=1)
+    X0 = np.concatenate([sp, lo + span * lhs, lo + span * gen.random((n0 - sp.shape[0] - n_lhs, d))])
+    say(f"exploring {X0.shape[0]} points of the domain")
+    B0 = Bf(X0)
+    L0 = S.lipschitz(X0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s1 = np.where(np.isnan(np.log(L0) - np.log(B0)), -np.inf, np.log(L0) - np.log(B0))
+    S.add1(X0, s1)
+
+    # B/B* over the exploration points (a subsample when B* is expensive)
+    comparison: dict[str, Any] | None
+    Bstar = None
+    idx_c = np.arange(X0.shape[0])
+    if q.smooth_sensitivity is None:
+        comparison = {"note": "B* is not available for this query"}
+    else:
+        if idx_c.size > q.max_bstar_points:
+            idx_c = np.sort(gen.choice(idx_c, q.max_bstar_points, replace=False))
+        say(f"computing B* at {idx_c.size} points")
+        try:
+            Bstar = np.asarray(q.smooth_sensitivity(X0[idx_c]), dtype=float).reshape(-1)
+            comparison = {}
+        except ValueError as exc:
+            comparison = {"note": f"B* unavailable: {exc}"}
+    if Bstar is not None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = B0[idx_c] / Bstar
+        ok = np.isfinite(ratio)
+        rr = ratio[ok]
+        if rr.size:
+            qs = np.quantile(rr, _QUANTILES)
+            below = rr < 1.0 - rtol
+            i_min = idx_c[ok][int(np.argmin(rr))]
+            i_max = idx_c[ok][int(np.argmax(rr))]
+            comparison = {
+                "n": int(rr.size),
+                "quantiles": {f"{p:g}": float(v) for p, v in zip(_QUANTILES, qs)},
+                "below_fraction": float(np.mean(below)),
+                "above_fraction": float(np.mean(rr > 1.0 + rtol)),
+                "min": {"x": X0[i_min].tolist(), "B": float(B0[i_min]), "B_star": float(Bstar[ok][np.argmin(rr)])},
+                "max": {"x": X0[i_max].tolist(), "B": float(B0[i_max]), "B_star": float(Bstar[ok][np.argmax(rr)])},
+                "below_proves_invalid": bool(math.isinf(q.Lambda) or q.growth.kind == "exp"),
+                "meaning": "B/B* < 1: not a smooth upper bound (004 Lemma 3.2; Lemma C.1 for finite Lambda "
+                           "and g_E); > 1: accuracy wasted",
+            }
+        else:
+            comparison = {"note": "no point where both B and B* are finite"}
+
+    # 2. pairs for condition (2) ------------------------------------------------------------------
+    deltas = q.scale * np.geomspace(1e-9, 0.5, 12)
+    axes = np.concatenate([np.eye(d), -np.eye(d)]) if d <= 3 else _unit_vectors(6, d, gen)
+    n_straddle = 2 * sp.shape[0] * deltas.size * axes.shape[0]
+    n1 = max(0, int(0.25 * budget) - n_straddle)
+    say(f"pairs: {n1} random partners, nearest neighbours, straddles of {sp.shape[0]} special points")
+    ia = gen.integers(0, X0.shape[0], n1)
+    r = rmax_pair * 10.0 ** gen.uniform(-7.0, 0.0, n1)
+    XA = X0[ia]
+    XB = S.clip(XA + r[:, None] * _unit_vectors(n1, d, gen))
+    BB = Bf(XB)
+    S.add2(XA, XB, B0[ia], BB)
+    S.add1(XB, S.score1(XB, BB))
+    if X0.shape[0] > 2:
+        k = min(6, X0.shape[0])
+        _, nb = cKDTree(X0).query(X0, k=k)
+        ii = np.repeat(np.arange(X0.shape[0]), k - 1)
+        jj = nb[:, 1:].reshape(-1)
+        S.add2(X0[ii], X0[jj], B0[ii], B0[jj])
+        perm = gen.permutation(X0.shape[0])
+        S.add2(X0, X0[perm], B0, B0[perm])
+    if sp.shape[0]:
+        P = (sp[:, None, None, :] + deltas[None, :, None, None] * axes[None, None, :, :]).reshape(-1, d)
+        Pm = (sp[:, None, None, :] - deltas[None, :, None, None] * axes[None, None, :, :]).reshape(-1, d)
+        base = np.repeat(sp, deltas.size * axes.shape[0], axis=0)
+        P, Pm = S.clip(P), S.clip(Pm)
+        BP, BPm = Bf(P), Bf(Pm)
+        Bbase = np.repeat(B0[: sp.shape[0]], deltas.size * axes.shape[0])
+        S.add2(P, Pm, BP, BPm)
+        S.add2(base, P, Bbase, BP)
+        S.add1(P, S.score1(P, BP))
+        S.add1(Pm, S.score1(Pm, BPm))
+
+    # 3. Lemma 3.2 lift ---------------------------------------------------------------------------
+    if Bstar is not None and comparison and comparison.get("below_fraction", 0) > 0:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = B0[idx_c] / Bstar
+        ratio = np.where(np.isfinite(ratio), ratio, np.inf)
+        low = idx_c[np.argsort(ratio)[:6]]
+        low = low[B0[low] / Bstar[np.searchsorted(idx_c, low)] < 1 - rtol]
+        say(f"Lemma 3.2 lift at {low.size} point(s) where B < B*")
+        okL = np.isfinite(L0) & (L0 > 0)
+        Z, Lz = X0[okL], L0[okL]
+        for i in low:
+            x = X0[i]
+            with np.errstate(divide="ignore"):
+                obj = np.log(Lz) - S.log_g(np.broadcast_to(x, Z.shape), Z)
+            z0 = Z[int(np.argmax(obj))]
+
+            def objz(Zc: FloatArray, x: FloatArray = x) -> FloatArray:
+                with np.errstate(divide="ignore"):
+                    return np.log(S.lipschitz(Zc)) - S.log_g(np.broadcast_to(x, Zc.shape), Zc)
+
+            step = np.full((1, d), 0.05) * span
+            Zr, _, _ = _pattern_search(objz, z0[None, :], step, S.clip, 600, gen, 1e-13 * S.diam)
+            z = Zr[0]
+            Bz = Bf(z[None, :])
+            S.add1(z[None, :], S.score1(z[None, :], Bz))
+            S.add2(z[None, :], x[None, :], Bz, B0[i:i + 1])
+
+    # 4. refinement ---------------------------------------------------------------------------------
+    remaining = max(0, budget - Bf.evaluations)
+    say(f"refining the best candidates ({remaining} evaluations left)")
+    X1, s1all = S.pool1()
+    order1 = np.argsort(-s1all)
+    spacing = float(np.prod(span) / max(n0, 1)) ** (1.0 / d)
+    starts1 = _distinct(X1, order1[:2000], 12, 2 * spacing)
+    if starts1 and remaining > 0:
+        Y0 = X1[starts1]
+        Yr, vr, _ = _pattern_search(lambda Xc: S.score1(Xc), Y0, np.full((len(starts1), d), spacing) * 2,
+                                    S.clip, remaining // 2, gen, 1e-13 * S.diam)
+        S.add1(Yr, vr)
+    remaining = max(0, budget - Bf.evaluations)
+    A2, P2, s2all = S.pool2()
+    order2 = np.argsort(-s2all)
+    starts2 = _distinct(np.concatenate([A2, P2], axis=1), order2[:4000], 12, 2 * spacing)
+    if starts2 and remaining > 0:
+        Y0 = np.concatenate([A2[starts2], P2[starts2]], axis=1)
+        dist0 = np.linalg.norm(A2[starts2] - P2[starts2], axis=1)
+        step = np.maximum(0.25 * dist0, 1e-9 * S.diam)[:, None] * np.ones((1, 2 * d))
+
+        def obj2(Y: FloatArray) -> FloatArray:
+            V = Bf(np.concatenate([Y[:, :d], Y[:, d:]]))
+            n = Y.shape[0]
+            return S.score2(V[:n], V[n:], Y[:, :d], Y[:, d:])
+
+        Yr, vr, _ = _pattern_search(obj2, Y0, step, S.project_pair, remaining // 2, gen, 1e-14 * S.diam)
+        S.c2_a.append(Yr[:, :d])
+        S.c2_b.append(Yr[:, d:])
+        S.c2_s.append(vr)
+
+    # 5. certification ----------------------------------------------------------------------------
+    say("certifying the best candidates in mpmath")
+    X1, s1all = S.pool1()
+    A2, P2, s2all = S.pool2()
+    thr = math.log1p(rtol)
+    certified: list[BoundViolation] = []
+    uncertified: list[BoundViolation] = []
+    rmax_chord = min(q.Lambda, 2.0 * S.diam + 10.0 * q.scale)
+    for i in _distinct(X1, np.argsort(-s1all)[:2000], 3, spacing):
+        if not s1all[i] > thr:
+            break
+        v = _certify1(q, Bf, X1[i], rmax_chord, rtol, dps, gen)
+        if v is not None:
+            (certified if v.certified else uncertified).append(v)
+    AB = np.concatenate([A2, P2], axis=1)
+    for i in _distinct(AB, np.argsort(-s2all)[:4000], 3, spacing):
+        if not s2all[i] > thr:
+            break
+        v = _certify2(q, Bf, A2[i], P2[i], rtol, dps)
+        if v is not None:
+            (certified if v.certified else uncertified).append(v)
+    certified.sort(key=lambda v: -v.ratio)
+    max_lr = {"condition_1": float(np.max(s1all, initial=-np.inf)),
+              "condition_2": float(np.max(s2all, initial=-np.inf))}
+    notes = list(S.notes)
+    if S.L_unavailable > 1:
+        notes.append(f"L_{{f,Lambda}} was unavailable at {S.L_unavailable} points in all (condition (1) not "
+                     "checked there)")
+    if Bf.evaluations > budget:
+        notes.append(f"{Bf.evaluations - budget} evaluations of B beyond the budget were spent on "
+                     "re-evaluating witnesses and isolating failures")
+    report = BoundAuditReport(
+        query=q.describe(), source=q.source,
+        domain=(tuple(map(float, lo)), tuple(map(float, hi))), budget=budget, seed=seed,
+        evaluations=Bf.evaluations, calls=Bf.calls, vectorised=Bf.vectorised,
+        violations=tuple(certified), uncertified=tuple(uncertified), failures=tuple(Bf.failures),
+        n_failed=Bf.n_failed, unisolated=Bf.unisolated, max_log_ratio=max_lr, comparison=comparison,
+        notes=tuple(notes), elapsed=time.perf_counter() - t0, rtol=rtol, dps=dps,
+    )
+    say("done")
+    return report

@@ -1,0 +1,261 @@
+"""``smoothsens audit-impl MODULE:CALLABLE --kind bound|sampler|mechanism``: audit third-party code.
+
+Imports the user's callable (MODULE is an importable module name or a path to a .py file;
+CALLABLE a name or dotted attribute path such as ``mech.release``) and runs the matching black-box
+auditor of :mod:`verify.blackbox`:
+
+* ``--kind bound``: B(points) as a g-smooth upper bound on L_{f,Lambda} (004 Def. 8) for a query
+  (``--query threshold|two-way|bounded-range|kde`` with its parameters, or ``--query expr --expr
+  "..."`` for a SymPy expression), ``--gamma``, ``--growth``, ``--Lambda``, ``--domain``;
+* ``--kind sampler``: sampler(n, rng) against ``--distribution`` (exact CDF), Holm at
+  ``--false-alarm``;
+* ``--kind mechanism``: release(x, rng) claimed ``--eps``-GP (``--metric euclidean``) or -DP
+  (``--metric hamming``) at the neighbouring inputs ``--pair X:X'``; a lower bound on eps valid with
+  probability 1 - ``--false-alarm``, beside the exact loss when the mechanism exposes its density.
+
+Progress goes to stderr, the summary to stdout, the full report to ``--json``.  Exit status: 0 the
+implementation passed, 3 a fault was found (certified violation, failure or rejected fit), 2 bad
+input (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register", "run", "EXIT_PASS", "EXIT_FAULT"]
+
+EXIT_PASS = 0
+EXIT_FAULT = 3
+_QUERIES = ("threshold", "two-way", "bounded-range", "kde", "expr")
+_DISTRIBUTIONS = ("laplace", "gencauchy", "student-t", "polyplace")
+
+EPILOG = textwrap.dedent(
+    """\
+    Exit status: 0 passed, 3 fault found, 2 bad input.
+    Negative values need the = form: --domain=-5:5, --pair=-1:0.
+
+    Examples:
+      smoothsens audit-impl ./mybounds.py:B --kind bound --query threshold --T 0 --tau 0.5 --gamma 1
+      smoothsens audit-impl mypkg.kde:bound --kind bound --query kde --t 0 --h 1 --gamma 0.1 --domain=-8:8
+      smoothsens audit-impl ./mybounds.py:B2 --kind bound --query expr --expr "sin(x)" --gamma 0.5 --domain=-4:4
+      smoothsens audit-impl ./noise.py:draw --kind sampler --distribution student-t --nu 3
+      smoothsens audit-impl ./mech.py:mech.release --kind mechanism --eps 1 --pair 0:0.5 --pair 1:2
+    """
+)
+
+
+def _positive_int(s: str) -> int:
+    try:
+        v = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer; got {s!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer; got {v}")
+    return v
+
+
+def _nonneg_int(s: str) -> int:
+    try:
+        v = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0; got {s!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0; got {v}")
+    return v
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "audit-impl",
+        help="audit a third-party smooth bound, sampler or mechanism as a black box",
+        description=(
+            "Import MODULE:CALLABLE and audit it as a black box: a smooth upper bound B (004 Def. 8; "
+            "violations certified in mpmath, B/B* quantiles), a noise sampler (KS, Anderson-Darling, "
+            "tail quantiles, moments; Holm) or a release(x, rng) mechanism (Clopper-Pearson lower bound "
+            "on eps beside the exact loss)."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("callable", metavar="MODULE:CALLABLE",
+                   help="e.g. mypkg.bounds:B or ./bounds.py:B or ./m.py:mech.release")
+    p.add_argument("--kind", choices=("bound", "sampler", "mechanism"), required=True, help="what CALLABLE is")
+    p.add_argument("--budget", type=_positive_int, default=None,
+                   help="bound: evaluations of B (default 20000); sampler: draws (default 200000); "
+                        "mechanism: draws per input (default 200000)")
+    p.add_argument("--seed", type=_nonneg_int, default=0,
+                   help="random seed (default 0): the audit is reproducible from it")
+    p.add_argument("--json", type=Path, default=None, metavar="PATH", help="write the full report as JSON")
+    p.add_argument("--no-progress", action="store_true", help="no progress messages on stderr")
+    p.add_argument("--Lambda", type=float, default=math.inf,
+                   help="neighbourhood radius Lambda in (0, inf] (bound: 004 Def. 7-8; mechanism: pairs within it)")
+    g = p.add_argument_group("bound (--kind bound)")
+    g.add_argument("--query", choices=_QUERIES, help="the query f")
+    g.add_argument("--expr", help="SymPy expression of f for --query expr, e.g. 'sin(x)' or 'x*y/(1+x**2+y**2)'")
+    g.add_argument("--vars", help="comma-separated variables of --expr (default: its free symbols, sorted)")
+    g.add_argument("--kinks", help="comma-separated kinks of --expr in d = 1 (added to the detected ones)")
+    g.add_argument("--gamma", type=float, help="growth parameter gamma > 0")
+    g.add_argument("--growth", choices=("exp", "linear"), default="exp", help="g_E (exp, default) or g_L (linear)")
+    g.add_argument("--domain", help="box LO:HI of inputs, coordinates comma-separated (e.g. --domain=-5:5 or "
+                                    "--domain=-5,-5:5,5); default: around the query's band/centre")
+    g.add_argument("--T", type=float, help="threshold T (threshold)")
+    g.add_argument("--tau", type=float, help="transition width tau > 0 (threshold, two-way, bounded-range)")
+    g.add_argument("--T1", type=float, help="first threshold (two-way)")
+    g.add_argument("--T2", type=float, help="second threshold (two-way)")
+    g.add_argument("--l", type=float, help="left end l (bounded-range)")
+    g.add_argument("--r", type=float, help="right end r (bounded-range)")
+    g.add_argument("--shape", choices=("tent", "trapezoid"), default="tent", help="bounded-range surrogate")
+    g.add_argument("--t", help="KDE centre, comma-separated coordinates (kde)")
+    g.add_argument("--h", type=float, help="KDE bandwidth h > 0 (kde)")
+    s = p.add_argument_group("sampler (--kind sampler)")
+    s.add_argument("--distribution", choices=_DISTRIBUTIONS,
+                   help="the claimed noise law (smoothsens_core.distributions)")
+    s.add_argument("--p", type=float, help="GenCauchy p")
+    s.add_argument("--theta", type=float, default=1.0, help="GenCauchy theta (default 1)")
+    s.add_argument("--nu", type=float, help="Student's t degrees of freedom")
+    s.add_argument("--alpha", type=float, help="PolyPlace shape alpha > 1")
+    s.add_argument("--loc", type=float, default=0.0, help="location (default 0)")
+    s.add_argument("--scale", type=float, default=1.0, help="scale (default 1; PolyPlace: s)")
+    m = p.add_argument_group("mechanism (--kind mechanism)")
+    m.add_argument("--eps", type=float, help="claimed eps (per unit distance for euclidean, per record for hamming)")
+    m.add_argument("--delta", type=float, default=0.0, help="claimed delta (default 0)")
+    m.add_argument("--metric", choices=("euclidean", "hamming"), default="euclidean", help="input metric")
+    m.add_argument("--pair", action="append", metavar="X:X'",
+                   help="neighbouring inputs, coordinates comma-separated (e.g. --pair 0:0.5 or "
+                        "--pair=0,1:0,2); repeatable")
+    m.add_argument("--bins", type=_positive_int, default=40, help="histogram bins of the event search (default 40)")
+    p.add_argument("--false-alarm", type=float, default=1e-3,
+                   help="sampler: family-wise false-alarm rate of Holm's rule; mechanism: 1 - confidence "
+                        "(default 1e-3)")
+    p.set_defaults(handler=run)
+
+
+def _floats(text: str, what: str) -> list[float]:
+    try:
+        vals = [float(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise ValueError(f"{what} must be comma-separated numbers; got {text!r}") from None
+    if not vals:
+        raise ValueError(f"{what} must not be empty; got {text!r}")
+    return vals
+
+
+def _split_pair(text: str, what: str) -> tuple[list[float], list[float]]:
+    if text.count(":") != 1:
+        raise ValueError(f"{what} must have the form A:B (coordinates comma-separated); got {text!r}")
+    a, b = text.split(":")
+    return _floats(a, what), _floats(b, what)
+
+
+def _need(args: argparse.Namespace, kind: str, *names: str) -> None:
+    missing = [n for n in names if getattr(args, n) is None]
+    if missing:
+        raise ValueError(f"{kind} needs " + ", ".join("--" + n.replace("_", "-") for n in missing))
+
+
+def _run_bound(args: argparse.Namespace, fn: Any, say: Any) -> Any:
+    from smoothsens_core.growth import growth_exp, growth_linear
+    from verify.blackbox import audit_smooth_bound
+
+    _need(args, "--kind bound", "query", "gamma")
+    growth = (growth_exp if args.growth == "exp" else growth_linear)(args.gamma)
+    params: dict[str, Any] = {}
+    if args.query == "threshold":
+        _need(args, "--query threshold", "T", "tau")
+        params = {"T": args.T, "tau": args.tau}
+    elif args.query == "two-way":
+        _need(args, "--query two-way", "T1", "T2", "tau")
+        params = {"T1": args.T1, "T2": args.T2, "tau": args.tau}
+    elif args.query == "bounded-range":
+        _need(args, "--query bounded-range", "l", "r", "tau")
+        params = {"l": args.l, "r": args.r, "tau": args.tau, "shape": args.shape}
+    elif args.query == "kde":
+        _need(args, "--query kde", "t", "h")
+        params = {"t": _floats(args.t, "--t"), "h": args.h}
+    f: Any = args.query
+    if args.query == "expr":
+        _need(args, "--query expr", "expr")
+        import sympy as sp
+
+        try:
+            f = sp.sympify(args.expr)
+        except (sp.SympifyError, SyntaxError, TypeError) as exc:
+            raise ValueError(f"cannot parse --expr {args.expr!r}: {' '.join(str(exc).split())}") from None
+        if args.vars:
+            params["variables"] = args.vars
+        if args.kinks:
+            params["kinks"] = _floats(args.kinks, "--kinks")
+        if args.domain is None:
+            raise ValueError("--query expr needs --domain LO:HI")
+    domain = _split_pair(args.domain, "--domain") if args.domain else None
+    kw = {} if args.budget is None else {"budget": args.budget}
+    return audit_smooth_bound(f, fn, growth, args.Lambda, params=params, domain=domain, rng=args.seed,
+                              progress=say, **kw)
+
+
+def _distribution(args: argparse.Namespace) -> Any:
+    from smoothsens_core.distributions import GenCauchy, Laplace, PolyPlace, StudentT
+
+    _need(args, "--kind sampler", "distribution")
+    if args.distribution == "laplace":
+        return Laplace(args.loc, args.scale)
+    if args.distribution == "gencauchy":
+        _need(args, "--distribution gencauchy", "p")
+        return GenCauchy(args.p, args.theta, args.loc, args.scale)
+    if args.distribution == "student-t":
+        _need(args, "--distribution student-t", "nu")
+        return StudentT(args.nu, args.loc, args.scale)
+    _need(args, "--distribution polyplace", "alpha")
+    return PolyPlace(args.scale, args.alpha, args.loc)
+
+
+def _run_sampler(args: argparse.Namespace, fn: Any, say: Any) -> Any:
+    from verify.blackbox import audit_sampler
+
+    dist = _distribution(args)
+    kw = {} if args.budget is None else {"budget": args.budget}
+    return audit_sampler(fn, dist, rng=args.seed, false_alarm=args.false_alarm, progress=say, **kw)
+
+
+def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
+    from verify.blackbox import audit_mechanism
+
+    _need(args, "--kind mechanism", "eps", "pair")
+    pairs = []
+    for text in args.pair:
+        a, b = _split_pair(text, "--pair")
+        pairs.append((a[0] if len(a) == 1 else a, b[0] if len(b) == 1 else b))
+    kw = {} if args.budget is None else {"budget": args.budget}
+    return audit_mechanism(fn, args.eps, args.metric, pairs=pairs, claimed_delta=args.delta, n_bins=args.bins,
+                           false_alarm=args.false_alarm, rng=args.seed, Lambda=args.Lambda, progress=say, **kw)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of ``smoothsens audit-impl``; returns 0 (passed) or 3 (fault found)."""
+    from verify.blackbox import load_callable
+
+    def say(msg: str) -> None:
+        if not args.no_progress:
+            print(f"[audit-impl] {msg}", file=sys.stderr, flush=True)
+
+    fn = load_callable(args.callable)
+    say(f"loaded {args.callable} ({type(fn).__name__}); auditing as a {args.kind}")
+    if args.kind == "bound":
+        report = _run_bound(args, fn, say)
+    elif args.kind == "sampler":
+        report = _run_sampler(args, fn, say)
+    else:
+        report = _run_mechanism(args, fn, say)
+    print(report.summary())
+    if args.json is not None:
+        doc = {"callable": args.callable, "seed": args.seed, **report.to_json()}
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n")
+        print(f"wrote {args.json}")
+    return EXIT_PASS if report.passed else EXIT_FAULT
