@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -58,14 +57,12 @@ def test_cli_bound_with_an_importable_module_name_and_an_expression(capsys, monk
     assert code == 0 and "expr[sin(x)]" in out
 
 
-def test_cli_default_bound_audit_takes_under_a_minute(capsys):
-    t0 = time.perf_counter()
+def test_cli_default_bound_audit_uses_the_default_budget(capsys):
+    # the < 1 minute target of a default bound audit is measured by benchmarks/bench_audit.py
     code, out, _ = _run([f"{PLANTED}:kde_bound", *KDE, "--no-progress"], capsys)
-    elapsed = time.perf_counter() - t0
     assert code == 0
     n_eval = int(re.search(r"(\d+) evaluations of B", out).group(1))
     assert 19_000 <= n_eval <= 20_009  # the default budget, 20 000 evaluations
-    assert elapsed < 60.0
 
 
 def test_cli_is_reproducible_from_seed_and_respects_budget(tmp_path, capsys):
