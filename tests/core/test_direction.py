@@ -104,3 +104,37 @@ def test_direction_rejects_bad_input() -> None:
         DirectionOrientedMechanism(F, np.zeros(4), np.ones(4), 1.0)
     with pytest.raises(ValueError, match="finite values"):
         FiniteFunction(lambda D: np.full(len(D), np.nan), 2, 2)
+
+
+_QUERIES = {
+    "median": lambda D: np.median(D, axis=1),
+    "sum_and_max": lambda D: np.stack([D.sum(1), D.max(1)], 1),
+    "mean_of_squares": lambda D: (D.astype(float) ** 2).mean(1),
+}
+
+
+@settings(max_examples=25)
+@given(
+    query=st.sampled_from(sorted(_QUERIES)),
+    q=st.integers(2, 3),
+    n=st.integers(2, 3),
+    eps=st.floats(0.2, 3.0),
+    k=st.floats(2.0, 5.0),
+    pair_seed=st.integers(0, 2**31 - 1),
+    t_offset=st.floats(-5.0, 5.0),
+)
+def test_lemma2_mechanism_loss_at_most_eps_on_random_neighbours_property(query, q, n, eps, k, pair_seed, t_offset) -> None:
+    # 000 Lemma 2 with the (alpha, beta) of Thm. 1 (corrected beta): for neighbouring datasets (Hamming
+    # distance 1) and any output T, ln p_x(T) - ln p_y(T) <= eps.  Checked at the exact density at random
+    # outputs around f(x) and at the mechanism's own grid supremum.
+    F = FiniteFunction(_QUERIES[query], q, n)
+    mech = _mechanism(F, eps, k=k)
+    assert mech.satisfies_lemma2_conditions()
+    rng = np.random.default_rng(pair_seed)
+    nb = np.argwhere(F.hamming == 1)
+    a, b = nb[rng.integers(len(nb))]
+    x, y = F.datasets[a], F.datasets[b]
+    T = F.values[a][None, :] + t_offset * rng.standard_normal((64, F.values.shape[1]))
+    loss = mech.log_density(x, T) - mech.log_density(y, T)
+    assert np.all(np.isfinite(loss)) and float(loss.max()) <= eps + 1e-9
+    assert mech.max_privacy_loss(x, y, grid=300) <= eps + 1e-9
