@@ -516,18 +516,17 @@ def tight_table(eps: float, gamma: float | None = None, metric: str = "gp") -> l
     return rows
 
 
-def format_tight_table(rows: list[dict[str, Any]]) -> str:
-    """The rows of :func:`tight_table` as aligned text columns."""
-    cols = [("family", "family"), ("source", "source"), ("eps_printed", "eps printed"),
-            ("eps_tight", "eps tight (same eta)"), ("eta_printed", "eta printed"), ("eta_tight", "eta tight"),
-            ("std_printed", "std printed"), ("std_tight", "std tight"), ("std_saved", "std saved")]
+def _format_rows(rows: list[dict[str, Any]], cols: list[tuple[str, str]],
+                 missing: Callable[[dict[str, Any], str], str] = lambda r, k: "-") -> str:
+    """Aligned text columns (two left-aligned label columns, the rest right-aligned) and the rows'
+    notes/errors after the table; shared by the pure and the Laplace tables."""
 
     def cell(r: dict[str, Any], k: str) -> str:
         v = r.get(k)
         if r.get("error") and k == "source":
             return "infeasible (see note)"
         if v is None:
-            return "-"
+            return missing(r, k)
         if k == "std_saved":
             return f"{100.0 * v:.2f}%"
         if isinstance(v, float):
@@ -544,6 +543,14 @@ def format_tight_table(rows: list[dict[str, Any]]) -> str:
     if notes:
         out += ["", "notes:", *notes]
     return "\n".join(out)
+
+
+def format_tight_table(rows: list[dict[str, Any]]) -> str:
+    """The rows of :func:`tight_table` as aligned text columns."""
+    cols = [("family", "family"), ("source", "source"), ("eps_printed", "eps printed"),
+            ("eps_tight", "eps tight (same eta)"), ("eta_printed", "eta printed"), ("eta_tight", "eta tight"),
+            ("std_printed", "std printed"), ("std_tight", "std tight"), ("std_saved", "std saved")]
+    return _format_rows(rows, cols)
 
 
 def optimise_tight(family: str, eps: float, gamma: float, metric: str = "gp", *, theta: float = 1.0) -> TightCalibration:
@@ -1033,26 +1040,5 @@ def format_tight_table_laplace(rows: list[dict[str, Any]]) -> str:
             ("delta_tight", "delta tight (same eta)"), ("delta_ratio", "tight/printed"),
             ("eta_printed", "eta printed"), ("eta_tight", "eta tight"), ("std_printed", "std printed"),
             ("std_tight", "std tight"), ("std_saved", "std saved")]
-
-    def cell(r: dict[str, Any], k: str) -> str:
-        v = r.get(k)
-        if r.get("error") and k == "source":
-            return "infeasible (see note)"
-        if v is None:
-            return "infeasible" if k == "eta_printed" and r.get("eta_tight") is not None else "-"
-        if k == "std_saved":
-            return f"{100.0 * v:.2f}%"
-        if isinstance(v, float):
-            return "inf" if math.isinf(v) else f"{v:.6g}"
-        return str(v)
-
-    table = [[cell(r, k) for k, _ in cols] for r in rows]
-    widths = [max(len(h), *(len(line[i]) for line in table)) for i, (_, h) in enumerate(cols)]
-    out = ["  ".join(h.ljust(w) if i < 2 else h.rjust(w) for i, ((_, h), w) in enumerate(zip(cols, widths)))]
-    out.append("  ".join("-" * w for w in widths))
-    for line in table:
-        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths))))
-    notes = [f"  {r['family']}: {r['error'] or r['note']}" for r in rows if r.get("error") or r.get("note")]
-    if notes:
-        out += ["", "notes:", *notes]
-    return "\n".join(out)
+    return _format_rows(rows, cols, lambda r, k: "infeasible" if k == "eta_printed" and r.get("eta_tight") is not None
+                        else "-")
