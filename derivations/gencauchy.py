@@ -28,8 +28,9 @@ from typing import Any
 
 import mpmath
 import sympy as sp
+from sympy.codegen.cfunctions import log1p
 
-from derivations.codegen import GeneratedFunction, GeneratedModule
+from derivations.codegen import GeneratedFunction, GeneratedModule, loggamma_difference, prove_rewrite
 from derivations.comparison import Comparison, compare_forms
 
 __all__ = [
@@ -42,6 +43,11 @@ __all__ = [
     "derive_cdf_p6",
     "derive_claim34",
     "gencauchy_pdf_mp",
+    "numeric_log_normaliser",
+    "numeric_variance",
+    "numeric_cdf",
+    "numeric_cdf_p4",
+    "derive_cdf_p4_tail_form",
     "codegen_targets",
 ]
 
@@ -218,16 +224,162 @@ def derive_claim34() -> tuple[sp.Expr, list[Comparison]]:
     return sup, cmps
 
 
+# ------------------------------------------------------------------------------------------------
+# Forms for float64 evaluation (each proven equal to the derived expression in codegen_targets)
+# ------------------------------------------------------------------------------------------------
+def numeric_log_normaliser() -> tuple[sp.Expr, float]:
+    """ln c_{p,theta} = ln p - ln 2 - lnGamma(1/p) + [lnGamma(theta) - lnGamma(theta - 1/p)], the
+    bracket by :func:`derivations.codegen.loggamma_difference` (accurate for theta up to 1e300;
+    theta - 1/p written (p theta - 1)/p, exact at theta = 1).  Returns (expression, absolute
+    truncation bound of the Stirling branch)."""
+    _, dlg, bound = loggamma_difference(THETA, (P * THETA - 1) / P, 1 / P)
+    return sp.log(P) - sp.log(2) - sp.loggamma(1 / P) + dlg, bound
+
+
+def numeric_variance() -> tuple[sp.Expr, float]:
+    """Var = exp(lnGamma(3/p) - lnGamma(1/p) - [lnGamma(theta - 1/p) - lnGamma(theta - 3/p)]) for
+    p theta > 3 (+inf otherwise), the bracket by :func:`loggamma_difference`; returns (expression,
+    relative truncation bound)."""
+    _, dlg, bound = loggamma_difference((P * THETA - 1) / P, (P * THETA - 3) / P, 2 / P)
+    lvar = sp.loggamma(3 / P) - sp.loggamma(1 / P) - dlg
+    return sp.Piecewise((sp.exp(lvar), P * THETA > 3), (sp.oo, True)), bound
+
+
+#: L = p ln|z| above which the tail uses the log-space form (s = 1/(1 + |z|^p) < e^-644 ~ 1e-280)
+_L_UNDERFLOW = 644
+
+
+def numeric_cdf() -> sp.Expr:
+    """The CDF of :func:`derive_cdf` arranged for float64: with L = p ln|z|,
+
+        |z| >= 1:  P(|Z| > |z|) = I_s(theta - 1/p, 1/p),      s = e^{-L}/(1 + e^{-L}) = 1/(1 + |z|^p),
+        |z| <  1:  P(|Z| > |z|) = 1 - I_t(1/p, theta - 1/p),  t = e^{L}/(1 + e^{L})  = |z|^p/(1 + |z|^p)
+
+    (I_s(b, a) = 1 - I_{1-s}(a, b)), and for L > 644 (s < 1e-280, near or below underflow) the
+    first line in logs via I_s(a, b) = s^a 2F1(a, 1 - b; a + 1; s)/(a B(a, b)).  The second line is the complement incomplete beta
+    (scipy.special.betaincc) of the small t, known to full precision; the derived form evaluates
+    I_x at x = 1/(1 + |z|^p), which rounds to 1 for |z|^p < 1e-16 and loses every digit of
+    F(z) - 1/2 there (relative error 9e-6 at z = -1e-5, p = 4)."""
+    a, b = (P * THETA - 1) / P, 1 / P  # theta - 1/p as (p theta - 1)/p: exact at theta = 1
+    r = sp.Abs(Z)
+    big_l = P * sp.log(r)
+    e_neg, e_pos = sp.exp(-big_l), sp.exp(big_l)  # |z|^-p, |z|^p: no overflow in the branch that uses them
+    s = e_neg / (1 + e_neg)
+    t = e_pos / (1 + e_pos)
+    # s < e^-644 (~1e-280): s itself (nearly) underflows while I_s(a, b) ~ s^a may not (a = theta - 1/p
+    # small).  Exact identity (DLMF 8.17.7): I_s(a, b) = s^a 2F1(a, 1 - b; a + 1; s) / (a B(a, b)), in
+    # logs: ln s = -(L + log1p(e^-L)), ln B(a, b) = lnGamma(1/p) - [lnGamma(theta) - lnGamma(theta - 1/p)]
+    log_s = -(big_l + log1p(sp.exp(-big_l)))
+    _, dlg, _ = loggamma_difference(THETA, a, b)
+    log_beta = sp.loggamma(b) - dlg
+    asym = sp.exp(a * log_s - sp.log(a) - log_beta) * sp.hyper([a, 1 - b], [a + 1], sp.exp(log_s))
+    tail = sp.Piecewise(
+        (sp.betainc_regularized(b, a, t, 1), r < 1),
+        (asym, big_l > _L_UNDERFLOW),
+        (sp.betainc_regularized(a, b, 0, s), True),
+    ) / 2
+    return sp.Piecewise((tail, Z < 0), (1 - tail, True))
+
+
+_H4 = sp.Symbol("q", positive=True)
+_W4 = sp.Symbol("w", positive=True)
+
+
+def _h4_atan(q: sp.Expr) -> sp.Expr:
+    """H(q) = int_0^q dz/(1+z^4) = (atanh(sqrt2 q/(1+q^2)) + atan2(sqrt2 q, 1 - q^2))/(2 sqrt2)."""
+    r2 = sp.sqrt(2)
+    return (sp.atanh(r2 * q / (1 + q**2)) + sp.atan2(r2 * q, 1 - q**2)) / (2 * r2)
+
+
+def _a4_hyper(w: sp.Expr) -> sp.Expr:
+    """A(w) = int_0^w u^2/(1+u^4) du = (w^3/3) 2F1(1, 3/4; 7/4; -w^4)  (0 <= w <= 1)."""
+    return w**3 / 3 * sp.hyper([1, sp.Rational(3, 4)], [sp.Rational(7, 4)], -(w**4))
+
+
+@lru_cache(maxsize=None)
+def derive_cdf_p4_tail_form() -> dict[str, Any]:
+    """The C.1 CDF in a form without cancellation, derived from the printed one (004 App. C.1).
+
+    1. ln((q^2 + sqrt2 q + 1)/(q^2 - sqrt2 q + 1)) = 2 atanh(sqrt2 q/(1 + q^2)) and
+       atan(1 + x) - atan(1 - x) = atan2(2x, 2 - x^2) (x = sqrt2 q >= 0; the difference lies in
+       [0, pi)) turn the printed H into ``_h4_atan``; checked: dH/dq = 1/(1 + q^4) and H(0) = 0
+       (symbolic).
+    2. Lower tail: for q = |z| >= 1, F(z) = c int_q^inf dt/(1+t^4) = c A(1/q) (t = 1/u: the
+       integrand becomes u^2/(1 + u^4), symbolic), and A(w) = sum_k (-1)^k w^(4k+3)/(4k+3)
+       (termwise integration of u^2/(1+u^4) = sum (-1)^k u^(4k+2), |u| <= 1 by Abel's theorem)
+       = (w^3/3) 2F1(1, 3/4; 7/4; -w^4), since (3/4)_k/(7/4)_k = 3/(4k + 3) (symbolic).
+       The printed form computes this as 1/2 - c H(q), which cancels ~3 log10 q digits (all of
+       them at q = 1e6); A(1/q) has no cancellation (scipy.special.hyp2f1 at -w^4 in [-1, 0]).
+    Returns the pieces and the symbolic checks (raises if one fails)."""
+    q, w, u, k = _H4, _W4, sp.Symbol("u", positive=True), sp.Symbol("k", integer=True, nonnegative=True)
+    h = _h4_atan(q)
+    checks = {
+        "dH/dq = 1/(1+q^4)": sp.simplify(sp.diff(h, q) - 1 / (1 + q**4)) == 0,
+        "H(0) = 0": sp.simplify(h.subs(q, 0)) == 0,
+        "t = 1/u maps dt/(1+t^4) to u^2/(1+u^4) du": sp.simplify((1 / (1 + (1 / u) ** 4)) * (1 / u**2) - u**2 / (1 + u**4)) == 0,
+        "(3/4)_k/(7/4)_k = 3/(4k+3)": sp.gammasimp(sp.rf(sp.Rational(3, 4), k) / sp.rf(sp.Rational(7, 4), k) * (4 * k + 3) / 3) == 1,
+        "d/dw w^(4k+3)/(4k+3) = w^(4k+2)": sp.simplify(sp.diff(w ** (4 * k + 3) / (4 * k + 3), w) - w ** (4 * k + 2)) == 0,
+        "atan(1+x) - atan(1-x) = atan2(2x, 2-x^2) (numeric, x in [0, 100])": True,
+    }
+    import mpmath
+
+    with mpmath.workdps(50):
+        for xv in [0, 0.3, 1, 1.2, 1.5, 3, 100]:
+            x = mpmath.mpf(xv)
+            if abs(mpmath.atan(1 + x) - mpmath.atan(1 - x) - mpmath.atan2(2 * x, 2 - x**2)) > mpmath.mpf(10) ** -45:
+                checks["atan(1+x) - atan(1-x) = atan2(2x, 2-x^2) (numeric, x in [0, 100])"] = False
+    failed = [name for name, ok in checks.items() if not ok]
+    if failed:  # pragma: no cover - a broken derivation
+        raise RuntimeError(f"004 App. C.1 tail form: checks failed: {failed}")
+    return {"H": h, "A": _a4_hyper(w), "checks": checks}
+
+
+def numeric_cdf_p4() -> sp.Expr:
+    """F of GenCauchy(0,1,4,1) from :func:`derive_cdf_p4_tail_form`, c = sqrt2/pi, q = |z|:
+    lower(q) = c A(1/q) for q > 1, 1/2 - c H(q) for q <= 1 (>= 1/2 - 0.39: no cancellation);
+    F(z) = lower(|z|) for z < 0, 1 - lower(|z|) for z >= 0."""
+    forms = derive_cdf_p4_tail_form()
+    c = sp.sqrt(2) / sp.pi
+
+    def lower(q: sp.Expr) -> sp.Expr:
+        return sp.Piecewise((c * forms["A"].subs(_W4, 1 / q), q > 1), (sp.Rational(1, 2) - c * forms["H"].subs(_H4, q), True))
+
+    # q = -z and q = z per branch rather than |z|: SymPy rewrites |z|^-3 as |z| z^-4, whose z^-4
+    # underflows for |z| > 1e77 while F itself is representable down to |z| ~ 1e102
+    return sp.Piecewise((lower(-Z), Z < 0), (1 - lower(Z), True))
+
+
+def _valid_p_theta(p: float, theta: float, **_: float) -> bool:
+    return p * theta > 1.01
+
+
 def codegen_targets() -> list[GeneratedModule]:
     c, _ = derive_normaliser()
     var, _ = derive_variance()
     cdf = derive_cdf()
     cdf4, _ = derive_cdf_p4()
-    # theta - k/p as (p theta - k)/p: no cancellation at theta = 1 as p theta -> k (p - k is exact)
-    log_c = sp.log(P) - sp.log(2) + sp.loggamma(THETA) - sp.loggamma(1 / P) - sp.loggamma((P * THETA - 1) / P)
-    # log of the derived normaliser, written with loggamma (checked equal in the tests/claims)
-    lvar = sp.loggamma(3 / P) + sp.loggamma((P * THETA - 3) / P) - sp.loggamma(1 / P) - sp.loggamma((P * THETA - 1) / P)
-    var_expr = sp.Piecewise((sp.exp(lvar), P * THETA > 3), (sp.oo, True))
+    dom = {"p": (0.5, 50.0), "theta": (0.2, 1e6)}
+    edges_pt = [{"p": 1.0 + 1e-6, "theta": 1.0}, {"p": 0.5, "theta": 2.0 + 1e-6}, {"p": 50.0, "theta": 1e6},
+                {"p": 2.0, "theta": 5.5}, {"p": 4.0, "theta": 10.25}, {"p": 0.5, "theta": 12.0}]
+    log_c, bound_c = numeric_log_normaliser()
+    log_c = prove_rewrite("gencauchy_log_normaliser", log_c, sp.log(c), dom, log_args=("p", "theta"),
+                          valid=_valid_p_theta, edges=edges_pt, abs_bound=bound_c * 1.01, symbolic=False)
+    var_expr, bound_v = numeric_variance()
+    prove_rewrite("gencauchy_variance", var_expr.args[0][0], var, dom, log_args=("p", "theta"),
+                  valid=lambda p, theta: p * theta > 3.03, edges=[{"p": 4.0, "theta": 1.0}, {"p": 3.0 + 1e-6, "theta": 1.0},
+                                                               {"p": 0.5, "theta": 6.0 + 1e-6}, {"p": 50.0, "theta": 1e6}],
+                  rel_bound=bound_v * 1.01, symbolic=False)
+    cdf_num = prove_rewrite(
+        "gencauchy_cdf", numeric_cdf(), cdf, {"z": (-50.0, 50.0), "p": (0.5, 20.0), "theta": (0.2, 50.0)},
+        log_args=("p", "theta"), valid=_valid_p_theta, symbolic=False, dps=100,  # the derived form needs the
+        # digits: at |z|^p = 1e-48 its x = 1/(1 + |z|^p) must be resolved to 1e-80 for 1e-30 in F
+        edges=[{"z": zz, "p": pp, "theta": tt} for zz in (-1e30, -1e6, -0.999, -1e-5, -1e-12, 0.0, 1e-12, 0.3, 1.0, 1e6)
+               for pp, tt in ((4.0, 1.0), (1.5, 30.0))]
+        + [{"z": zz, "p": 20.0, "theta": tt} for zz in (-1e30, -1e15, 1e30) for tt in (0.06, 1.0, 20.0)],
+        rel_bound=bound_c * 1.01,  # the log-space branch's ln B uses loggamma_difference (Stirling truncation)
+    )
+    cdf4_num = prove_rewrite("gencauchy4_cdf", numeric_cdf_p4(), cdf4, {"z": (-40.0, 40.0)}, dps=60, symbolic=False,
+                             edges=[{"z": zz} for zz in (-1e6, -1e3, -30.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.0 + 1e-9, 1e3, 1e6)])
     return [
         GeneratedModule(
             module="noise",
@@ -239,9 +391,10 @@ def codegen_targets() -> list[GeneratedModule]:
                     (P, THETA),
                     log_c,
                     "ln c_{p,theta} of 004 Sec. 2.1 (derived = printed):\n"
-                    "ln c = ln p - ln 2 + lnGamma(theta) - lnGamma(1/p) - lnGamma(theta - 1/p);\n"
-                    "p > 0, p theta > 1.  (For theta >> 1 the lnGamma difference loses ~log10(theta) digits.)",
-                    domain={"p": (0.5, 50.0), "theta": (1.0, 200.0)},
+                    "ln c = ln p - ln 2 - lnGamma(1/p) + [lnGamma(theta) - lnGamma(theta - 1/p)];  p > 0, p theta > 1.\n"
+                    "The bracket is the lnGamma difference for theta - 1/p < 10 and Stirling's formula with\n"
+                    "Binet's series (8 terms, |error| < 4e-18) beyond, so large theta loses no digits.",
+                    domain=dom,
                     log_args=("p", "theta"),
                 ),
                 GeneratedFunction(
@@ -250,32 +403,31 @@ def codegen_targets() -> list[GeneratedModule]:
                     var_expr,
                     "Var of GenCauchy(0,1,p,theta) (derived from the density):\n"
                     "Var = Gamma(3/p) Gamma(theta - 3/p) / (Gamma(1/p) Gamma(theta - 1/p)) if p theta > 3,\n"
-                    "+inf otherwise (004 Sec. 2.1: Var = 1 at p = 4, theta = 1).",
-                    domain={"p": (0.5, 50.0), "theta": (1.0, 200.0)},
+                    "+inf otherwise (004 Sec. 2.1: Var = 1 at p = 4, theta = 1); the ratio\n"
+                    "Gamma(theta - 3/p)/Gamma(theta - 1/p) as exp(-[lnGamma difference]) (Stirling for large theta).",
+                    domain=dom,
                     log_args=("p", "theta"),
                 ),
                 GeneratedFunction(
                     "gencauchy_cdf",
                     (Z, P, THETA),
-                    cdf,
+                    cdf_num,
                     "CDF of GenCauchy(0,1,p,theta) (derived; regularised incomplete beta I):\n"
-                    "x = 1/(1+|z|^p) (computed as |z|^-p/(1+|z|^-p) for |z| > 1),\n"
-                    "F(z) = I_x(theta - 1/p, 1/p)/2 for z < 0, 1 - I_x(theta - 1/p, 1/p)/2 for z >= 0.",
-                    domain={"z": (-1e30, 1e30), "p": (0.5, 20.0), "theta": (1.0, 20.0)},
+                    "F(z) = T/2 for z < 0, 1 - T/2 for z >= 0, T = P(|Z| > |z|) =\n"
+                    "I_s(theta - 1/p, 1/p), s = 1/(1+|z|^p) (as |z|^-p/(1+|z|^-p)) for |z| >= 1;\n"
+                    "1 - I_t(1/p, theta - 1/p) (betaincc), t = |z|^p/(1+|z|^p) for |z| < 1.",
+                    domain={"z": (-1e30, 1e30), "p": (0.5, 20.0), "theta": (0.2, 1e4)},
                     log_args=("p", "theta"),
-                    rtol=1e-11,
                 ),
                 GeneratedFunction(
                     "gencauchy4_cdf",
                     (Z,),
-                    cdf4,
-                    "Closed-form CDF of GenCauchy(0,1,4,1), 004 App. C.1 (verified):\n"
-                    "F(q) = 1/2 + sgn(q) (sqrt2/pi) H(|q|),\n"
-                    "H(q) = (ln((q^2+sqrt2 q+1)/(q^2-sqrt2 q+1)) + 2 atan(1+sqrt2 q) - 2 atan(1-sqrt2 q))/(4 sqrt2).\n"
-                    "Accurate to ~1e-16 absolute; for relative accuracy deep in the lower tail use gencauchy_cdf.",
-                    domain={"z": (-1e6, 1e6)},
-                    rtol=1e-12,
-                    atol=1e-15,
+                    cdf4_num,
+                    "CDF of GenCauchy(0,1,4,1), 004 App. C.1, in a cancellation-free form (c = sqrt2/pi, q = |z|):\n"
+                    "F(z) = lower(q) for z < 0, 1 - lower(q) for z >= 0;  lower(q) = 1/2 - c H(q) for q <= 1,\n"
+                    "c A(1/q) for q > 1, H(q) = (atanh(sqrt2 q/(1+q^2)) + atan2(sqrt2 q, 1-q^2))/(2 sqrt2) (the printed H),\n"
+                    "A(w) = int_0^w u^2/(1+u^4) du = (w^3/3) 2F1(1, 3/4; 7/4; -w^4) (the tail, no 1/2 - ... cancellation).",
+                    domain={"z": (-1e300, 1e300)},
                 ),
             ),
         )

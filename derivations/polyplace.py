@@ -16,9 +16,14 @@ so that (1 - 1/alpha^2)^alpha = W V; every closed form then is a rational functi
 and V, which SymPy compares exactly.  The integrals are computed with the exponent n and the
 branch point c as free symbols (fast), then specialised to n = alpha, c = 1/alpha.
 
-Generated (``_generated/noise.py``): ``polyplace_log_normaliser(s, alpha)`` and
-``polyplace_variance(s, alpha)``, with W evaluated as exp(alpha log1p(-1/alpha)) (accurate for
-huge alpha, where (1 - 1/alpha)^alpha in floating point loses alpha * 1e-16 relative).
+Generated (``_generated/noise.py``): ``polyplace_log_normaliser(s, alpha)``,
+``polyplace_variance(s, alpha)``, and the constants of the survival function
+``polyplace_log_tail_constant(alpha)``, ``polyplace_inner_constant(alpha)``; W is evaluated as
+exp(alpha ln W) with ln W = ln(alpha - 1) - ln(alpha) for alpha < 2 (alpha - 1 is exact there, so
+alpha -> 1+ loses nothing) and alpha log1p(-1/alpha) for alpha >= 2 (accurate for huge alpha,
+where (1 - 1/alpha)^alpha in floating point loses alpha * 1e-16 relative); each rewritten form is
+proven equal to the derived one in :func:`codegen_targets`.  ``_generated/calibration.py`` gets
+eps = alpha gamma of 002 Thm. 8 (Lemma 12 with s = 1/gamma) and its inverse in alpha.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ import mpmath
 import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
-from derivations.codegen import GeneratedFunction, GeneratedModule
+from derivations.codegen import GeneratedFunction, GeneratedModule, prove_rewrite
 from derivations.comparison import Comparison, compare_forms
 
 __all__ = [
@@ -44,6 +49,8 @@ __all__ = [
     "derive_variance",
     "derive_cor14",
     "derive_lemma15",
+    "derive_tail_constants",
+    "derive_eps_thm8",
     "w_numeric",
     "polyplace_pdf_mp",
     "codegen_targets",
@@ -314,17 +321,77 @@ def derive_lemma15() -> tuple[dict[str, sp.Expr], list[Comparison]]:
     return out, cmps
 
 
+@lru_cache(maxsize=None)
+def derive_tail_constants() -> dict[str, sp.Expr]:
+    """P(Z > z) for Z ~ PolyPlace(1, alpha), integrated from the density (002 Def. 6, Lemma 7 proof):
+
+        z >= 1/alpha:      P(Z > z) = int_z^inf f = C (1 + z)^(-alpha),
+                           C = (alpha + 1) W V / (2 (2 W + alpha - 1))     [= -I2(alpha, z)(1+z)^alpha]
+        0 <= z < 1/alpha:  P(Z > z) = 1/2 - int_0^z f = 1/2 - K (1 - (1 - z)^alpha),
+                           K = (alpha - 1) / (2 (2 W + alpha - 1))
+
+    (W = (1 - 1/alpha)^alpha, V = (1 + 1/alpha)^alpha).  Both integrals by SymPy with the exponent
+    n free, then n = alpha; C and K are checked to be free of z."""
+    n1 = derive_normaliser()[0].subs(S, 1)
+    z = sp.Symbol("z", positive=True)
+    outer = sp.integrate((1 + X) ** (-_N - 1), (X, z, sp.oo), conds="none")
+    inner = sp.integrate((1 - X) ** (_N - 1), (X, 0, z), conds="none")
+    c_tail = sp.factor(sp.simplify(n1 * (ALPHA + 1) * W * V * sp.powsimp(outer * (1 + z) ** _N, force=True).subs(_N, ALPHA)))
+    k_inner = sp.factor(sp.simplify(n1 * (ALPHA - 1) * sp.simplify(inner / (1 - (1 - z) ** _N)).subs(_N, ALPHA)))
+    if c_tail.has(z) or k_inner.has(z):  # pragma: no cover - a broken derivation
+        raise RuntimeError(f"002 Lemma 7: tail constants depend on z: {c_tail}, {k_inner}")
+    return {"C": c_tail, "K": k_inner}
+
+
+@lru_cache(maxsize=None)
+def derive_eps_thm8() -> tuple[sp.Expr, sp.Expr]:
+    """002 Thm. 8 with Lemma 12: PolyPlace(s, alpha) with s = 1/gamma (per unit of the gamma-smooth
+    sensitivity) certifies eps = |shift| + |scale| = alpha/s = alpha gamma (both branches of
+    :func:`derive_lemma12` give the same sum); inverted for alpha at a target eps."""
+    res, _ = derive_lemma12()
+    sums = {sp.simplify(r["sum"]) for r in res.values()}
+    if len(sums) != 1:  # pragma: no cover - a broken derivation
+        raise RuntimeError(f"002 Lemma 12: the branches give different sums {sums}")
+    eps = sums.pop().subs(S, 1 / GAMMA)
+    target = sp.Symbol("eps", positive=True)
+    alpha = sp.solve(sp.Eq(eps, target), ALPHA)[0]
+    return eps, alpha
+
+
+_ALPHA_EDGES = [{"alpha": a} for a in (1.0 + 1e-9, 1.0 + 2.83e-9, 1.0 + 1e-6, 1.0001, 1.5, 2.0 - 1e-12, 2.0, 2.0 + 1e-9, 2.5, 1e3, 1e8)]
+
+
 def codegen_targets() -> list[GeneratedModule]:
-    """Generated evaluators of ``_generated/noise.py`` from this derivation."""
+    """Generated evaluators of ``_generated/noise.py`` (and eps of 002 Thm. 8 for ``calibration.py``)."""
     n_derived, _ = derive_normaliser()
     var, _ = derive_variance()
-    log_n = sp.expand_log(sp.log(n_derived), force=True).subs(W, w_numeric)
-    var_expr = sp.Piecewise((var.subs({W: w_numeric, V: v_numeric}), ALPHA > 2), (sp.oo, True))
+    tails = derive_tail_constants()
+    w_exact, v_exact = ((ALPHA - 1) / ALPHA) ** ALPHA, ((ALPHA + 1) / ALPHA) ** ALPHA
+    exact = {W: w_exact, V: v_exact}
+    numeric = {W: w_numeric, V: v_numeric}
+    dom = {"s": (1e-6, 1e6), "alpha": (1.0 + 1e-9, 1e8)}
+    edges_s = [{"s": 1.0, **e} for e in _ALPHA_EDGES]
+    # ln N: expand_log splits N = alpha/(2 s D) into logs (D = 2 W + alpha - 1 stays one log)
+    log_n = prove_rewrite("polyplace_log_normaliser", sp.expand_log(sp.log(n_derived), force=True).subs(numeric),
+                          sp.log(n_derived.subs(exact)), dom, log_args=("s", "alpha"), edges=edges_s, symbolic=False)
+    var_num = prove_rewrite("polyplace_variance", var.subs(numeric), var.subs(exact), dom, log_args=("s", "alpha"),
+                            valid=lambda s, alpha: alpha > 2.0, symbolic=False,
+                            edges=[{"s": 1.0, "alpha": a} for a in (2.0 + 1e-9, 2.5, 3.0, 1e8)])
+    var_expr = sp.Piecewise((var_num, ALPHA > 2), (sp.oo, True))
+    # ln C = ln(alpha + 1) + alpha ln W + alpha ln(1 + 1/alpha) - ln 2 - ln(2 W + alpha - 1)
+    c_tail = tails["C"]
+    log_c_num = (sp.log(ALPHA + 1) + ALPHA * _LOG_W + ALPHA * log1p(1 / ALPHA)
+                 - sp.log(2 * (2 * W + ALPHA - 1)).subs(numeric))
+    log_c_num = prove_rewrite("polyplace_log_tail_constant", log_c_num, sp.log(c_tail.subs(exact)), {"alpha": dom["alpha"]},
+                              log_args=("alpha",), edges=_ALPHA_EDGES, symbolic=False)
+    k_num = prove_rewrite("polyplace_inner_constant", tails["K"].subs(numeric), tails["K"].subs(exact), {"alpha": dom["alpha"]},
+                          log_args=("alpha",), edges=_ALPHA_EDGES, symbolic=False)
+    eps_pp, alpha_pp = derive_eps_thm8()
     return [
         GeneratedModule(
             module="noise",
             derivation="derivations.polyplace (002 Def. 6, Lemma 7, Lemma 13)",
-            doc="PolyPlace(s, alpha) of 002 Def. 6: log normaliser and variance (derivations.polyplace).",
+            doc="PolyPlace(s, alpha) of 002 Def. 6: log normaliser, variance, survival-function constants (derivations.polyplace).",
             functions=(
                 GeneratedFunction(
                     "polyplace_log_normaliser",
@@ -332,8 +399,9 @@ def codegen_targets() -> list[GeneratedModule]:
                     log_n,
                     "ln N_{s,alpha} of 002 Def. 6 (Lemma 7), derived from the density:\n"
                     "ln N = ln(alpha) - ln(2) - ln(s) - ln(2 W + alpha - 1),  W = ((alpha-1)/alpha)^alpha\n"
-                    "(W evaluated as exp(alpha log1p(-1/alpha))).  Domain: s > 0, alpha > 1.",
-                    domain={"s": (1e-6, 1e6), "alpha": (1.0 + 1e-9, 1e8)},
+                    "(W = exp(alpha ln W), ln W = ln(alpha-1) - ln(alpha) for alpha < 2, alpha log1p(-1/alpha) otherwise).\n"
+                    "Domain: s > 0, alpha > 1.",
+                    domain=dom,
                     log_args=("s", "alpha"),
                 ),
                 GeneratedFunction(
@@ -344,9 +412,56 @@ def codegen_targets() -> list[GeneratedModule]:
                     "Var = 2 s^2 ((19 alpha^2 + 5) W + (alpha - 2)(alpha - 1)^2)\n"
                     "      / ((2 W + alpha - 1)(alpha^2 - 1)(alpha^2 - 4))   for alpha > 2,\n"
                     "W = ((alpha-1)/alpha)^alpha; +inf for 1 < alpha <= 2 (tail ~ |x|^(-alpha-1)).",
-                    domain={"s": (1e-6, 1e6), "alpha": (1.0 + 1e-9, 1e8)},
+                    domain=dom,
                     log_args=("s", "alpha"),
                 ),
+                GeneratedFunction(
+                    "polyplace_log_tail_constant",
+                    (ALPHA,),
+                    log_c_num,
+                    "ln C of the PolyPlace(1, alpha) tail P(Z > z) = C (1 + z)^(-alpha), z >= 1/alpha (integrated\n"
+                    "from 002 Def. 6; C = -I2(alpha, z)(1+z)^alpha of 002 App. A):\n"
+                    "C = (alpha + 1) W V / (2 (2 W + alpha - 1)),  W = (1 - 1/alpha)^alpha, V = (1 + 1/alpha)^alpha\n"
+                    "(W V = (1 - 1/alpha^2)^alpha; ln W as in polyplace_log_normaliser, ln V = alpha log1p(1/alpha)).",
+                    domain={"alpha": dom["alpha"]},
+                    log_args=("alpha",),
+                ),
+                GeneratedFunction(
+                    "polyplace_inner_constant",
+                    (ALPHA,),
+                    k_num,
+                    "K of the PolyPlace(1, alpha) survival function near 0: P(Z > z) = 1/2 - K (1 - (1 - z)^alpha)\n"
+                    "for 0 <= z < 1/alpha (integrated from 002 Def. 6; K (1 - (1-z)^alpha) = I1(alpha, z) - I1(alpha, 0)\n"
+                    "of 002 App. A):  K = (alpha - 1) / (2 (2 W + alpha - 1)).",
+                    domain={"alpha": dom["alpha"]},
+                    log_args=("alpha",),
+                ),
             ),
-        )
+        ),
+        GeneratedModule(
+            module="calibration",
+            derivation="derivations.polyplace (002 Thm. 8, Lemma 12)",
+            doc="PolyPlace mechanism of 002 Thm. 8: eps = alpha/s at s = 1/gamma (derivations.polyplace).",
+            functions=(
+                GeneratedFunction(
+                    "eps_polyplace",
+                    (GAMMA, ALPHA),
+                    eps_pp,
+                    "eps certified by PolyPlace(SS/gamma, alpha), 002 Thm. 8: the two log-derivatives of\n"
+                    "002 Lemma 12 sum to alpha/s, with s = 1/gamma per unit of the smooth sensitivity:\n"
+                    "eps = alpha gamma;  gamma > 0, alpha > 1.",
+                    domain={"gamma": (1e-6, 10.0), "alpha": (1.0 + 1e-9, 1e8)},
+                    log_args=("gamma", "alpha"),
+                ),
+                GeneratedFunction(
+                    "alpha_polyplace",
+                    tuple(sorted(alpha_pp.free_symbols, key=lambda v: v.name != "eps")),
+                    alpha_pp,
+                    "alpha of PolyPlace(SS/gamma, alpha) for a target eps, 002 Thm. 8 (eps_polyplace solved):\n"
+                    "alpha = eps / gamma;  0 < gamma < eps.",
+                    domain={"eps": (1e-6, 10.0), "gamma": (1e-6, 10.0)},
+                    log_args=("eps", "gamma"),
+                ),
+            ),
+        ),
     ]

@@ -25,6 +25,9 @@ support), then ``eps`` is generated (``_generated/calibration.py``), never typed
 * 004 Lemma 3.5 (T_nu(0,1), nu > 1): sup|D_scale| = max(1, nu), sup|D_shift| = (nu+1)/(2 sqrt nu).
 * 004 Lemma 3.6 (Lap(0,1) with g_L): sup|D_shift| = 1; the scale change costs gamma |Z|, and
   Pr[|Z| > t] = e^{-t} (derived by integrating the density) gives t = ln(1/delta).
+* The calibration inverses: eta solving eps(gamma, eta, ...) = eps, and the largest gamma
+  (eta = 0), by ``sp.solve`` on the derived (or quoted) eps; the core inverts with them and
+  re-evaluates the certified eps with the forward evaluator, so an inversion error shows.
 * 000 Thm. 1 (h proportional to 1/(|z|^k + l), k > 1, l > 0): the sliding bound
   sup phi'(z) = (k-1)^((k-1)/k) / l^(1/k) for phi(z) = ln(z^k + l) gives alpha, the dilation
   bound sup|D_scale| = max(1, k - 1) gives beta = eps / (2 max(1, k - 1)).
@@ -48,6 +51,8 @@ __all__ = [
     "derive_thm1_000",
     "quoted_nrs07",
     "quoted_bs19",
+    "quoted_laplace_nrs07",
+    "calibration_inverse",
     "codegen_targets",
 ]
 
@@ -179,12 +184,77 @@ def derive_thm1_000() -> tuple[sp.Expr, sp.Expr, dict, list[Comparison]]:
     return alpha, beta, parts, [ca, cb_ge2, cb_lt2]
 
 
+def quoted_laplace_nrs07() -> sp.Expr:
+    """Laplace with g_E scaled as in 002 Claim 18 (after [NRS07]): the loss is at most
+    |l_s| + |l_r| ln(2/delta), so eps = eta + gamma ln(2/delta) (a quotation; ln(2/delta) written
+    ln 2 - ln delta, which does not overflow for tiny delta)."""
+    return ETA + GAMMA * (sp.log(2) - sp.log(DELTA))
+
+
+def _solve_linear(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
+    """The root of ``expr = 0`` in ``var`` (linear in var); Max(...) factors are held opaque (they
+    are positive and free of var), then put back."""
+    maxes = sorted(expr.atoms(sp.Max), key=sp.default_sort_key)
+    if any(m.has(var) for m in maxes):
+        raise ValueError(f"_solve_linear: {var} inside Max in {expr}")
+    dummies = [sp.Dummy(f"max{i}", positive=True) for i in range(len(maxes))]
+    e = expr.subs(dict(zip(maxes, dummies)))
+    roots = sp.solve(sp.Eq(e, 0), var)
+    if len(roots) != 1:  # pragma: no cover - a broken derivation
+        raise RuntimeError(f"_solve_linear: {len(roots)} roots of {e} in {var}")
+    return roots[0].subs(dict(zip(dummies, maxes)))
+
+
+def calibration_inverse(eps_expr: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """(eta, gamma_max) for a privacy parameter eps(gamma, eta, ...): eta solves
+    eps(gamma, eta) = EPS, gamma_max solves eps(gamma, 0) = EPS (the gamma that leaves no budget
+    for the shift term; eta > 0 iff gamma < gamma_max)."""
+    # expand_log: solve combines gamma ln 2 - gamma ln delta into ln(delta^gamma/2^gamma), which
+    # underflows in floating point; the expanded sum of logs does not
+    eta = sp.expand_log(_solve_linear(eps_expr - EPS, ETA), force=True)
+    gmax = sp.expand_log(_solve_linear(eps_expr.subs(ETA, 0) - EPS, GAMMA), force=True)
+    for name, sol in (("eta", {ETA: eta}), ("gamma_max", {ETA: 0, GAMMA: gmax})):
+        if sp.simplify(eps_expr.subs(sol) - EPS) != 0:  # pragma: no cover - a broken derivation
+            raise RuntimeError(f"calibration_inverse: {name} = {sol} does not solve {eps_expr} = eps")
+    return eta, gmax
+
+
 def codegen_targets() -> list[GeneratedModule]:
     eps_gc, _, _ = derive_gencauchy_gp()
     eps_t, _, _ = derive_student_t_gp()
     eps_l, delta_l, _, _ = derive_laplace_gl()
-    a000, b000, _, _ = derive_thm1_000()
+    a000, b000, _, cmps_000 = derive_thm1_000()
+    b000_printed = cmps_000[1].printed  # 000 Thm. 1's beta as printed (the comparison's printed form)
+    eps_lnrs = quoted_laplace_nrs07()
     dom_common = {"gamma": (1e-6, 10.0), "eta": (1e-6, 10.0)}
+    inv = {name: calibration_inverse(e) for name, e in (
+        ("gencauchy_gp", eps_gc), ("student_t_gp", eps_t), ("laplace_gl", eps_l),
+        ("gencauchy_nrs07", quoted_nrs07()), ("student_t_bs19", quoted_bs19()), ("laplace_nrs07", eps_lnrs))}
+    inverse_doc = {
+        "gencauchy_gp": ("004 Lemma 3.3 / Cor. 3.2", (EPS, GAMMA, P, THETA, M), (EPS, P, THETA, M),
+                         {"p": (1.0 + 1e-6, 50.0), "theta": (1.0, 50.0), "m": (1.0, 100.0)}),
+        "student_t_gp": ("004 Lemma 3.5", (EPS, GAMMA, NU), (EPS, NU), {"nu": (1.0 + 1e-6, 1e6)}),
+        "laplace_gl": ("004 Lemma 3.6", (EPS, GAMMA, DELTA), (EPS, DELTA), {"delta": (1e-300, 1.0 - 1e-9)}),
+        "gencauchy_nrs07": ("[NRS07] as quoted in 004 (Remark after Lemma 3.5)", (EPS, GAMMA, P), (EPS, P), {"p": (1.0 + 1e-6, 50.0)}),
+        "student_t_bs19": ("[BS19] as quoted in 004 (Remark after Lemma 3.5)", (EPS, GAMMA, NU), (EPS, NU), {"nu": (1e-3, 1e6)}),
+        "laplace_nrs07": ("002 Claim 18 (after [NRS07])", (EPS, GAMMA, DELTA), (EPS, DELTA), {"delta": (1e-300, 1.0 - 1e-9)}),
+    }
+    inverses = []
+    for name, (src, eta_args, gmax_args, shape_dom) in inverse_doc.items():
+        eta_e, gmax_e = inv[name]
+        log_shape = tuple(k for k in shape_dom if k in ("nu", "delta"))
+        inverses.append(GeneratedFunction(
+            f"eta_{name}", eta_args, eta_e,
+            f"eta of eps_{name} solved for a target eps ({src}), derived by sp.solve:\n"
+            f"eta = {sp.sstr(eta_e)};  eta > 0 iff gamma < gamma_max_{name}.",
+            domain={"eps": (1e-3, 50.0), "gamma": (1e-6, 10.0), **shape_dom}, log_args=("eps", "gamma", *log_shape),
+        ))
+        inverses.append(GeneratedFunction(
+            f"gamma_max_{name}", gmax_args, gmax_e,
+            f"The largest gamma of eps_{name} at a target eps ({src}): eps(gamma, eta = 0) = eps solved,\n"
+            f"gamma_max = {sp.sstr(gmax_e)}.",
+            domain={"eps": (1e-3, 50.0), **shape_dom}, log_args=("eps", *log_shape),
+        ))
     return [
         GeneratedModule(
             module="calibration",
@@ -243,6 +313,21 @@ def codegen_targets() -> list[GeneratedModule]:
                     "alpha = eps l^(1/k) / (2 (k-1)^((k-1)/k));  k > 1, l > 0.",
                     domain={"eps": (1e-6, 10.0), "k": (1.0 + 1e-6, 50.0), "l": (1e-6, 1e6)},
                     log_args=("eps", "l"),
+                ),
+                GeneratedFunction(
+                    "eps_laplace_nrs07", (GAMMA, ETA, DELTA), eps_lnrs,
+                    "eps of the Laplace mechanism with g_E as scaled in 002 Claim 18 (after [NRS07]), quoted:\n"
+                    "eps = eta + gamma ln(2/delta);  0 < delta < 1.",
+                    domain={**dom_common, "delta": (1e-300, 1.0 - 1e-9)},
+                    log_args=("gamma", "eta", "delta"),
+                ),
+                *inverses,
+                GeneratedFunction(
+                    "admissible_beta_000_printed", (EPS, K), b000_printed,
+                    "000 Thm. 1 dilation parameter AS PRINTED: beta = eps / (2 (k - 1)); wrong for 1 < k < 2\n"
+                    "(erratum; use admissible_beta_000), kept to exhibit the erratum.",
+                    domain={"eps": (1e-6, 10.0), "k": (1.0 + 1e-6, 50.0)},
+                    log_args=("eps",),
                 ),
                 GeneratedFunction(
                     "admissible_beta_000", (EPS, K), b000,

@@ -39,7 +39,9 @@ from typing import Any
 
 import sympy as sp
 
-from derivations.codegen import GeneratedFunction, GeneratedModule
+from sympy.codegen.cfunctions import expm1, log1p
+
+from derivations.codegen import GeneratedFunction, GeneratedModule, prove_rewrite
 from derivations.comparison import compare_forms
 
 __all__ = [
@@ -47,6 +49,8 @@ __all__ = [
     "derive_bounded_range_c3",
     "derive_kde_partials",
     "derive_kde_sets",
+    "derive_lambert_w_s2",
+    "derive_kde_objectives",
     "derive_kde_series",
     "codegen_targets",
 ]
@@ -157,6 +161,33 @@ def _k(u: sp.Expr) -> sp.Expr:
     return sp.exp(-u**2 / 2)
 
 
+@lru_cache(maxsize=1)
+def derive_lambert_w_s2() -> dict[str, Any]:
+    """004 Lemma 4.7, S_2 (x = t): the stationary radius l of (1 - e^{-l^2/2})/l solves
+    1 - (1 + l^2) e^{-l^2/2} = 0.  With u = -l^2/2 - 1/2 (l^2 = -2u - 1, 1 + l^2 = -2u,
+    e^{-l^2/2} = e^{u + 1/2}) this is 1 + 2u e^{u + 1/2} = 0, i.e. u e^u = -e^{-1/2}/2 in (-1/e, 0),
+    whose real solutions are the two real branches of Lambert W: W_0 = -1/2 (l = 0, the trivial
+    root) and W_{-1} (l^2 = -2 W_{-1} - 1 > 0).  The residual of the equation at the derived l is
+    shown to be 0 symbolically with the defining identity e^{W(x)} = x / W(x)."""
+    l, u, w = sp.Symbol("l", positive=True), sp.Symbol("u", real=True), sp.Symbol("w", negative=True)
+    eq = 1 - (1 + l**2) * sp.exp(-(l**2) / 2)
+    eq_u = sp.expand(sp.simplify(eq.subs(l, sp.sqrt(-2 * u - 1))))
+    roots_u = sp.solve(eq_u, u)
+    nontrivial = [r for r in roots_u if sp.simplify(-2 * r - 1) != 0]
+    if len(roots_u) != 2 or len(nontrivial) != 1:  # pragma: no cover - a broken derivation
+        raise RuntimeError(f"004 Lemma 4.7 S_2: unexpected roots {roots_u}")
+    w_root = nontrivial[0]
+    l_w = sp.sqrt(-2 * w_root - 1)
+    # residual at l = sqrt(-2 W - 1) with W = W_{-1}(x), x = -e^{-1/2}/2: first as a function of w,
+    # then with e^w = x / w (W e^W = x, the definition of W)
+    x_arg = w_root.args[0]
+    res_w = sp.expand(sp.simplify(eq.subs(l, sp.sqrt(-2 * w - 1))), power_exp=True)
+    residual = sp.simplify(res_w.subs(sp.exp(w), x_arg / w))
+    if residual != 0:  # pragma: no cover - a broken derivation
+        raise RuntimeError(f"004 Lemma 4.7 S_2: residual {residual} != 0")
+    return {"equation_u": eq_u, "roots_u": roots_u, "W": w_root, "l_w": l_w, "residual": residual}
+
+
 def derive_kde_sets(n_points: int = 20) -> dict[str, Any]:
     """phi_0, phi_1, the Lambert-W point of Lemma 4.7 S_2, and the printed objectives (E1-E4)."""
     import mpmath
@@ -172,14 +203,17 @@ def derive_kde_sets(n_points: int = 20) -> dict[str, Any]:
     phi1_printed = h / (2 * c) * (-gamma + sp.sqrt(gamma**2 + 4 / h**2))
     comps.append(compare_forms("Lemma 4.6: phi_1(-gamma) (root of eq. (4), c_z > 1)", phi1_printed, pos,
                                {c: (0.2, 3.0), h: (0.2, 3.0), gamma: (0.05, 3.0)}))
-    # Lemma 4.7 S_2: 1 - (1 + l^2) e^{-l^2/2} = 0  <=>  l^2 = -2 W_{-1}(-e^{-1/2}/2) - 1
+    # Lemma 4.7 S_2: 1 - (1 + l^2) e^{-l^2/2} = 0, solved (not typed): see derive_lambert_w_s2
+    lam = derive_lambert_w_s2()
     lw_printed = sp.sqrt(-2 * sp.LambertW(-sp.exp(-sp.Rational(1, 2)) / 2, -1) - 1)
-    residual = sp.simplify((1 - (1 + lw**2) * sp.exp(-lw**2 / 2)).subs(lw, lw_printed))
+    residual = lam["residual"]
+    comps.append(compare_forms("Lemma 4.7 S_2: l_w = sqrt(-2 W_{-1}(-e^{-1/2}/2) - 1)", lw_printed, lam["l_w"], {}))
     with mpmath.workdps(50):
         lw_num = mpmath.sqrt(-2 * mpmath.lambertw(-mpmath.exp(-0.5) / 2, -1) - 1)
         res_num = 1 - (1 + lw_num**2) * mpmath.exp(-lw_num**2 / 2)
         d_obj = mpmath.diff(lambda u: (1 - mpmath.exp(-u**2 / 2)) / u, lw_num)
-    lambert = {"l_w": mpmath.nstr(lw_num, 30), "residual_symbolic": str(residual),
+    lambert = {"l_w": mpmath.nstr(lw_num, 30), "derived": str(lam["l_w"]), "residual_symbolic": str(residual),
+               "roots_in_u": [str(r) for r in lam["roots_u"]],
                "residual_mpmath": mpmath.nstr(res_num, 5), "objective_derivative_at_l_w": mpmath.nstr(d_obj, 5)}
     # E2: S_2 objective printed with e^{-c^2}
     s2_printed = sp.Abs(sp.exp(-cw**2 * c**2 / 2) - sp.exp(-c**2)) / (sp.Abs(cw - 1) * c * h)
@@ -312,14 +346,99 @@ def derive_kde_series(order: int = 5) -> dict[str, sp.Expr]:
     return {"alpha": alpha, "ell": sp.expand(ell), "D": sp.expand(D), "a1_cubic": c3}
 
 
+_A, _B = sp.symbols("a b", real=True)
+#: |u| below which psi uses the series of log1p(u) - u + u^2/2 (u = a(a - b)); terms up to u^20
+_PSI_SERIES_U = sp.Rational(1, 10)
+_PSI_SERIES_TERMS = 20
+
+
+@lru_cache(maxsize=1)
+def derive_kde_objectives() -> dict[str, sp.Expr]:
+    """The KDE stationary-point objectives in the radii a (partner w) and b (point z), unit
+    bandwidth (c = 1: the equations of 004 App. A.4 depend on c c_w, c c_z only), derived from
+    eq. (2) of :func:`derive_kde_partials` (phi_0 = a^2 c h * eq. (2)) and from the chord slope ell:
+
+    * phi_0(a, b) = e^{-b^2/2} - (1 + a(a - b)) e^{-a^2/2} (the chord from b is tangent at a);
+    * psi = ln[(1 + a(a - b)) e^{-a^2/2} / e^{-b^2/2}]: zero iff phi_0 = 0 where 1 + a(a - b) > 0;
+    * chi = -e^{a^2/2} phi_0 (for b >= 2, where e^{-b^2/2} underflows relative to the other term);
+    * D = d ln ell / db at fixed a on phi_0 = 0 (envelope theorem: a is stationary), with
+      ell(a, b) = (k(a) - k(b))/(b - a), k(u) = e^{-u^2/2}: d ln ell/db = -k'(b)/(k(a) - k(b)) - 1/(b - a),
+      and tangency k(a) - k(b) = k'(a)(a - b) gives D = (k'(a) - k'(b))/((a - b) k'(a))."""
+    a, b = _A, _B
+    # phi_0 from eq. (2): d/da of the chord objective of _kde_objective (offset a, c_w = c_z + a),
+    # times a^2 c h, at c = 1 with the radii b = c_z and a = c_z + offset
+    eq2 = derive_kde_partials()["eq2"]
+    off, d_off = sp.Symbol("a", real=True), sp.Dummy("offset")
+    phi0 = sp.simplify((eq2 * off**2 * c * h).xreplace({off: d_off}).subs(c, 1))
+    phi0 = sp.expand(phi0.xreplace({cz: b}).xreplace({d_off: a - b}))
+    term_b, term_a = sp.exp(-(b**2) / 2), (1 + a * (a - b)) * sp.exp(-(a**2) / 2)
+    if sp.simplify(phi0 - (term_b - term_a)) != 0:  # pragma: no cover - a broken derivation
+        raise RuntimeError(f"phi_0 from eq. (2) has an unexpected form: {phi0}")
+    phi0 = term_b - term_a
+    psi = sp.expand_log(sp.log(term_a / term_b), force=True)
+    chi = sp.expand(-sp.exp(a**2 / 2) * phi0, power_exp=False)
+    chi = sp.powsimp(chi)
+    # D by the envelope theorem, with k an undetermined function first
+    k = sp.Function("k")
+    kpa, kpb = sp.Symbol("kpa"), sp.Symbol("kpb")
+    ell = (k(a) - k(b)) / (b - a)
+    dlog = sp.diff(sp.log(ell), b).subs(sp.Derivative(k(b), b), kpb)
+    on_tangent = sp.simplify(dlog.subs(k(b), k(a) - kpa * (a - b)))
+    kk = sp.Lambda(sp.Symbol("v"), sp.exp(-sp.Symbol("v") ** 2 / 2))
+    D = on_tangent.subs({kpa: sp.diff(kk(a), a), kpb: sp.diff(kk(b), b)})
+    D = sp.simplify(D.subs(k, kk))
+    return {"phi0": phi0, "psi": psi, "chi": chi, "D": D, "D_general": on_tangent}
+
+
+def numeric_psi() -> tuple[sp.Expr, sp.Expr]:
+    """psi for float64, with u = a(a - b), d = a - b:
+
+        |u| >= 1/10:  log1p(u) + (b - a)(b + a)/2
+        |u| <  1/10:  d^2 (1 - a)(1 + a)/2 + u^3 S(u),  S(u) = sum_{k=3}^{20} (-1)^{k+1} u^{k-3}/k
+
+    (the second: psi = [log1p(u) - u + u^2/2] + d^2 (1 - a^2)/2, the bracket's series, so the O(d)
+    terms that cancel in the first form near a = b are never formed).  Returns (expression,
+    truncation bound |u|^21/(21 (1 - |u|)) in the series branch, 0 elsewhere)."""
+    a, b = _A, _B
+    u, dd = a * (a - b), a - b
+    acc = sp.Integer(0)
+    for kk in range(_PSI_SERIES_TERMS, 2, -1):  # Horner in u
+        acc = sp.Rational((-1) ** (kk + 1), kk) + u * acc
+    series = dd**2 * (1 - a) * (1 + a) / 2 + u**3 * acc
+    closed = log1p(u) + (b - a) * (b + a) / 2
+    expr = sp.Piecewise((series, sp.Abs(u) < _PSI_SERIES_U), (closed, True))
+    n = _PSI_SERIES_TERMS + 1
+    bound = sp.Piecewise((sp.Abs(u) ** n / (n * (1 - sp.Abs(u))), sp.Abs(u) < _PSI_SERIES_U), (0, True))
+    return expr, bound
+
+
+def numeric_chi() -> sp.Expr:
+    """chi = a(a - b) - expm1((a - b)(a + b)/2): the 1 and the exponential combined by expm1."""
+    a, b = _A, _B
+    return a * (a - b) - expm1((a - b) * (a + b) / 2)
+
+
+def numeric_log_slope() -> sp.Expr:
+    """D = -expm1(y)/(a - b), y = (a - b)(a + b)/2 + ln(b/a): from 1 - k'(b)/k'(a) with
+    k'(b)/k'(a) = (b/a) e^{(a^2 - b^2)/2} = e^y (no 1 - e^y cancellation for small y).  ln(b/a) is
+    written log1p((b - a)/a): SymPy would evaluate expm1(x + log(b/a)) back into b e^x/a - 1."""
+    a, b = _A, _B
+    return -expm1((a - b) * (a + b) / 2 + log1p((b - a) / a)) / (a - b)
+
+
 def codegen_targets() -> list[GeneratedModule]:
     """The KDE stationary-point objectives for smoothsens_core/sensitivity/kde.py."""
     ser = derive_kde_series()
-    a, b, e = sp.symbols("a b e", real=True)
-    u = a * (a - b)
-    psi = sp.log(1 + u) - u + (a - b) ** 2 / 2
-    chi = 1 + a * (a - b) - sp.exp((a - b) * (a + b) / 2)
-    D = (-a * _k(a) + b * _k(b)) / ((a - b) * (-a * _k(a)))
+    obj = derive_kde_objectives()
+    a, b, e = _A, _B, sp.symbols("e", real=True)
+    dom_psi = {"a": (0.05, 1.55), "b": (0.05, 1.9)}
+    dom_chi = {"a": (0.01, 1.0), "b": (2.0, 40.0)}
+    dom_d = {"a": (1.05, 1.55), "b": (0.05, 0.9)}
+    psi_num, psi_bound = numeric_psi()
+    near_diag = [{"a": aa, "b": aa + dd} for aa in (0.3, 0.99, 1.2) for dd in (-0.06, -1e-3, 1e-7, 0.05)]
+    psi = prove_rewrite("kde_psi", psi_num, obj["psi"], dom_psi, edges=near_diag, abs_bound=psi_bound, symbolic=False)
+    chi = prove_rewrite("kde_chi", numeric_chi(), obj["chi"], dom_chi)
+    D = prove_rewrite("kde_log_slope", numeric_log_slope(), obj["D"], dom_d)
     return [
         GeneratedModule(
             module="stationary_004",
@@ -329,20 +448,23 @@ def codegen_targets() -> list[GeneratedModule]:
                 GeneratedFunction(
                     "kde_psi", (a, b), psi,
                     "psi(a, b) = log(1 + a(a - b)) - a(a - b) + (a - b)^2/2: the log form of\n"
-                    "phi_0(a, b) = e^{-b^2/2} - (1 + a(a - b)) e^{-a^2/2} = 0 (004 App. A.4 eq. (2)).",
-                    domain={"a": (0.05, 1.55), "b": (0.05, 1.9)}, atol=1e-15,
+                    "phi_0(a, b) = e^{-b^2/2} - (1 + a(a - b)) e^{-a^2/2} = 0 (004 App. A.4 eq. (2)),\n"
+                    "evaluated as log1p(u) + (b - a)(b + a)/2 (u = a(a - b)), or for |u| < 1/10 as\n"
+                    "(a - b)^2 (1 - a^2)/2 + the series of log1p(u) - u + u^2/2 (no cancellation near a = b).",
+                    domain=dom_psi,
                 ),
                 GeneratedFunction(
                     "kde_chi", (a, b), chi,
                     "chi(a, b) = 1 + a(a - b) - e^{(a^2 - b^2)/2} = -e^{a^2/2} phi_0(a, b) (004 App. A.4 eq. (2)),\n"
                     "used for b >= 2 where the partner a is near the root of 1 + a(a - b).",
-                    domain={"a": (0.01, 1.0), "b": (2.0, 40.0)}, atol=1e-15,
+                    domain=dom_chi,
                 ),
                 GeneratedFunction(
                     "kde_log_slope", (a, b), D,
                     "D(a, b) = (k'(a) - k'(b))/((a - b) k'(a)), k(u) = e^{-u^2/2}: d ln ell/db at the chord\n"
-                    "partner a = alpha(b) (envelope theorem; corrected S_1 condition of 004 Lemma 4.6).",
-                    domain={"a": (1.05, 1.55), "b": (0.05, 0.9)}, rtol=1e-10,
+                    "partner a = alpha(b) (envelope theorem; corrected S_1 condition of 004 Lemma 4.6);\n"
+                    "evaluated as -expm1((a - b)(a + b)/2 + ln(b/a))/(a - b).",
+                    domain=dom_d,
                 ),
                 GeneratedFunction(
                     "kde_ell_series", (e,), ser["ell"],
@@ -353,7 +475,7 @@ def codegen_targets() -> list[GeneratedModule]:
                 GeneratedFunction(
                     "kde_log_slope_series", (e,), ser["D"],
                     "D(1 + e) = -e/2 + 5e^2/32 + 31e^3/1280 + O(e^4): d ln ell/db near b = 1.",
-                    domain={"e": (-1e-3, 1e-3)}, atol=1e-15,
+                    domain={"e": (-1e-3, 1e-3)},
                 ),
             ),
         )

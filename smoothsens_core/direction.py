@@ -34,6 +34,7 @@ from typing import Any, Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._generated.calibration import admissible_alpha_000, admissible_beta_000, admissible_beta_000_printed
 from ._validation import check_greater, check_integer, check_positive, check_rng
 from .distributions.powerlaw import PowerLaw
 
@@ -48,12 +49,17 @@ FloatArray = NDArray[np.float64]
 
 def powerlaw_admissibility(k: float, l: float, eps: float, corrected: bool = True) -> tuple[float, float]:
     """(alpha, beta) of 000 Thm. 1 for h ∝ 1/(|z|^k + l): alpha = l^{1/k} eps / (2 (k-1)^{(k-1)/k}),
-    beta = eps/(2 max(k-1, 1)) (corrected) or eps/(2(k-1)) (printed, ``corrected=False``)."""
+    beta = eps/(2 max(k-1, 1)) (corrected) or eps/(2(k-1)) (printed, ``corrected=False``).
+
+    Both come from the evaluators generated from derivations/privacy_loss.py (``derive_thm1_000``:
+    alpha from the sliding bound sup d/dz ln(z^k + l), the corrected beta from the dilation bound
+    sup|D_scale| = max(1, k - 1); ``admissible_beta_000_printed`` is the printed constant, kept to
+    exhibit the erratum of claim 000-Thm-1)."""
     k = check_greater("k", k, 1.0)
     l = check_positive("l", l)
     eps = check_positive("eps", eps)
-    alpha = l ** (1.0 / k) * eps / (2.0 * (k - 1.0) ** ((k - 1.0) / k))
-    beta = eps / (2.0 * (max(k - 1.0, 1.0) if corrected else (k - 1.0)))
+    alpha = float(admissible_alpha_000(eps, k, l))
+    beta = float(admissible_beta_000(eps, k) if corrected else admissible_beta_000_printed(eps, k))
     return alpha, beta
 
 

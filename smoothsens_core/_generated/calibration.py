@@ -2,21 +2,24 @@
 # GENERATED FILE - DO NOT EDIT.
 # Written by derivations/codegen.py (`smoothsens regenerate`) with SymPy 1.14.0.
 # Derivations:
+#   derivations.polyplace (002 Thm. 8, Lemma 12)
 #   derivations.privacy_loss (004 Lemmas 3.3, 3.5, 3.6, Cor. 3.2; 000 Thm. 1)
 # Check with `smoothsens regenerate --check`; update with `smoothsens regenerate`.
 # ================================================================================================
 """Generated evaluators: calibration (do not edit; see the banner).
 
+PolyPlace mechanism of 002 Thm. 8: eps = alpha/s at s = 1/gamma (derivations.polyplace).
+
 Privacy parameters of the smooth-sensitivity mechanisms, derived from the noise
 densities: eps = gamma * sup|D_scale| + eta * sup|D_shift| (derivations.privacy_loss).
 
-Functions: admissible_alpha_000, admissible_beta_000, delta_laplace_gl, eps_gencauchy_gp, eps_gencauchy_nrs07, eps_laplace_gl, eps_student_t_bs19, eps_student_t_gp.
+Functions: admissible_alpha_000, admissible_beta_000, admissible_beta_000_printed, alpha_polyplace, delta_laplace_gl, eps_gencauchy_gp, eps_gencauchy_nrs07, eps_laplace_gl, eps_laplace_nrs07, eps_polyplace, eps_student_t_bs19, eps_student_t_gp, eta_gencauchy_gp, eta_gencauchy_nrs07, eta_laplace_gl, eta_laplace_nrs07, eta_student_t_bs19, eta_student_t_gp, gamma_max_gencauchy_gp, gamma_max_gencauchy_nrs07, gamma_max_laplace_gl, gamma_max_laplace_nrs07, gamma_max_student_t_bs19, gamma_max_student_t_gp.
 """
 
 import numpy
 import scipy.special
 
-__all__ = ['admissible_alpha_000', 'admissible_beta_000', 'delta_laplace_gl', 'eps_gencauchy_gp', 'eps_gencauchy_nrs07', 'eps_laplace_gl', 'eps_student_t_bs19', 'eps_student_t_gp']
+__all__ = ['admissible_alpha_000', 'admissible_beta_000', 'admissible_beta_000_printed', 'alpha_polyplace', 'delta_laplace_gl', 'eps_gencauchy_gp', 'eps_gencauchy_nrs07', 'eps_laplace_gl', 'eps_laplace_nrs07', 'eps_polyplace', 'eps_student_t_bs19', 'eps_student_t_gp', 'eta_gencauchy_gp', 'eta_gencauchy_nrs07', 'eta_laplace_gl', 'eta_laplace_nrs07', 'eta_student_t_bs19', 'eta_student_t_gp', 'gamma_max_gencauchy_gp', 'gamma_max_gencauchy_nrs07', 'gamma_max_laplace_gl', 'gamma_max_laplace_nrs07', 'gamma_max_student_t_bs19', 'gamma_max_student_t_gp']
 
 
 def _finish(result, *args):
@@ -54,6 +57,34 @@ def admissible_beta_000(eps, k):
         # Branches of numpy.where are all evaluated; the unused ones may overflow.
         _result = (1/2)*eps/numpy.maximum(1, k - 1)
     return _finish(_result, eps, k)
+
+
+def admissible_beta_000_printed(eps, k):
+    """000 Thm. 1 dilation parameter AS PRINTED: beta = eps / (2 (k - 1)); wrong for 1 < k < 2
+    (erratum; use admissible_beta_000), kept to exhibit the erratum.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    k = numpy.asarray(k, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eps/(2*k - 2)
+    return _finish(_result, eps, k)
+
+
+def alpha_polyplace(eps, gamma):
+    """alpha of PolyPlace(SS/gamma, alpha) for a target eps, 002 Thm. 8 (eps_polyplace solved):
+    alpha = eps / gamma;  0 < gamma < eps.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eps/gamma
+    return _finish(_result, eps, gamma)
 
 
 def delta_laplace_gl(gamma, eta, eps):
@@ -121,6 +152,36 @@ def eps_laplace_gl(gamma, eta, delta):
     return _finish(_result, gamma, eta, delta)
 
 
+def eps_laplace_nrs07(gamma, eta, delta):
+    """eps of the Laplace mechanism with g_E as scaled in 002 Claim 18 (after [NRS07]), quoted:
+    eps = eta + gamma ln(2/delta);  0 < delta < 1.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    eta = numpy.asarray(eta, dtype=numpy.float64)
+    delta = numpy.asarray(delta, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eta + gamma*(-numpy.log(delta) + numpy.log(2))
+    return _finish(_result, gamma, eta, delta)
+
+
+def eps_polyplace(gamma, alpha):
+    """eps certified by PolyPlace(SS/gamma, alpha), 002 Thm. 8: the two log-derivatives of
+    002 Lemma 12 sum to alpha/s, with s = 1/gamma per unit of the smooth sensitivity:
+    eps = alpha gamma;  gamma > 0, alpha > 1.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    alpha = numpy.asarray(alpha, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = alpha*gamma
+    return _finish(_result, gamma, alpha)
+
+
 def eps_student_t_bs19(gamma, eta, nu):
     """[BS19] eps of T_nu(0,1) as quoted in 004 (Remark after Lemma 3.5):
     eps = (nu + 1) gamma + (nu + 1)/(2 sqrt nu) eta.
@@ -150,3 +211,182 @@ def eps_student_t_gp(gamma, eta, nu):
         # Branches of numpy.where are all evaluated; the unused ones may overflow.
         _result = (1/2)*eta*(nu + 1)/numpy.sqrt(nu) + gamma*nu
     return _finish(_result, gamma, eta, nu)
+
+
+def eta_gencauchy_gp(eps, gamma, p, theta, m):
+    """eta of eps_gencauchy_gp solved for a target eps (004 Lemma 3.3 / Cor. 3.2), derived by sp.solve:
+    eta = (eps - gamma*m*Max(1, p*theta - 1))*(p - 1)**((1 - p)/p)/theta;  eta > 0 iff gamma < gamma_max_gencauchy_gp.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    p = numpy.asarray(p, dtype=numpy.float64)
+    theta = numpy.asarray(theta, dtype=numpy.float64)
+    m = numpy.asarray(m, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _x0 = p - 1
+        _result = _x0**(-_x0/p)*(eps - gamma*m*numpy.maximum(1, p*theta - 1))/theta
+    return _finish(_result, eps, gamma, p, theta, m)
+
+
+def eta_gencauchy_nrs07(eps, gamma, p):
+    """eta of eps_gencauchy_nrs07 solved for a target eps ([NRS07] as quoted in 004 (Remark after Lemma 3.5)), derived by sp.solve:
+    eta = (eps - gamma*p - gamma)/(p + 1);  eta > 0 iff gamma < gamma_max_gencauchy_nrs07.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    p = numpy.asarray(p, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = (eps - gamma*p - gamma)/(p + 1)
+    return _finish(_result, eps, gamma, p)
+
+
+def eta_laplace_gl(eps, gamma, delta):
+    """eta of eps_laplace_gl solved for a target eps (004 Lemma 3.6), derived by sp.solve:
+    eta = eps + gamma*log(delta);  eta > 0 iff gamma < gamma_max_laplace_gl.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    delta = numpy.asarray(delta, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eps + gamma*numpy.log(delta)
+    return _finish(_result, eps, gamma, delta)
+
+
+def eta_laplace_nrs07(eps, gamma, delta):
+    """eta of eps_laplace_nrs07 solved for a target eps (002 Claim 18 (after [NRS07])), derived by sp.solve:
+    eta = eps + gamma*log(delta) - gamma*log(2);  eta > 0 iff gamma < gamma_max_laplace_nrs07.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    delta = numpy.asarray(delta, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eps + gamma*numpy.log(delta) - gamma*numpy.log(2)
+    return _finish(_result, eps, gamma, delta)
+
+
+def eta_student_t_bs19(eps, gamma, nu):
+    """eta of eps_student_t_bs19 solved for a target eps ([BS19] as quoted in 004 (Remark after Lemma 3.5)), derived by sp.solve:
+    eta = 2*sqrt(nu)*(eps - gamma*nu - gamma)/(nu + 1);  eta > 0 iff gamma < gamma_max_student_t_bs19.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    nu = numpy.asarray(nu, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = 2*numpy.sqrt(nu)*(eps - gamma*nu - gamma)/(nu + 1)
+    return _finish(_result, eps, gamma, nu)
+
+
+def eta_student_t_gp(eps, gamma, nu):
+    """eta of eps_student_t_gp solved for a target eps (004 Lemma 3.5), derived by sp.solve:
+    eta = 2*sqrt(nu)*(eps - gamma*nu)/(nu + 1);  eta > 0 iff gamma < gamma_max_student_t_gp.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    gamma = numpy.asarray(gamma, dtype=numpy.float64)
+    nu = numpy.asarray(nu, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = 2*numpy.sqrt(nu)*(eps - gamma*nu)/(nu + 1)
+    return _finish(_result, eps, gamma, nu)
+
+
+def gamma_max_gencauchy_gp(eps, p, theta, m):
+    """The largest gamma of eps_gencauchy_gp at a target eps (004 Lemma 3.3 / Cor. 3.2): eps(gamma, eta = 0) = eps solved,
+    gamma_max = eps/(m*Max(1, p*theta - 1)).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    p = numpy.asarray(p, dtype=numpy.float64)
+    theta = numpy.asarray(theta, dtype=numpy.float64)
+    m = numpy.asarray(m, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eps/(m*numpy.maximum(1, p*theta - 1))
+    return _finish(_result, eps, p, theta, m)
+
+
+def gamma_max_gencauchy_nrs07(eps, p):
+    """The largest gamma of eps_gencauchy_nrs07 at a target eps ([NRS07] as quoted in 004 (Remark after Lemma 3.5)): eps(gamma, eta = 0) = eps solved,
+    gamma_max = eps/(p + 1).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    p = numpy.asarray(p, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eps/(p + 1)
+    return _finish(_result, eps, p)
+
+
+def gamma_max_laplace_gl(eps, delta):
+    """The largest gamma of eps_laplace_gl at a target eps (004 Lemma 3.6): eps(gamma, eta = 0) = eps solved,
+    gamma_max = -eps/log(delta).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    delta = numpy.asarray(delta, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = -eps/numpy.log(delta)
+    return _finish(_result, eps, delta)
+
+
+def gamma_max_laplace_nrs07(eps, delta):
+    """The largest gamma of eps_laplace_nrs07 at a target eps (002 Claim 18 (after [NRS07])): eps(gamma, eta = 0) = eps solved,
+    gamma_max = eps/(-log(delta) + log(2)).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    delta = numpy.asarray(delta, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eps/(-numpy.log(delta) + numpy.log(2))
+    return _finish(_result, eps, delta)
+
+
+def gamma_max_student_t_bs19(eps, nu):
+    """The largest gamma of eps_student_t_bs19 at a target eps ([BS19] as quoted in 004 (Remark after Lemma 3.5)): eps(gamma, eta = 0) = eps solved,
+    gamma_max = eps/(nu + 1).
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    nu = numpy.asarray(nu, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eps/(nu + 1)
+    return _finish(_result, eps, nu)
+
+
+def gamma_max_student_t_gp(eps, nu):
+    """The largest gamma of eps_student_t_gp at a target eps (004 Lemma 3.5): eps(gamma, eta = 0) = eps solved,
+    gamma_max = eps/nu.
+
+    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
+    scalar for scalar input)."""
+    eps = numpy.asarray(eps, dtype=numpy.float64)
+    nu = numpy.asarray(nu, dtype=numpy.float64)
+    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        # Branches of numpy.where are all evaluated; the unused ones may overflow.
+        _result = eps/nu
+    return _finish(_result, eps, nu)

@@ -56,7 +56,8 @@ def kde_ell_series(e):
 
 def kde_log_slope(a, b):
     """D(a, b) = (k'(a) - k'(b))/((a - b) k'(a)), k(u) = e^{-u^2/2}: d ln ell/db at the chord
-    partner a = alpha(b) (envelope theorem; corrected S_1 condition of 004 Lemma 4.6).
+    partner a = alpha(b) (envelope theorem; corrected S_1 condition of 004 Lemma 4.6);
+    evaluated as -expm1((a - b)(a + b)/2 + ln(b/a))/(a - b).
 
     Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
     scalar for scalar input)."""
@@ -64,8 +65,8 @@ def kde_log_slope(a, b):
     b = numpy.asarray(b, dtype=numpy.float64)
     with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _x0 = (1/2)*a**2
-        _result = -(-a*numpy.exp(-_x0) + b*numpy.exp(-1/2*b**2))*numpy.exp(_x0)/(a*(a - b))
+        _x0 = a - b
+        _result = -numpy.expm1((1/2)*_x0*(a + b) + numpy.log1p(-_x0/a))/_x0
     return _finish(_result, a, b)
 
 
@@ -83,7 +84,9 @@ def kde_log_slope_series(e):
 
 def kde_psi(a, b):
     """psi(a, b) = log(1 + a(a - b)) - a(a - b) + (a - b)^2/2: the log form of
-    phi_0(a, b) = e^{-b^2/2} - (1 + a(a - b)) e^{-a^2/2} = 0 (004 App. A.4 eq. (2)).
+    phi_0(a, b) = e^{-b^2/2} - (1 + a(a - b)) e^{-a^2/2} = 0 (004 App. A.4 eq. (2)),
+    evaluated as log1p(u) + (b - a)(b + a)/2 (u = a(a - b)), or for |u| < 1/10 as
+    (a - b)^2 (1 - a^2)/2 + the series of log1p(u) - u + u^2/2 (no cancellation near a = b).
 
     Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
     scalar for scalar input)."""
@@ -92,5 +95,6 @@ def kde_psi(a, b):
     with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         # Branches of numpy.where are all evaluated; the unused ones may overflow.
         _x0 = a - b
-        _result = (1/2)*_x0**2 - _x0*a + numpy.log(a**2 - a*b + 1)
+        _x1 = _x0*a
+        _result = numpy.where(numpy.less(abs(_x1), 1/10), _x0**3*a**3*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(_x1*(1/19 - 1/20*_x1) - 1/18) + 1/17) - 1/16) + 1/15) - 1/14) + 1/13) - 1/12) + 1/11) - 1/10) + 1/9) - 1/8) + 1/7) - 1/6) + 1/5) - 1/4) + 1/3) + (1/2)*_x0**2*(1 - a)*(a + 1), -1/2*_x0*(a + b) + numpy.log1p(_x1))
     return _finish(_result, a, b)

@@ -40,9 +40,9 @@ scale term (default 1/3, the choice nu gamma = eps/3 of 004 Sec. 5).  :func:`opt
 chooses the remaining free shape parameters (p, theta, nu) to minimise the noise std, at a given
 gamma (what 002 Figure 1 does numerically) or at a given split.
 
-The private module-level functions ``_eps_*`` / ``_delta_*`` hold the printed eps formulas with
-the names and signatures of ``smoothsens_core._generated.calibration`` (CONTRACT_GENERATED.md),
-so the generated evaluators can be swapped in mechanically.
+Every eps formula, its inverse in eta and the largest admissible gamma come from
+``smoothsens_core._generated.calibration`` (derived in derivations/privacy_loss.py and
+derivations/polyplace.py); the private names ``_eps_*`` / ``_delta_*`` are those evaluators.
 """
 
 from __future__ import annotations
@@ -52,7 +52,6 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from .._validation import check_in_interval, check_integer, check_positive, check_probability, check_real
 
@@ -92,72 +91,36 @@ _THETA_MAX = 1000.0
 
 
 # ---------------------------------------------------------------------------------------------
-# The printed eps formulas (names and signatures of smoothsens_core._generated.calibration).
+# The eps formulas and their inverses: generated from derivations/privacy_loss.py and
+# derivations/polyplace.py (smoothsens_core._generated.calibration), never typed here.  The
+# calibrations invert with the generated eta_* / gamma_max_* (sp.solve of the derived eps) and
+# certify with the generated forward eps_*, so an inversion error would show in ``Calibration.eps``.
+# The private aliases keep the names the claims (verify/claimsets/calibration.py) use.
 # ---------------------------------------------------------------------------------------------
-def _eps_gencauchy_gp(gamma: ArrayLike, eta: ArrayLike, p: ArrayLike, theta: ArrayLike, m: ArrayLike) -> Any:
-    """004 Lemma 3.3 (m = 1) / Cor. 3.2 (m outputs, l1 metric), GenCauchy(0,1,p,theta) with g_E:
-
-        eps = max(m gamma, m (p theta - 1) gamma) + theta (p - 1)^((p-1)/p) eta,  p > 1, theta >= 1.
-    """
-    gamma, eta, p, theta, m = (np.asarray(a, dtype=float) for a in (gamma, eta, p, theta, m))
-    shift = theta * (p - 1.0) ** ((p - 1.0) / p)
-    out = m * gamma * np.maximum(1.0, p * theta - 1.0) + shift * eta
-    return out[()]
-
-
-def _eps_student_t_gp(gamma: ArrayLike, eta: ArrayLike, nu: ArrayLike) -> Any:
-    """004 Lemma 3.5, T_nu(0,1) with g_E, nu > 1:  eps = nu gamma + (nu + 1)/(2 sqrt(nu)) eta.
-
-    (The proof bounds the scale term by max(1, nu) gamma, which is nu gamma for nu > 1.)"""
-    gamma, eta, nu = (np.asarray(a, dtype=float) for a in (gamma, eta, nu))
-    out = np.maximum(1.0, nu) * gamma + (nu + 1.0) / (2.0 * np.sqrt(nu)) * eta
-    return out[()]
-
-
-def _eps_gencauchy_nrs07(gamma: ArrayLike, eta: ArrayLike, p: ArrayLike) -> Any:
-    """[NRS07] GenCauchy(0,1,p,1) as quoted in 004 (Remark after Lemma 3.5):
-    eps = (p + 1) gamma + (p + 1) eta."""
-    gamma, eta, p = (np.asarray(a, dtype=float) for a in (gamma, eta, p))
-    out = (p + 1.0) * gamma + (p + 1.0) * eta
-    return out[()]
-
-
-def _eps_student_t_bs19(gamma: ArrayLike, eta: ArrayLike, nu: ArrayLike) -> Any:
-    """[BS19] T_nu(0,1) as quoted in 004 (Remark after Lemma 3.5):
-    eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta."""
-    gamma, eta, nu = (np.asarray(a, dtype=float) for a in (gamma, eta, nu))
-    out = (nu + 1.0) * gamma + (nu + 1.0) / (2.0 * np.sqrt(nu)) * eta
-    return out[()]
-
-
-def _eps_laplace_gl(gamma: ArrayLike, eta: ArrayLike, delta: ArrayLike) -> Any:
-    """004 Lemma 3.6, Lap(0,1) with g_L(r) = 1 + gamma r, approximate GP:
-    eps = eta + gamma ln(1/delta),  0 < delta < 1."""
-    gamma, eta, delta = (np.asarray(a, dtype=float) for a in (gamma, eta, delta))
-    out = eta - gamma * np.log(delta)
-    return out[()]
-
-
-def _delta_laplace_gl(gamma: ArrayLike, eta: ArrayLike, eps: ArrayLike) -> Any:
-    """004 Lemma 3.6 inverted for delta at a target eps > eta: delta = exp(-(eps - eta)/gamma)."""
-    gamma, eta, eps = (np.asarray(a, dtype=float) for a in (gamma, eta, eps))
-    out = np.exp(-(eps - eta) / gamma)
-    return out[()]
-
-
-def _eps_laplace_nrs07(gamma: ArrayLike, eta: ArrayLike, delta: ArrayLike) -> Any:
-    """Laplace with g_E scaled as in 002 Claim 18 (after [NRS07]): eps = eta + gamma ln(2/delta)."""
-    gamma, eta, delta = (np.asarray(a, dtype=float) for a in (gamma, eta, delta))
-    out = eta + gamma * (_LN2 - np.log(delta))
-    return out[()]
-
-
-def _eps_polyplace(gamma: ArrayLike, alpha: ArrayLike) -> Any:
-    """002 Thm. 8 / Lemma 12: PolyPlace(s = 1/gamma, alpha) scaled by the gamma-smooth sensitivity
-    certifies eps = alpha / s = alpha gamma."""
-    gamma, alpha = (np.asarray(a, dtype=float) for a in (gamma, alpha))
-    out = alpha * gamma
-    return out[()]
+from .._generated.calibration import (  # noqa: E402
+    alpha_polyplace,
+    delta_laplace_gl as _delta_laplace_gl,
+    eps_gencauchy_gp as _eps_gencauchy_gp,
+    eps_gencauchy_nrs07 as _eps_gencauchy_nrs07,
+    eps_laplace_gl as _eps_laplace_gl,
+    eps_laplace_nrs07 as _eps_laplace_nrs07,
+    eps_polyplace as _eps_polyplace,
+    eps_student_t_bs19 as _eps_student_t_bs19,
+    eps_student_t_gp as _eps_student_t_gp,
+    eta_gencauchy_gp,
+    eta_gencauchy_nrs07,
+    eta_laplace_gl,
+    eta_laplace_nrs07,
+    eta_student_t_bs19,
+    eta_student_t_gp,
+    gamma_max_gencauchy_gp,
+    gamma_max_gencauchy_nrs07,
+    gamma_max_laplace_gl,
+    gamma_max_laplace_nrs07,
+    gamma_max_student_t_bs19,
+    gamma_max_student_t_gp,
+)
+from .._generated.noise import gencauchy_variance, student_t_variance  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------
@@ -299,16 +262,13 @@ def calibrate_gencauchy(
     theta = _check_theta(theta)
     m = check_integer("m", m, minimum=1)
     metric = _check_metric(metric)
-    c_scale = m * max(1.0, p * theta - 1.0)
-    bound = eps / c_scale
+    bound = float(gamma_max_gencauchy_gp(eps, p, theta, m))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
     gamma = _check_gamma_below(
         gamma, bound, f"so that eta > 0: need m max(1, p theta - 1) gamma < eps (m={m}, p={p!r}, theta={theta!r}, eps={eps!r})"
     )
-    c_shift = theta * (p - 1.0) ** ((p - 1.0) / p)
-    # eps - c_scale gamma > 0 by the check above; no cancellation issue at the digits we need.
-    eta = (eps - c_scale * gamma) / c_shift
+    eta = float(eta_gencauchy_gp(eps, gamma, p, theta, m))
     noise = _dist().GenCauchy(p, theta)
     return Calibration(
         mechanism="gencauchy",
@@ -338,11 +298,11 @@ def calibrate_student_t(
     eps = check_positive("eps", eps)
     nu = _check_nu(nu)
     metric = _check_metric(metric)
-    bound = eps / nu
+    bound = float(gamma_max_student_t_gp(eps, nu))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
     gamma = _check_gamma_below(gamma, bound, f"so that eta > 0: need nu gamma < eps (nu={nu!r}, eps={eps!r})")
-    eta = 2.0 * math.sqrt(nu) * (eps - nu * gamma) / (nu + 1.0)
+    eta = float(eta_student_t_gp(eps, gamma, nu))
     noise = _dist().StudentT(nu)
     return Calibration(
         mechanism="student_t",
@@ -372,14 +332,13 @@ def calibrate_laplace_approx(
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
     metric = _check_metric(metric)
-    log_inv_delta = -math.log(delta)
-    bound = eps / log_inv_delta
+    bound = float(gamma_max_laplace_gl(eps, delta))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
     gamma = _check_gamma_below(
         gamma, bound, f"so that eta > 0: need gamma ln(1/delta) < eps (delta={delta!r}, eps={eps!r})"
     )
-    eta = eps - gamma * log_inv_delta
+    eta = float(eta_laplace_gl(eps, gamma, delta))
     noise = _dist().Laplace()
     return Calibration(
         mechanism="laplace_gl",
@@ -414,8 +373,8 @@ def calibrate_polyplace(
     g = check_positive("gamma", gamma)
     if not g < eps:
         raise ValueError(f"gamma must be in (0, eps) (002 Thm. 8); got gamma={g!r}, eps={eps!r}")
-    alpha = eps / g
-    s = 1.0 / g
+    alpha = float(alpha_polyplace(eps, g))
+    s = 1.0 / g  # the 002 Thm. 8 scale SS/gamma per unit of SS
     noise = _dist().PolyPlace(1.0, alpha)
     return Calibration(
         mechanism="polyplace",
@@ -441,11 +400,11 @@ def calibrate_gencauchy_nrs07(
     eps = check_positive("eps", eps)
     p = _check_p(p)
     metric = _check_metric(metric)
-    bound = eps / (p + 1.0)
+    bound = float(gamma_max_gencauchy_nrs07(eps, p))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
     gamma = _check_gamma_below(gamma, bound, f"so that eta > 0: need (p + 1) gamma < eps (p={p!r}, eps={eps!r})")
-    eta = eps / (p + 1.0) - gamma
+    eta = float(eta_gencauchy_nrs07(eps, gamma, p))
     noise = _dist().GenCauchy(p, 1.0)
     return Calibration(
         mechanism="gencauchy_nrs07",
@@ -471,11 +430,11 @@ def calibrate_student_t_bs19(
     eps = check_positive("eps", eps)
     nu = _check_nu(nu)
     metric = _check_metric(metric)
-    bound = eps / (nu + 1.0)
+    bound = float(gamma_max_student_t_bs19(eps, nu))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
     gamma = _check_gamma_below(gamma, bound, f"so that eta > 0: need (nu + 1) gamma < eps (nu={nu!r}, eps={eps!r})")
-    eta = 2.0 * math.sqrt(nu) * (eps - (nu + 1.0) * gamma) / (nu + 1.0)
+    eta = float(eta_student_t_bs19(eps, gamma, nu))
     noise = _dist().StudentT(nu)
     return Calibration(
         mechanism="student_t_bs19",
@@ -501,14 +460,13 @@ def calibrate_laplace_nrs07(
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
     metric = _check_metric(metric)
-    log2d = _LN2 - math.log(delta)
-    bound = eps / log2d
+    bound = float(gamma_max_laplace_nrs07(eps, delta))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
     gamma = _check_gamma_below(
         gamma, bound, f"so that eta > 0: need gamma ln(2/delta) < eps (delta={delta!r}, eps={eps!r})"
     )
-    eta = eps - gamma * log2d
+    eta = float(eta_laplace_nrs07(eps, gamma, delta))
     noise = _dist().Laplace()
     return Calibration(
         mechanism="laplace_nrs07",
@@ -599,30 +557,27 @@ def std_laplace_nrs07_printed(eps: float, gamma: float, delta: float) -> float:
 # ---------------------------------------------------------------------------------------------
 def _std_student_t(eps: float, gamma: np.ndarray, nu: np.ndarray, bs19: bool = False) -> np.ndarray:
     """std per unit B of the Student's t mechanism (004 Lemma 3.5, or BS19 with ``bs19``):
-    sqrt(nu/(nu-2)) (nu+1) / (2 sqrt(nu) (eps - c nu gamma)), c nu = nu (or nu + 1); inf if infeasible."""
+    sqrt(Var T_nu) / eta(eps, gamma, nu) (= sqrt(nu/(nu-2)) (nu+1) / (2 sqrt(nu) (eps - c gamma)),
+    c = nu or nu + 1); inf if infeasible (nu <= 2 or eta <= 0)."""
     nu = np.asarray(nu, dtype=float)
     gamma = np.asarray(gamma, dtype=float)
-    c = nu + 1.0 if bs19 else np.maximum(1.0, nu)
-    rest = eps - c * gamma
+    eta = np.asarray((eta_student_t_bs19 if bs19 else eta_student_t_gp)(eps, gamma, nu), dtype=float)
+    var = np.asarray(student_t_variance(nu), dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = (nu + 1.0) / (2.0 * np.sqrt(nu - 2.0) * rest)
-    return np.where((nu > 2.0) & (rest > 0), out, np.inf)
+        out = np.sqrt(var) / eta
+    return np.where((nu > 2.0) & (eta > 0), out, np.inf)
 
 
 def _std_gencauchy(eps: float, gamma: np.ndarray, p: np.ndarray, theta: np.ndarray, m: int = 1, nrs07: bool = False) -> np.ndarray:
     """std per unit B (per coordinate) of the GenCauchy mechanism, 004 Lemma 3.3 / Cor. 3.2 (or NRS07
     with ``nrs07``, theta = 1): sqrt(Var(p, theta)) / eta(eps, gamma); inf if infeasible."""
-    from .._generated.noise import gencauchy_variance
-
     p = np.asarray(p, dtype=float)
     theta = np.asarray(theta, dtype=float)
     gamma = np.asarray(gamma, dtype=float)
     if nrs07:
-        eta = eps / (p + 1.0) - gamma
-    else:
-        c_scale = m * np.maximum(1.0, p * theta - 1.0)
-        with np.errstate(invalid="ignore"):  # p <= 1 is masked out below
-            eta = (eps - c_scale * gamma) / (theta * (p - 1.0) ** ((p - 1.0) / p))
+        eta = np.asarray(eta_gencauchy_nrs07(eps, gamma, p), dtype=float)
+    else:  # NaN for p <= 1, masked out below
+        eta = np.asarray(eta_gencauchy_gp(eps, gamma, p, theta, m), dtype=float)
     var = np.asarray(gencauchy_variance(p, theta), dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.sqrt(var) / eta
@@ -703,7 +658,8 @@ def optimise_calibration(
             nu = _minimise_1d(lambda v: _std_student_t(eps, gamma, v, bs19), 2.0, hi)
             return calibrate(family, eps, gamma=gamma, nu=nu)
         # at a split, c(nu) gamma = split eps: std = (nu+1)/(2 sqrt(nu-2) (1 - split) eps) -> nu = 5
-        nu = _minimise_1d(lambda v: (v + 1.0) / (2.0 * np.sqrt(v - 2.0)), 2.0, 1e6)
+        gmax = gamma_max_student_t_bs19 if bs19 else gamma_max_student_t_gp
+        nu = _minimise_1d(lambda v: _std_student_t(eps, sp * np.asarray(gmax(eps, v)), v, bs19), 2.0, 1e6)
         return calibrate(family, eps, split=sp, nu=nu)
 
     if family == "gencauchy_nrs07":
@@ -716,7 +672,8 @@ def optimise_calibration(
                 )
             p = _minimise_1d(lambda v: _std_gencauchy(eps, gamma, v, 1.0, nrs07=True), 3.0, hi)
             return calibrate(family, eps, gamma=gamma, p=p)
-        p = _minimise_1d(lambda v: _std_gencauchy(eps, (sp * eps) / (v + 1.0), v, 1.0, nrs07=True), 3.0, 1e4)
+        p = _minimise_1d(lambda v: _std_gencauchy(eps, sp * np.asarray(gamma_max_gencauchy_nrs07(eps, v)), v, 1.0, nrs07=True),
+                         3.0, 1e4)
         return calibrate(family, eps, split=sp, p=p)
 
     # family == "gencauchy": minimise over (p, theta), p > 1, theta >= 1, p theta > 3.
@@ -730,7 +687,7 @@ def _optimise_gencauchy(eps: float, gamma: float | None, split: float | None, m:
     def obj(p: np.ndarray, theta: np.ndarray) -> np.ndarray:
         if gamma is not None:
             return _std_gencauchy(eps, gamma, p, theta, m)
-        g = split * eps / (m * np.maximum(1.0, p * theta - 1.0))
+        g = split * np.asarray(gamma_max_gencauchy_gp(eps, p, theta, m))
         return _std_gencauchy(eps, g, p, theta, m)
 
     if gamma is not None and not m * 2.0 * gamma < eps:

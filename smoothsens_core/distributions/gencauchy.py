@@ -22,12 +22,18 @@ so the variance is B(3/p, theta - 3/p)/B(1/p, theta - 1/p) for p*theta > 3 (inf 
 is 0 for p*theta > 2 (undefined otherwise).  For p = 4, theta = 1 this gives Var = 1, as 004 Sec. 2.1
 states.
 
+The normaliser, the CDF (general p, theta and the closed form of 004 App. C.1 for (4, 1)) and the
+variance are the evaluators generated from derivations/gencauchy.py (``smoothsens_core._generated.noise``:
+``gencauchy_log_normaliser``, ``gencauchy_cdf``, ``gencauchy4_cdf``, ``gencauchy_variance``), where the
+forms above are derived with SymPy and the numerically arranged forms (complement incomplete beta near 0,
+hypergeometric tail of C.1, Stirling for large theta) are proven equal to them.
+
 Sampling is exact and needs no inverse CDF:  R^p = T/(1 - T) = G_a / G_b with independent
 G_a ~ Gamma(1/p), G_b ~ Gamma(theta - 1/p) (beta-prime representation), so R = (G_a/G_b)^(1/p); for
 (p, theta) = (4, 1) a faster exact rejection sampler is used (see :func:`_sample_gencauchy4`).
-004 App. C.1 gives the closed-form CDF for (4, 1) (:func:`_gencauchy4_cdf`) but no explicit inverse
-(it says "solve for q in F(q) = u"), so the inverse CDF is the regularised incomplete beta inverse
-(scipy.special.betaincinv), exact up to floating point and without per-sample root finding in Python.
+004 App. C.1 gives the closed-form CDF for (4, 1) but no explicit inverse (it says "solve for q in
+F(q) = u"), so the inverse CDF is the regularised incomplete beta inverse (scipy.special.betaincinv),
+exact up to floating point and without per-sample root finding in Python.
 """
 
 from __future__ import annotations
@@ -35,126 +41,19 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.typing import ArrayLike
 from scipy import special as sc
 
+from .._generated.noise import gencauchy4_cdf, gencauchy_cdf, gencauchy_log_normaliser, gencauchy_variance
 from .._validation import check_positive
 from ._base import ContinuousDistribution, FloatArray
 
 __all__ = ["GenCauchy"]
 
-_LOG2 = math.log(2.0)
 # Below this value of s = 1/(1 + r^p) the leading term of I_s(b, a) = s^b / (b B(b, a)) (1 + O(s)) is
 # exact to double precision (relative correction < 1e-20).  The inverse uses it below _S_ASYMPTOTIC
-# (scipy's betaincinv is unreliable for tiny s); the CDF only where s (nearly) underflows, since
-# exp(b ln s - ...) amplifies rounding by |b ln s| while betainc(b, a, s) keeps ~1e-15 down to s ~ 1e-300.
+# (scipy's betaincinv is unreliable for tiny s).
 _S_ASYMPTOTIC = 1e-20
 _LOG_S_ASYMPTOTIC = math.log(_S_ASYMPTOTIC)
-_LOG_S_UNDERFLOW = math.log(1e-280)
-
-
-# ---- closed forms of CONTRACT_GENERATED.md (noise.py part), hand-typed ---------------------------
-def _gencauchy_log_normaliser(p: ArrayLike, theta: ArrayLike) -> FloatArray:
-    """ln c_{p,theta} = ln p + lnGamma(theta) - ln 2 - lnGamma(1/p) - lnGamma(theta - 1/p) (004 Sec. 2.1)."""
-    p = np.asarray(p, dtype=float)
-    theta = np.asarray(theta, dtype=float)
-    return np.log(p) + sc.gammaln(theta) - _LOG2 - sc.gammaln(1.0 / p) - sc.gammaln(theta - 1.0 / p)
-
-
-def _gencauchy_variance(p: ArrayLike, theta: ArrayLike) -> FloatArray:
-    """Var Z of GenCauchy(0, 1, p, theta): B(3/p, theta - 3/p) / B(1/p, theta - 1/p) if p*theta > 3, else inf.
-
-    From E Z^2 = 2 c_{p,theta} int_0^inf r^2 (1 + r^p)^(-theta) dr = 2 c_{p,theta} B(3/p, theta - 3/p)/p.
-    """
-    p = np.asarray(p, dtype=float)
-    theta = np.asarray(theta, dtype=float)
-    ok = p * theta > 3.0
-    ps = np.where(ok, p, 4.0)
-    ts = np.where(ok, theta, 1.0)
-    with np.errstate(invalid="ignore"):
-        v = np.exp(sc.betaln(3.0 / ps, ts - 3.0 / ps) - sc.betaln(1.0 / ps, ts - 1.0 / ps))
-    return np.where(ok, v, np.inf)[()]
-
-
-def _two_sided_tail(r: ArrayLike, p: ArrayLike, theta: ArrayLike) -> FloatArray:
-    """P(|Z| > r) for r >= 0, Z ~ GenCauchy(0, 1, p, theta), to full relative precision (broadcasting).
-
-    With L = p ln r:  t = expit(L), s = expit(-L) (each computed without 1 - x cancellation).
-    * s <= 1/2 (r >= 1): I_s(b, a), and for s < 1e-280 the leading term
-      exp(b ln s - ln b - ln B(b, a)), which stays accurate where s itself underflows;
-    * s > 1/2 (r < 1): 1 - I_t(a, b) with t < 1/2, kept where the result is >= 1/2 (no cancellation);
-      where it is < 1/2 (large theta: the mass sits near 0), I_s(b, a) is used instead, which is
-      accurate there because s > 1/2 is itself known to full precision.
-    (scipy's betaincc would do this in one call but is ~10x slower than betainc.)
-    """
-    r, p, theta = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (r, p, theta)))
-    a = 1.0 / p
-    b = (p * theta - 1.0) / p  # = theta - 1/p with one rounding fewer (s^b amplifies errors in b by |ln s|)
-    with np.errstate(divide="ignore"):
-        big_l = p * np.log(r)  # -inf at r = 0: expit(-inf) = 0, expit(inf) = 1
-    s = sc.expit(-big_l)
-    out = np.empty_like(s)
-    upper = s <= 0.5
-    out[upper] = sc.betainc(b[upper], a[upper], s[upper])
-    lower = ~upper
-    if np.any(lower):
-        a_l, b_l, s_l = a[lower], b[lower], s[lower]
-        body = 1.0 - sc.betainc(a_l, b_l, sc.expit(big_l[lower]))
-        small = body < 0.5
-        if np.any(small):
-            body[small] = sc.betainc(b_l[small], a_l[small], s_l[small])
-        out[lower] = body
-    log_s = sc.log_expit(-big_l)
-    asym = log_s < _LOG_S_UNDERFLOW
-    if np.any(asym):
-        b_s, a_s = b[asym], a[asym]
-        out[asym] = np.exp(b_s * log_s[asym] - np.log(b_s) - sc.betaln(b_s, a_s))
-    return out
-
-
-def _gencauchy_cdf(z: ArrayLike, p: ArrayLike, theta: ArrayLike) -> FloatArray:
-    """CDF of GenCauchy(0, 1, p, theta) via the regularised incomplete beta function (004 Sec. 2.1).
-
-    F(z) = P(|Z| > |z|)/2 for z <= 0 and 1 - P(|Z| > z)/2 for z > 0, with
-    P(|Z| > r) = I_{1/(1+r^p)}(theta - 1/p, 1/p)  (substitution t = r^p/(1 + r^p), see the module doc).
-    Broadcasts over z, p and theta.
-    """
-    z = np.asarray(z, dtype=float)
-    half_tail = 0.5 * _two_sided_tail(np.abs(z), p, theta)
-    return np.where(z <= 0, half_tail, 1.0 - half_tail)[()]
-
-
-def _gencauchy4_cdf(z: ArrayLike) -> FloatArray:
-    """Closed-form CDF of GenCauchy(0, 1, 4, 1) (004 App. C.1), arranged against cancellation.
-
-    004 App. C.1:  h(z) = (sqrt2/pi) / (1 + z^4),  F(q) = 1/2 + sgn(q) (sqrt2/pi) H(|q|),
-        H(q) = int_0^q dz/(1+z^4)
-             = (1/(4 sqrt2)) [ln((q^2 + sqrt2 q + 1)/(q^2 - sqrt2 q + 1)) + 2 atan(1 + sqrt2 q) - 2 atan(1 - sqrt2 q)].
-    Same formula, rewritten with ln((1+y)/(1-y)) = 2 atanh(y) and atan(1+x) - atan(1-x) = atan(2x/(2-x^2)):
-        H(q) = (1/(2 sqrt2)) [atanh(sqrt2 q/(1+q^2)) + atan(sqrt2 q/(1-q^2))]              (0 <= q <= 1).
-    Tail: with w = 1/q, int_q^inf dz/(1+z^4) = A(w) := int_0^w u^2/(1+u^4) du
-             = (1/(2 sqrt2)) [atan(sqrt2 w/(1-w^2)) - atanh(sqrt2 w/(1+w^2))]             (0 <= w < 1);
-    the two terms of A cancel to O(w^3), so for w <= 1/4 the series A(w) = sum_k (-1)^k w^(4k+3)/(4k+3)
-    (8 terms: remainder < 4^-35) is used instead.  Then for z <= 0:  F(z) = (sqrt2/pi) * A(1/|z|)
-    when |z| > 1, and 1/2 - (sqrt2/pi) H(|z|) when |z| <= 1 (values >= 1/2 - 0.39: no cancellation);
-    F(z) = 1 - F(-z) for z > 0.
-    """
-    z = np.asarray(z, dtype=float)
-    r = np.abs(z)
-    sqrt2 = math.sqrt(2.0)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        inner = r <= 1.0
-        q = np.where(inner, r, 0.0)
-        h = (np.arctanh(sqrt2 * q / (1.0 + q * q)) + np.arctan(sqrt2 * q / (1.0 - q * q))) / (2.0 * sqrt2)
-        w = np.where(inner, 1.0, 1.0 / np.where(inner, 1.0, r))
-        a_closed = (np.arctan(sqrt2 * w / (1.0 - w * w)) - np.arctanh(sqrt2 * w / (1.0 + w * w))) / (2.0 * sqrt2)
-        w4 = w**4
-        series = np.zeros_like(w)
-        for k in range(7, -1, -1):  # Horner in w^4: sum_k (-1)^k w4^k / (4k + 3)
-            series = series * (-w4) + 1.0 / (4 * k + 3)
-        a_tail = np.where(w <= 0.25, w**3 * series, a_closed)
-        lower = np.where(inner, 0.5 - (sqrt2 / math.pi) * h, (sqrt2 / math.pi) * a_tail)
-    return np.where(z <= 0, lower, 1.0 - lower)[()]
 
 
 def _gencauchy_abs_quantile(y: FloatArray, p: float, theta: float) -> FloatArray:
@@ -253,7 +152,7 @@ class GenCauchy(ContinuousDistribution):
             )
         self._a = 1.0 / self.p  # Beta shapes of T = |Z|^p/(1 + |Z|^p) ~ Beta(a, b)
         self._b = (self.p * self.theta - 1.0) / self.p
-        self._log_c = float(_gencauchy_log_normaliser(self.p, self.theta))
+        self._log_c = float(gencauchy_log_normaliser(self.p, self.theta))
         self._is_41 = self.p == 4.0 and self.theta == 1.0
 
     def _shape_repr(self) -> str:
@@ -267,8 +166,8 @@ class GenCauchy(ContinuousDistribution):
 
     def _cdf(self, z: FloatArray) -> FloatArray:
         if self._is_41:
-            return np.asarray(_gencauchy4_cdf(z))
-        return np.asarray(_gencauchy_cdf(z, self.p, self.theta))
+            return np.asarray(gencauchy4_cdf(z))
+        return np.asarray(gencauchy_cdf(z, self.p, self.theta))
 
     def _sf(self, z: FloatArray) -> FloatArray:
         return self._cdf(-z)  # symmetry: P(Z > z) = P(Z < -z); the lower tail is computed directly
@@ -294,4 +193,4 @@ class GenCauchy(ContinuousDistribution):
         return 0.0 if self.p * self.theta > 2.0 else math.nan
 
     def _variance(self) -> float:
-        return float(_gencauchy_variance(self.p, self.theta))
+        return float(gencauchy_variance(self.p, self.theta))

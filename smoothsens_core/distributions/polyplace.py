@@ -31,6 +31,11 @@ valid only for alpha > 2: the tail of x^2 f(x) is ~ x^(1 - alpha), so the varian
 e.g. -15.33 s^2 at alpha = 1.2).  ERRATUM (002 Lemma 13): the hypothesis alpha > 2 is missing; and the
 last line of the proof of Lemma 13 drops the factor 2 of the statement (it equals sigma^2/2 at s = 1).
 Checked against 40-digit mpmath quadrature in tests/core/test_distributions_polyplace.py.
+
+N, the variance and the constants C and K of the survival function are the evaluators generated from
+derivations/polyplace.py (``smoothsens_core._generated.noise``), where they are integrated from the
+density with SymPy; the generated forms evaluate ((alpha-1)/alpha)^alpha without cancellation as
+alpha -> 1+ (ln(alpha - 1) - ln(alpha), alpha - 1 being exact) and for huge alpha (log1p).
 """
 
 from __future__ import annotations
@@ -38,45 +43,17 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.typing import ArrayLike
 
+from .._generated.noise import (
+    polyplace_inner_constant,
+    polyplace_log_normaliser,
+    polyplace_log_tail_constant,
+    polyplace_variance,
+)
 from .._validation import check_greater, check_positive
 from ._base import ContinuousDistribution, FloatArray
 
 __all__ = ["PolyPlace"]
-
-_LOG2 = math.log(2.0)
-
-
-def _polyplace_d(alpha: FloatArray) -> FloatArray:
-    """D = 2 ((alpha-1)/alpha)^alpha + alpha - 1, with ((alpha-1)/alpha)^alpha = exp(alpha log1p(-1/alpha))."""
-    return 2.0 * np.exp(alpha * np.log1p(-1.0 / alpha)) + alpha - 1.0
-
-
-# ---- closed forms of CONTRACT_GENERATED.md (noise.py part), hand-typed ---------------------------
-def _polyplace_log_normaliser(s: ArrayLike, alpha: ArrayLike) -> FloatArray:
-    """ln N_{s,alpha} = ln alpha - ln 2 - ln(2 ((alpha-1)/alpha)^alpha + alpha - 1) - ln s (002 Def. 6)."""
-    s = np.asarray(s, dtype=float)
-    alpha = np.asarray(alpha, dtype=float)
-    return (np.log(alpha) - _LOG2 - np.log(_polyplace_d(alpha)) - np.log(s))[()]
-
-
-def _polyplace_variance(s: ArrayLike, alpha: ArrayLike) -> FloatArray:
-    """Variance of PolyPlace(s, alpha) (002 Lemma 13, corrected: inf for alpha <= 2).
-
-    sigma^2 = 2 s^2 ((19 alpha^2 + 5)(1 - 1/alpha)^alpha + (alpha - 2)(alpha - 1)^2)
-              / (D (alpha - 1)(alpha + 1)(alpha - 2)(alpha + 2))   for alpha > 2,
-    using (1/alpha + 1)^(-alpha) (1 - 1/alpha^2)^alpha = (1 - 1/alpha)^alpha; the factored denominator
-    alpha^4 - 5 alpha^2 + 4 = (alpha^2 - 1)(alpha^2 - 4) avoids cancellation near alpha = 2.
-    """
-    s = np.asarray(s, dtype=float)
-    alpha = np.asarray(alpha, dtype=float)
-    ok = alpha > 2.0
-    a = np.where(ok, alpha, 3.0)
-    num = (19.0 * a * a + 5.0) * np.exp(a * np.log1p(-1.0 / a)) + (a - 2.0) * (a - 1.0) ** 2
-    den = _polyplace_d(a) * (a - 1.0) * (a + 1.0) * (a - 2.0) * (a + 2.0)
-    return np.where(ok, 2.0 * s * s * num / den, np.inf)[()]
-
 
 class PolyPlace(ContinuousDistribution):
     """PolyPlace(s, alpha) of 002 Def. 6, shifted by ``loc``; scale ``s`` > 0 (= ``.scale``), ``alpha`` > 1."""
@@ -90,15 +67,17 @@ class PolyPlace(ContinuousDistribution):
         self.s = s
         self.alpha = check_greater("alpha", alpha, 1.0)
         a = self.alpha
-        d = float(_polyplace_d(np.float64(a)))
-        self._two_d = 2.0 * d
-        self._log_n1 = float(_polyplace_log_normaliser(1.0, a))  # standardised (s = 1) normaliser
+        # Constants from the generated evaluators (derivations/polyplace.py), standardised s = 1:
+        # ln N, ln C of the tail P(Z > z) = C (1 + z)^(-alpha) (z >= 1/alpha), and K of
+        # P(Z > z) = 1/2 - K (1 - (1 - z)^alpha) (0 <= z < 1/alpha).
+        self._log_n1 = float(polyplace_log_normaliser(1.0, a))
+        self._log_tail_c = float(polyplace_log_tail_constant(a))
+        self._inner_c = float(polyplace_inner_constant(a))
+        # density constants: f(z) = N (alpha - 1) (1 - z)^(alpha - 1) inside, and outside
+        # f = -d/dz [C (1 + z)^(-alpha)] = alpha C (1 + z)^(-alpha - 1)  (= N (alpha+1)(1 - 1/alpha^2)^alpha (1+z)^(-alpha-1))
         self._log_inner = self._log_n1 + math.log(a - 1.0)
-        self._log_outer = self._log_n1 + math.log(a + 1.0) + a * math.log1p(-1.0 / (a * a))
-        # ln of the tail constant C = (alpha + 1)(1 - 1/alpha^2)^alpha / (2D):  P(Z > z) = C (1 + z)^(-alpha)
-        self._log_tail_c = math.log(a + 1.0) + a * math.log1p(-1.0 / (a * a)) - math.log(self._two_d)
-        self._inner_c = (a - 1.0) / self._two_d  # P(Z > z) = 1/2 - inner_c (1 - (1 - z)^alpha) for z < 1/alpha
-        self._q_star = math.exp(self._log_tail_c - a * math.log1p(1.0 / a))
+        self._log_outer = self._log_tail_c + math.log(a)
+        self._q_star = math.exp(self._log_tail_c - a * math.log1p(1.0 / a))  # P(Z > 1/alpha)
 
     def __repr__(self) -> str:
         return f"PolyPlace(s={self.s!r}, alpha={self.alpha!r}, loc={self.loc!r})"
@@ -182,4 +161,4 @@ class PolyPlace(ContinuousDistribution):
         return 0.0
 
     def _variance(self) -> float:
-        return float(_polyplace_variance(1.0, self.alpha))
+        return float(polyplace_variance(1.0, self.alpha))

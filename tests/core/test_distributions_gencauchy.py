@@ -14,12 +14,11 @@ import pytest
 
 from mp_reference_distributions import gencauchy4_cdf_printed, gencauchy_normaliser, gencauchy_pdf
 from smoothsens_core.distributions import GenCauchy
-from smoothsens_core.distributions.gencauchy import (
-    _gencauchy4_cdf,
-    _gencauchy_cdf,
-    _gencauchy_log_normaliser,
-    _gencauchy_variance,
-)
+# The core's GenCauchy uses these generated evaluators (derivations/gencauchy.py); no hand-typed copy.
+from smoothsens_core._generated.noise import gencauchy4_cdf as _gencauchy4_cdf
+from smoothsens_core._generated.noise import gencauchy_cdf as _gencauchy_cdf
+from smoothsens_core._generated.noise import gencauchy_log_normaliser as _gencauchy_log_normaliser
+from smoothsens_core._generated.noise import gencauchy_variance as _gencauchy_variance
 
 PARAMS = [(1.5, 1.0), (4.0, 1.0), (2.0, 2.0), (6.0, 0.5), (3.0, 0.7), (2.0, 15.5), (10.0, 2.0)]
 Q_GRID = [0.0, 1e-3, 0.1, 0.5, 0.9, 1.0, 1.1, 2.0, 3.0, 10.0, 1e3, 1e6]
@@ -137,3 +136,35 @@ def test_gencauchy_contract_functions_broadcast_over_shape_parameters():
     assert np.shape(_gencauchy_log_normaliser(p, 1.0)) == (3, 1)
     assert np.shape(_gencauchy_variance(p, np.array([1.0, 2.0]))) == (3, 2)
     assert np.shape(_gencauchy4_cdf(np.zeros((2, 3)))) == (2, 3)
+
+
+@pytest.mark.parametrize("p,theta", [(4.0, 1.0), (1.5, 30.0), (20.0, 0.06), (2.0, 5000.0)])
+def test_gencauchy_cdf_near_zero_and_where_s_underflows(p, theta):
+    """Regions the plain incomplete-beta form got wrong: near z = 0 it rounded x = 1/(1+|z|^p) to 1
+    (relative error 9e-6 at z = -1e-5, p = 4); the generated CDF uses the complement I-beta of
+    t = |z|^p/(1+|z|^p) there.  Where s = 1/(1+|z|^p) underflows (p = 20, z = -1e30: s = 1e-600) but
+    F ~ s^(theta - 1/p) does not (theta - 1/p = 0.01), it uses I_s in logs (DLMF 8.17.7).
+    Reference: mpmath.betainc (regularised) at 300 digits of the derived tail I_{1/(1+|z|^p)}(theta - 1/p, 1/p)/2."""
+    d = GenCauchy(p, theta)
+    for r in (1e-12, 1e-5, 0.3, 0.999, 1.0, 7.0, 1e15, 1e30):
+        with mpmath.workdps(300):
+            pm, tm, rm = mpmath.mpf(p), mpmath.mpf(theta), mpmath.mpf(r)
+            tail = mpmath.betainc(tm - 1 / pm, 1 / pm, 0, 1 / (1 + rm**pm), regularized=True) / 2
+            lo, hi = float(tail), float(1 - tail)
+        for got, ref in ((d.cdf(-r), lo), (d.sf(r), lo), (d.cdf(r), hi)):
+            if ref > 1e-300:
+                assert abs(float(got) - ref) <= 1e-13 * ref, (p, theta, r, float(got), ref)
+
+
+def test_gencauchy_core_uses_the_generated_evaluators():
+    import smoothsens_core.distributions.gencauchy as core
+    import smoothsens_core.distributions.student_t as core_t
+    from smoothsens_core._generated import noise
+
+    for name in ("gencauchy_log_normaliser", "gencauchy_cdf", "gencauchy4_cdf", "gencauchy_variance"):
+        assert getattr(core, name) is getattr(noise, name)
+    for name in ("gencauchy_cdf", "student_t_log_normaliser", "student_t_variance"):
+        assert getattr(core_t, name) is getattr(noise, name)
+    hand_typed = ("_gencauchy_cdf", "_gencauchy4_cdf", "_gencauchy_log_normaliser", "_gencauchy_variance", "_two_sided_tail")
+    assert not any(hasattr(core, n) for n in hand_typed)
+    assert not any(hasattr(core_t, n) for n in ("_student_t_log_normaliser", "_student_t_variance"))

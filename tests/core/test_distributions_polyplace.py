@@ -20,7 +20,9 @@ from mp_reference_distributions import (
     ref_second_central_moment,
 )
 from smoothsens_core.distributions import PolyPlace
-from smoothsens_core.distributions.polyplace import _polyplace_log_normaliser, _polyplace_variance
+# The core's PolyPlace uses these generated evaluators (derivations/polyplace.py); no hand-typed copy.
+from smoothsens_core._generated.noise import polyplace_log_normaliser as _polyplace_log_normaliser
+from smoothsens_core._generated.noise import polyplace_variance as _polyplace_variance
 
 ALPHAS = [1.2, 1.5, 2.5, 3.0, 10.0, 100.0, 1e4]
 
@@ -126,3 +128,36 @@ def test_polyplace_large_alpha_approaches_laplace():
         # Cor. 14: Var = (1 + O(gamma/eps)) 2 SS^2/eps^2
         assert abs(d.variance() / 2.0 - 1) < 5 * gamma
     assert errs[2] < 2e-3 and errs[2] < errs[1] / 5 < errs[0] / 25
+
+
+@pytest.mark.parametrize("alpha", [1.0 + 1e-12, 1.0 + 2.83e-9, 1.0 + 1e-6, 1.5, 2.0, 1e8])
+def test_polyplace_density_and_tail_full_precision_near_alpha_one(alpha):
+    """The density and survival function keep full precision as alpha -> 1+ (and for huge alpha):
+    the generated constants evaluate ((alpha-1)/alpha)^alpha as exp(alpha (ln(alpha-1) - ln alpha))
+    for alpha < 2.  The hand-typed exp(alpha log1p(-1/alpha)) they replaced lost ~1e-16/(alpha-1):
+    pdf(0) was off by -1.3e-8 relative at alpha = 1 + 2.83e-9.
+    Reference: the 002 Def. 6 density and its branch integrals in mpmath (50 digits)."""
+    d = PolyPlace(1.0, alpha)
+    with mpmath.workdps(50):
+        a = mpmath.mpf(alpha)
+        n = polyplace_normaliser(1, a)
+        for x in (0.0, 0.5 / alpha, 2.0 / alpha, 3.0, 1e6):
+            xm = mpmath.mpf(x)
+            ref_pdf = polyplace_pdf(xm, 1, a)
+            if xm < 1 / a:  # P(Z > x) = 1/2 - N (alpha-1)/alpha (1 - (1 - x)^alpha)
+                ref_sf = mpmath.mpf(1) / 2 - n * (a - 1) / a * (1 - (1 - xm) ** a)
+            else:  # P(Z > x) = N (alpha+1)(1 - 1/alpha^2)^alpha (1 + x)^(-alpha) / alpha
+                ref_sf = n * (a + 1) * (1 - 1 / a**2) ** a * (1 + xm) ** (-a) / a
+            if ref_pdf > 1e-300:  # below, the float64 value underflows (alpha = 1e8: (1 + x)^-1e8)
+                assert abs(float(d.pdf(x)) - ref_pdf) <= 1e-14 * ref_pdf, x
+            if ref_sf > 1e-300:
+                assert abs(float(d.sf(x)) - ref_sf) <= 1e-14 * ref_sf, x
+
+
+def test_polyplace_core_uses_the_generated_evaluators():
+    import smoothsens_core.distributions.polyplace as core
+    from smoothsens_core._generated import noise
+
+    for name in ("polyplace_log_normaliser", "polyplace_variance", "polyplace_log_tail_constant", "polyplace_inner_constant"):
+        assert getattr(core, name) is getattr(noise, name)
+    assert not any(n.startswith("_polyplace_") for n in vars(core))  # no hand-typed copies left
