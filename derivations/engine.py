@@ -1,7 +1,8 @@
 """SymPy front end of the generic smooth-sensitivity engine (004 Sec. 3.3, Defs. 7-9).
 
 ``smooth_sensitivity_engine(expr, variables, growth, Lambda, kinks, domain, method)`` takes a
-SymPy expression f(x_1, ..., x_d) (Piecewise, Abs, Max, Min allowed in d = 1), derives the
+SymPy expression f(x_1, ..., x_d) (any d if f is smooth; Piecewise, Abs, Max, Min allowed in
+d = 1, their kinks detected from the conditions), derives the
 stationarity equations of every stratum of the candidate sets S0-S4 of 004 Sec. 3.3
 symbolically from f and its derivatives, compiles them with ``lambdify`` (user expressions,
 not a hot path of the core) into a :class:`smoothsens_core.sensitivity.generic.GenericSpec`, and
@@ -13,9 +14,18 @@ D = w - z, r = ||z - x||, e = (z - x)/r, lambda = d ln g0/dr = gamma (g_E), gamm
 
     w free : grad f(w) rho^2 - (f(w) - f(z)) D                              (S2; S1 first half)
     z free : -grad f(z) rho^2 + (f(w) - f(z)) D - (f(w) - f(z)) rho^2 lambda e   (S1; S0 x S1)
-    w -> z : f''(z) - f'(z) lambda e (d = 1);  H(z) grad f(z) - |grad f(z)|^2 lambda e (d = 2)  (S3)
+    w -> z : f''(z) - f'(z) lambda e (d = 1);  H(z) grad f(z) - |grad f(z)|^2 lambda e (d >= 2)  (S3)
     ||w - z|| = Lambda, w = z + Lambda u:  grad f(w) - grad f(z) - (f(w) - f(z)) lambda e,
-                                           grad f(w) . u'(theta)            (S4, corrected)
+                                           grad f(w) . t_j(theta)            (S4, corrected)
+
+For each stratum the engine also derives, symbolically, where its equations vanish identically
+(``_Builder.null_regions``: per piece of a piecewise f, after substituting the branches; this
+happens exactly where f is linear or constant) and a magnitude of their terms (``_magnitude``);
+the numeric side uses both to tell rounding noise from sign changes on linear pieces.
+
+Not supported with method='candidates': a piecewise f in d >= 2 (its kinks form curves or
+surfaces; the strata with z or w on them and at their intersections are not implemented) -- a
+ValueError says so; method='brute' covers d = 2.
 
 See :mod:`smoothsens_core.sensitivity.generic` for the erratum on the printed S4 (partial instead
 of constrained derivative) and the strata the printed procedure omits.
@@ -27,6 +37,7 @@ the maximiser at 50 digits).
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -92,6 +103,64 @@ def _lam(growth: GrowthFunction, r: sp.Expr) -> sp.Expr:
     return gam if growth.kind == "exp" else gam / (1 + gam * r)
 
 
+def _magnitude(expr: sp.Expr) -> sp.Expr:
+    """A magnitude of the terms of ``expr`` for judging its rounding error: sums and products are
+    taken of the magnitudes of their arguments, a Piecewise of the magnitudes of its branches, any
+    other term is its absolute value.  E.g. for f'(w) rho^2 - (f(w) - f(z)) D on a linear piece
+    a w + b this is |a| rho_m^2 + (|a w + b| + |a z + b|) D_m with D_m = |w| + |z|: the residual
+    itself is 0 up to rounding, i.e. a few eps times this magnitude."""
+    if isinstance(expr, sp.Add):
+        return sp.Add(*[_magnitude(a) for a in expr.args])
+    if isinstance(expr, sp.Mul):
+        return sp.Mul(*[_magnitude(a) for a in expr.args])
+    if isinstance(expr, sp.Pow) and expr.exp.is_Integer and expr.exp > 0:
+        return _magnitude(expr.base) ** expr.exp
+    if isinstance(expr, sp.Piecewise):
+        return sp.Piecewise(*[(_magnitude(e), c) for e, c in expr.args])
+    if expr.is_number:
+        return sp.Abs(expr)
+    return sp.Abs(expr)
+
+
+def _select_branches(expr: sp.Expr, values: dict[sp.Symbol, sp.Expr]) -> sp.Expr | None:
+    """``expr`` with every Piecewise replaced by the branch its conditions select when the symbols
+    in ``values`` take those values (exact rationals); None when a condition stays undecided."""
+    e = expr
+    for _ in range(50):
+        pws = e.atoms(sp.Piecewise)
+        if not pws:
+            return e
+        mapping = {}
+        for pw in pws:
+            chosen = None
+            for branch, cond in pw.args:
+                c = cond.xreplace(values) if isinstance(cond, sp.Basic) else cond
+                if c == sp.true or c is True:
+                    chosen = branch
+                    break
+                if not (c == sp.false or c is False):
+                    return None
+            if chosen is None:
+                return None
+            mapping[pw] = chosen
+        e = e.xreplace(mapping)
+    return None
+
+
+def _identically_zero(expr: sp.Expr) -> bool:
+    """True if ``expr`` (no Piecewise) is the zero polynomial in its symbols and atoms (Abs, sign,
+    ...) after its floats are replaced by the exact rationals they stand for.  This is all that is
+    needed here: a stationarity residual of 004 Sec. 3.3 vanishes identically on a piece only where
+    f is linear or constant there (see ``null_regions``)."""
+    if any(not isinstance(fn, (sp.Abs, sp.sign)) for fn in expr.atoms(sp.Function)):
+        return False  # a transcendental branch (exp, tanh, ...): not linear, and not worth expanding
+    e = expr.xreplace({fl: sp.Rational(fl) for fl in expr.atoms(sp.Float)})
+    try:
+        return sp.expand(e) == 0
+    except Exception:  # pragma: no cover - expansion of an exotic expression
+        return False
+
+
 class _Builder:
     def __init__(self, expr, variables, growth, Lam, kinks):
         self.expr = expr
@@ -104,7 +173,9 @@ class _Builder:
         self.X = sp.symbols(f"x_0:{d}", real=True)
         self.Z = sp.symbols(f"z_0:{d}", real=True)
         self.W = sp.symbols(f"w_0:{d}", real=True)
-        self.th = sp.Symbol("theta", real=True)
+        # hyperspherical angles of w - z on the Lambda-sphere (d = 2: one angle, "theta")
+        self.TH = [sp.Symbol("theta", real=True)] if d == 2 else list(sp.symbols(f"theta_0:{max(d - 1, 0)}", real=True))
+        self.th = self.TH[0] if self.TH else None
         self.grad = [sp.diff(expr, v) for v in self.vars]
 
     def f_at(self, P):
@@ -141,23 +212,41 @@ class _Builder:
         e, lam = self.e_lam(Zs)
         return [-gz[i] * rho2 + df * D[i] - df * rho2 * lam * e[i] for i in range(d)]
 
+    def sphere_frame(self):
+        """u(theta) on the unit sphere (hyperspherical angles, the convention of
+        smoothsens_core.sensitivity.generic.sphere_point) and an orthonormal tangent frame
+        t_j = (du/dtheta_j) / (sin theta_0 ... sin theta_{j-1}) (no spurious zeros at the poles)."""
+        th = self.TH
+        k = len(th)
+        u, acc = [], sp.Integer(1)
+        for i in range(k):
+            u.append(acc * sp.cos(th[i]))
+            acc = acc * sp.sin(th[i])
+        u.append(acc)
+        frame = []
+        for j in range(k):
+            fac = sp.Mul(*[sp.sin(th[i]) for i in range(j)])
+            frame.append([sp.cancel(sp.diff(c, th[j]) / fac) for c in u])
+        return u, frame
+
     def sphere(self, Zs, sign, z_free):
         d = self.d
         if d == 1:
             Ws = [Zs[0] + sign * self.Lam]
-            u_dot = None
+            frame = []
         else:
-            Ws = [Zs[0] + self.Lam * sp.cos(self.th), Zs[1] + self.Lam * sp.sin(self.th)]
-            u_dot = [-sp.sin(self.th), sp.cos(self.th)]
+            u, frame = self.sphere_frame()
+            Ws = [Zs[i] + self.Lam * u[i] for i in range(d)]
         eqs = []
         if z_free:
             gw, gz = self.grad_at(Ws), self.grad_at(Zs)
             df = self.f_at(Ws) - self.f_at(Zs)
             e, lam = self.e_lam(Zs)
             eqs += [gw[i] - gz[i] - df * lam * e[i] for i in range(d)]
-        if d == 2:
+        if d >= 2:
             gw = self.grad_at(Ws)
-            eqs.append(gw[0] * u_dot[0] + gw[1] * u_dot[1])
+            for t in frame:
+                eqs.append(sum(gw[i] * t[i] for i in range(d)))
         return eqs
 
     def limit_eq(self, Zs):
@@ -170,6 +259,67 @@ class _Builder:
              for i in range(d)]
         n2 = sum(g**2 for g in gz)
         return [sum(H[i][j] * gz[j] for j in range(d)) - n2 * lam * e[i] for i in range(d)]
+
+    def pieces(self) -> list[tuple[float, float]]:
+        """The open intervals between consecutive kinks (d = 1): f is one branch on each."""
+        ks = [k[0] for k in self.kinks]
+        b = [-math.inf] + ks + [math.inf]
+        return list(zip(b[:-1], b[1:]))
+
+    def null_regions(self, unknowns, eqs, radial: sp.Expr | None = None) -> tuple:
+        """Boxes of (unknowns, x) on which an equation vanishes identically (derived symbolically).
+
+        For each combination of pieces of f for the arguments that enter a Piecewise (w, z or x;
+        a piece is an interval between consecutive kinks, where every Piecewise of f and its
+        derivatives selects one branch), the branches are substituted and the equation is tested
+        for being identically zero.  Where it is, Phi is constant in that unknown on the box (the
+        equation is the partial derivative of Phi times a non-vanishing factor), so the bracketing
+        solver takes every node there as a candidate instead of chasing the sign of rounding noise,
+        and the window-edge guard knows that Phi does not grow past the edge along that unknown.
+        Returns ((equation index, lo, hi), ...) with lo, hi over the columns (unknowns..., x...).
+        ``radial`` (w free): (w - z) . (w-block), the derivative of Phi along the ray from z through
+        w (times rho^3 psi); where it vanishes identically (f linear: Phi(z, z + r u) = |grad f . u|
+        for every r) the region is reported with index -1.  Piecewise f: d = 1 only; a smooth f
+        (no Piecewise) has one piece, the whole space."""
+        cols = list(unknowns) + list(self.X)
+        if self.d != 1 and any(e.has(sp.Piecewise) for e in eqs):
+            return ()
+        allq = list(eqs) + ([radial] if radial is not None else [])
+        pw_syms = []
+        for c in cols:
+            if any(c in pw.free_symbols for e in allq for pw in e.atoms(sp.Piecewise)):
+                pw_syms.append(c)
+        ivs = self.pieces() if pw_syms else [(-math.inf, math.inf)]
+
+        def rep(a: float, b: float) -> sp.Rational:
+            if math.isinf(a) and math.isinf(b):
+                return sp.Integer(0)
+            if math.isinf(a):
+                return sp.Rational(b) - 1
+            if math.isinf(b):
+                return sp.Rational(a) + 1
+            return (sp.Rational(a) + sp.Rational(b)) / 2
+
+        out = []
+        tests = list(enumerate(eqs))
+        if radial is not None:
+            tests.append((-1, radial))
+        for combo in itertools.product(ivs, repeat=len(pw_syms)):
+            values = {sym: rep(*iv) for sym, iv in zip(pw_syms, combo)}
+            for j, eq in tests:
+                e = _select_branches(eq, values)
+                if e is None or not _identically_zero(e):
+                    continue
+                lo = [-math.inf] * len(cols)
+                hi = [math.inf] * len(cols)
+                for sym, (a, b) in zip(pw_syms, combo):
+                    lo[cols.index(sym)], hi[cols.index(sym)] = a, b
+                out.append((j, tuple(lo), tuple(hi)))
+        return tuple(out)
+
+    def compile_scale(self, unknowns, eqs):
+        """The magnitudes (``_magnitude``) of the equations, compiled like ``compile``."""
+        return self.compile(unknowns, [_magnitude(e) for e in eqs])
 
     def compile(self, unknowns, eqs):
         fn = sp.lambdify(list(unknowns) + list(self.X), eqs, modules="numpy")
@@ -190,6 +340,16 @@ def candidate_equations(b: _Builder) -> tuple[list[tuple[CandidateSystem, list[s
     d = b.d
     finite = math.isfinite(b.Lam)
     out: list[tuple[CandidateSystem, list[sp.Expr]]] = []
+
+    def system(name, zm, wm, unk, eqs, Zs=None, **kw) -> None:
+        if unk:
+            radial = None
+            if wm == "free":  # (w - z) . (w-block): Phi along the ray from z through w
+                radial = sum((b.W[i] - Zs[i]) * eqs[len(eqs) - d + i] for i in range(d))
+            kw.update(residual=b.compile(unk, eqs), residual_scale=b.compile_scale(unk, eqs),
+                      null_regions=b.null_regions(unk, eqs, radial))
+        out.append((CandidateSystem(name, zm, wm, **kw), eqs))
+
     z_modes: list[tuple[str, int, Any]] = [("x", -1, list(b.X)), ("free", -1, list(b.Z))]
     z_modes += [("kink", i, [sp.Float(k[0], 30)]) for i, k in enumerate(b.kinks)]
     for zm, zi, Zs in z_modes:
@@ -199,34 +359,31 @@ def candidate_equations(b: _Builder) -> tuple[list[tuple[CandidateSystem, list[s
         eqs = (b.z_block(Zs, list(b.W)) if zfree else []) + b.w_block(Zs, list(b.W))
         unk = (list(b.Z) if zfree else []) + list(b.W)
         paper = "S1" if zfree else ("S2" if zm == "x" else "S0 x S2 (not printed)")
-        out.append((CandidateSystem(f"{zlabel}, w free", zm, "free", b.compile(unk, eqs), z_kink=zi, paper_set=paper), eqs))
+        system(f"{zlabel}, w free", zm, "free", unk, eqs, Zs=Zs, z_kink=zi, paper_set=paper)
         # w -> z (limit)
         if zfree:
-            eqs = b.limit_eq(Zs)
-            out.append((CandidateSystem("z free, w->z", "free", "limit", b.compile(list(b.Z), eqs), paper_set="S3"), eqs))
+            system("z free, w->z", "free", "limit", list(b.Z), b.limit_eq(Zs), paper_set="S3")
         else:
             paper = "case 4" if zm == "x" else "S0 x S3 (not printed)"
-            out.append((CandidateSystem(f"{zlabel}, w->z", zm, "limit", None, z_kink=zi, paper_set=paper), []))
+            system(f"{zlabel}, w->z", zm, "limit", [], [], z_kink=zi, paper_set=paper)
         # w on the Lambda-sphere
         if finite:
             signs = (1, -1) if d == 1 else (0,)
             for sg in signs:
                 eqs = b.sphere(Zs, sg, zfree)
-                unk = (list(b.Z) if zfree else []) + ([b.th] if d == 2 else [])
-                res = b.compile(unk, eqs) if unk else None
+                unk = (list(b.Z) if zfree else []) + (list(b.TH) if d >= 2 else [])
                 paper = "S4 (corrected)" if zfree else "sphere (not printed)"
                 lab = f"{zlabel}, |w-z|=Lambda" + (f" ({'+' if sg > 0 else '-'})" if d == 1 else "")
-                out.append((CandidateSystem(lab, zm, "sphere", res, z_kink=zi, sign=sg, paper_set=paper), eqs))
+                system(lab, zm, "sphere", unk, eqs, z_kink=zi, sign=sg, paper_set=paper)
         # w at a kink
         for j, k in enumerate(b.kinks):
             Ws = [sp.Float(k[0], 30)]
             if zfree:
-                eqs = b.z_block(Zs, Ws)
-                out.append((CandidateSystem(f"z free, w=k{j}", "free", "kink", b.compile(list(b.Z), eqs), w_kink=j,
-                                            paper_set="S1 (w in S0)"), eqs))
+                system(f"z free, w=k{j}", "free", "kink", list(b.Z), b.z_block(Zs, Ws), w_kink=j,
+                       paper_set="S1 (w in S0)")
             elif not (zm == "kink" and zi == j):
-                out.append((CandidateSystem(f"{zlabel}, w=k{j}", zm, "kink", None, z_kink=zi, w_kink=j,
-                                            paper_set="S0" if zm == "x" else "S0 x S0"), []))
+                system(f"{zlabel}, w=k{j}", zm, "kink", [], [], z_kink=zi, w_kink=j,
+                       paper_set="S0" if zm == "x" else "S0 x S0")
     return out, True
 
 
@@ -331,8 +488,8 @@ def smooth_sensitivity_engine(
         raise ValueError(f"metric must be 'euclidean' (004 Sec. 3.3 assumes the l2 metric); got metric={metric!r}")
     radius = check_positive("radius", radius)
     d = len(variables)
-    if d not in (1, 2):
-        raise ValueError(f"the engine supports d in {{1, 2}} variables; got d={d}")
+    if method == "brute" and d > 2:
+        raise ValueError(f"method='brute' supports d in {{1, 2}} variables; got d={d} (use method='candidates')")
     pw = _to_piecewise(expr)
     k_all: list[float] = []
     if d == 1:
@@ -348,7 +505,12 @@ def smooth_sensitivity_engine(
             if method == "candidates":
                 raise ValueError(f"kinks are supported for d = 1 only with method='candidates'; got d={d} (use method='brute')")
         if pw.has(sp.Piecewise) and method == "candidates":
-            raise ValueError("a non-smooth f (Piecewise/Abs/Max/Min) in d = 2 needs method='brute'")
+            raise ValueError(
+                f"a non-smooth f (Piecewise/Abs/Max/Min) in d = {d} is not supported by method='candidates': "
+                "its points of non-differentiability form curves (surfaces), and the strata with z or w "
+                "on them and at their intersections are not implemented; use method='brute' (d = 2 only) "
+                "or a closed form (e.g. smooth_sensitivity_two_way_threshold, smooth_sensitivity_linear_form)"
+            )
     b = _Builder(pw, variables, growth, Lam, [[k] for k in k_all])
     systems, _ = candidate_equations(b) if method == "candidates" else ([], True)
     f_np = sp.lambdify(list(variables), pw, modules="numpy")
@@ -365,6 +527,13 @@ def smooth_sensitivity_engine(
         cols = np.broadcast_arrays(*[np.asarray(o, dtype=float) for o in out], np.empty(P.shape[0]))[:-1]
         return np.stack(cols, axis=1)
 
+    m_np = sp.lambdify(list(variables), _magnitude(pw), modules="numpy")
+
+    def f_mag(P: NDArray[np.float64]) -> NDArray[np.float64]:
+        with np.errstate(all="ignore"):
+            v = m_np(*[P[:, i] for i in range(d)])
+        return np.broadcast_to(np.asarray(v, dtype=float), (P.shape[0],))
+
     slopes = [_one_sided_slopes(pw, variables[0], k) for k in k_all] if d == 1 else []
     spec = GenericSpec(
         d=d, f=f_num, grad=grad_num, growth=growth, Lambda=Lam,
@@ -372,6 +541,7 @@ def smooth_sensitivity_engine(
         kinks=np.asarray(k_all, dtype=float).reshape(-1, d) if d == 1 else np.zeros((0, d)),
         kink_slopes=np.asarray(slopes, dtype=float).reshape(-1, 2),
         label=str(expr),
+        f_magnitude=f_mag,
     )
     f_mp = sp.lambdify(list(variables), pw, modules="mpmath")
     return SmoothSensitivityEngine(

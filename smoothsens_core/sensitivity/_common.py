@@ -1,15 +1,22 @@
-"""Shared input handling for the closed-form smooth sensitivities (004 Sec. 4)."""
+"""Shared input handling for the closed-form smooth sensitivities (004 Sec. 4).
+
+The point arrays are validated without temporaries of their size: the type is checked before any
+conversion (so that a string names the parameter instead of failing inside NumPy), and the
+finiteness check runs over slices of ``DEFAULT_CHUNK`` rows, so validating 10^8 points costs
+O(chunk) scratch memory like the chunked evaluation itself (:mod:`._chunking`).
+"""
 
 from __future__ import annotations
 
+import numbers
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_points
+from ._chunking import DEFAULT_CHUNK
 
-__all__ = ["SensitivityValues", "points_1d", "points_nd"]
+__all__ = ["SensitivityValues", "points_1d", "points_nd", "as_float_array"]
 
 
 class SensitivityValues(NamedTuple):
@@ -21,14 +28,67 @@ class SensitivityValues(NamedTuple):
     B: NDArray[np.float64]
 
 
-def points_1d(name: str, x: ArrayLike) -> NDArray[np.float64]:
-    """Points of R^1 given as shape (n,) or (n, 1) (or a scalar); returned as a flat (n,) array."""
-    arr = np.asarray(x, dtype=float) if not isinstance(x, np.ndarray) else x
-    if arr.ndim == 2 and arr.shape[1] != 1:
-        raise ValueError(f"{name} must have shape (n,) or (n, 1) for a query on R^1; got shape {arr.shape}")
-    return check_points(name, arr, d=1).reshape(-1)
+def as_float_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
+    """``value`` as a float64 array (no copy if it is one), TypeError naming ``name`` for anything
+    that is not an array of real numbers (strings, bytes, objects that are not numbers)."""
+    if isinstance(value, np.ndarray) and value.dtype == np.float64:
+        return value
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged nested sequences
+        raise TypeError(f"{name} must be an array of real numbers; got {type(value).__name__}") from exc
+    if arr.dtype.kind == "O":  # e.g. a list mixing numbers and None/str (rare: checked entry by entry)
+        ok = [not isinstance(e, bool) and isinstance(e, (numbers.Real, np.number)) for e in arr.flat]
+        if not all(ok):
+            bad = arr.flat[ok.index(False)]
+            raise TypeError(f"{name} must be an array of real numbers; got an entry {bad!r} of type {type(bad).__name__}")
+        return arr.astype(float)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be an array of real numbers; got an array of dtype {arr.dtype} ({type(value).__name__})")
+    return np.asarray(arr, dtype=float)
+
+
+def _check_finite(name: str, arr: NDArray[np.float64]) -> None:
+    """ValueError naming the first non-finite entry, checked slice by slice (bounded scratch)."""
+    if arr.size == 0:
+        return
+    rows = arr.reshape(arr.shape[0], -1) if arr.ndim >= 1 else arr.reshape(1, 1)
+    for start in range(0, rows.shape[0], DEFAULT_CHUNK):
+        blk = rows[start : start + DEFAULT_CHUNK]
+        if not np.isfinite(blk).all():
+            i, j = (int(v) for v in np.argwhere(~np.isfinite(blk))[0])
+            idx = np.unravel_index((start + i) * rows.shape[1] + j, arr.shape) if arr.ndim >= 1 else ()
+            idx = tuple(int(k) for k in idx)
+            raise ValueError(
+                f"{name} must contain only finite numbers; got {name}[{', '.join(map(str, idx))}]={arr[idx]!r}"
+            )
 
 
 def points_nd(name: str, x: ArrayLike, d: int | None = None) -> NDArray[np.float64]:
-    """Points of R^d as an (n, d) array ((n,) is read as n points of R^1 when d is 1 or None)."""
-    return check_points(name, x, d=d)
+    """Points of R^d as an (n, d) array ((n,) is read as n points of R^1 when d is 1 or None; a
+    length-d vector as one point when d > 1).  Same rules and messages as
+    ``smoothsens_core._validation.check_points``, with bounded scratch memory."""
+    arr = as_float_array(name, x)
+    _check_finite(name, arr)
+    if arr.ndim == 0:
+        arr = arr.reshape(1, 1)
+    elif arr.ndim == 1:
+        if d is None or d == 1:
+            arr = arr.reshape(-1, 1)
+        elif arr.shape[0] == d:
+            arr = arr.reshape(1, d)
+        else:
+            raise ValueError(f"{name} must have shape (n, {d}); got shape {arr.shape}")
+    elif arr.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array of points, shape (n, d); got shape {arr.shape}")
+    if d is not None and arr.shape[1] != d:
+        raise ValueError(f"{name} must have shape (n, {d}); got shape {arr.shape}")
+    return arr
+
+
+def points_1d(name: str, x: ArrayLike) -> NDArray[np.float64]:
+    """Points of R^1 given as shape (n,) or (n, 1) (or a scalar); returned as a flat (n,) array."""
+    arr = as_float_array(name, x)
+    if arr.ndim == 2 and arr.shape[1] != 1:
+        raise ValueError(f"{name} must have shape (n,) or (n, 1) for a query on R^1; got shape {arr.shape}")
+    return points_nd(name, arr, 1).reshape(-1)

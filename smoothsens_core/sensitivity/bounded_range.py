@@ -80,8 +80,12 @@ def soft_bounded_range(x: ArrayLike, l: float, r: float, tau: float, shape: str 
     m = 0.5 * (l + r)
     if shape == "tent":
         W = (r - l) / 2.0 + tau / 2.0
-        return np.clip(1.0 - np.abs(xs - m) / W, 0.0, 1.0)
-    return np.clip(np.minimum(xs - (l - tau / 2.0), (r + tau / 2.0) - xs) / tau, 0.0, 1.0)
+        (out,) = map_chunks(lambda c: (np.clip(1.0 - np.abs(c - m) / W, 0.0, 1.0),), xs, 1)
+    else:
+        (out,) = map_chunks(
+            lambda c: (np.clip(np.minimum(c - (l - tau / 2.0), (r + tau / 2.0) - c) / tau, 0.0, 1.0),), xs, 1
+        )
+    return out
 
 
 def lipschitz_bounded_range(

@@ -19,17 +19,31 @@ Method (per point x):
    r on a mixed geometric/linear grid of (0, min(Lambda, window diameter)], u = +-1 (d = 1) or
    ``n_angles`` unit vectors (d = 2); the float ratio uses r >= r_min (a forward difference at
    r_min stands in for the limit during the search);
-2. local refinement of the best grid cells (and of the slice z = x) with Nelder-Mead
-   (scipy.optimize, gradient-free), r clipped to [r_min, r_max];
+2. local polish of the best grid cells (and of the slice z = x) by derivative-free grid zooms
+   (``_zoom``: the n^m nodes of a box around the best point, the box shrunk to 1.5 node spacings
+   per level down to ~1e-13 relative), so that maximisers on a corner of the objective (an edge
+   of f, the limit w -> z at an edge) are located as precisely as smooth ones:
+   d = 1: nested, the sup over (r, u) taken for each z on a dense grid in ln r plus a zoom, and
+   the profile z -> sup_{r,u} zoomed (two maxima in r that differ by ~1e-6, as for the Gaussian
+   kernel near radius h, are told apart);
+   d = 2: a joint zoom in (z, ln r, theta), from the maximiser and from the same chord seen from
+   its other end (z' = w, u' = -u), then a nested zoom in polar coordinates about x (outer: the
+   distance rho = ||z - x||, inner: the angle of z and (ln r, theta)), which resolves maximisers
+   on a curved edge of f (see ``_polish_radial_2d``);
+   the searches maximise Q minus an estimate of its rounding error (``_Problem.q``), so that a
+   flat or r -> 0 maximum does not select the shortest chord with the largest rounding error;
 3. the final maximiser is re-evaluated in mpmath at ``dps`` digits (default 50) when an mpmath
    version ``f_mp`` of f is given: the ratio at (z, r, u) and, when r is small, the exact
    one-sided directional derivative (mpmath.diff, direction=+1) as the r -> 0 limit; the larger
-   (both are values of the sup) is returned.
+   (both are values of the sup) is returned.  Without ``f_mp`` the float ratio is returned with
+   its rounding allowance subtracted; a maximum attained only as r -> 0 is then accurate to
+   ~sqrt(eps) relative, so pass ``f_mp`` for a 1e-9 reference.
 
 The core may not import mpmath: pass the mpmath module itself as ``mp`` (derivations.engine
-does this).  Every value returned is the objective at a feasible point, so it is a certified
-*lower* bound of the sup; the dense grid plus refinement makes it accurate when the maximiser
-lies inside the search window.
+does this).  Every value returned is the objective at a feasible point (in mpmath, or in float
+minus its rounding allowance), so it is a *lower* bound of the sup; the dense grid plus polish
+makes it accurate (1e-9 relative and better with ``f_mp``) when the maximiser lies inside the
+search window.
 
 The search window is, per point, the box [min(x, extra) - radius, max(x, extra) + radius] in every
 coordinate unless ``domain=(lo, hi)`` is given (the sup is over R^d: by 004 Lemma 3.7 the data
@@ -43,7 +57,6 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import minimize
 
 from .._validation import check_finite_array, check_integer, check_points, check_positive
 from ..growth import GrowthFunction
@@ -136,6 +149,9 @@ def _check_f_output(name: str, v: Any, n: int) -> NDArray[np.float64]:
     return arr
 
 
+_EPS8 = 8.0 * np.finfo(float).eps
+
+
 class _Problem:
     """Objective Q(z, r, u) = |f(z + r u) - f(z)| / max(r, r_min) / g0(||z - x||)."""
 
@@ -146,6 +162,7 @@ class _Problem:
         self.growth = growth
         self.r_max = r_max
         self.r_min = r_min
+        self.f_scale = 0.0
 
     def inv_g(self, z: NDArray[np.float64]) -> NDArray[np.float64]:
         """1/g0(||z - x||): e^(-gamma r) for g_E, 1/(1 + gamma r) for g_L (004 Sec. 3.1.2)."""
@@ -156,7 +173,13 @@ class _Problem:
             return np.exp(-self.growth.gamma * dist)
         return 1.0 / (1.0 + self.growth.gamma * dist)
 
-    def q(self, z: NDArray[np.float64], r: NDArray[np.float64], u: NDArray[np.float64], check: bool = False) -> NDArray[np.float64]:
+    def q(self, z: NDArray[np.float64], r: NDArray[np.float64], u: NDArray[np.float64], check: bool = False,
+          search: bool = False) -> NDArray[np.float64]:
+        """Q(z, r, u); with ``search`` the difference |f(w) - f(z)| is lowered by 8 eps max(|f(w)|, |f(z)|,
+        f_scale) (f_scale = max |f| on the search grid), an estimate of its rounding error (f may be
+        computed from terms much larger than its value, e.g. clip((R - D)/tau, 0, 1) near 0).  The searches maximise that: otherwise, where Q is flat in r
+        (a chord inside a linear piece of f) or maximal as r -> 0, they would pick the shortest chord
+        with the largest upward rounding error (~eps |f| / r_min ~ 1e-9 relative)."""
         n = z.shape[0]
         r = np.clip(r, self.r_min, self.r_max)
         fz = self.f(z)
@@ -166,60 +189,212 @@ class _Problem:
             fw = _check_f_output("f", fw, n)
             if not (np.all(np.isfinite(fz)) and np.all(np.isfinite(fw))):
                 raise ValueError("f must be finite on the search window; got a non-finite value of f")
-        return np.abs(fw - fz) / r * self.inv_g(z)
+        diff = np.abs(fw - fz)
+        if search:
+            diff = np.maximum(diff - _EPS8 * np.maximum(np.maximum(np.abs(fw), np.abs(fz)), self.f_scale), 0.0)
+        return diff / r * self.inv_g(z)
 
 
-def _unpack(p: NDArray[np.float64], d: int, z_fixed: NDArray[np.float64] | None, u_fixed: NDArray[np.float64] | None):
-    i = 0
-    if z_fixed is None:
-        z = p[:d]
-        i = d
-    else:
-        z = z_fixed
-    r = p[i]
-    i += 1
-    if u_fixed is None:
-        th = p[i]
-        u = np.array([math.cos(th), math.sin(th)])
-    else:
-        u = u_fixed
-    return z, r, u
+def _grid_offsets(m: int, n: int) -> NDArray[np.float64]:
+    """The n^m nodes of the cube [-1, 1]^m (n odd, so the centre is a node)."""
+    t = np.linspace(-1.0, 1.0, n)
+    return np.stack(np.meshgrid(*([t] * m), indexing="ij"), axis=-1).reshape(-1, m)
 
 
-def _refine(prob: _Problem, z0, r0, u0, fix_z: bool) -> tuple[float, NDArray[np.float64], float, NDArray[np.float64]]:
-    d = prob.d
-    z_fixed = prob.x.copy() if fix_z else None
-    u_fixed = u0 if d == 1 else None
-    p0 = []
-    if not fix_z:
-        p0.extend(z0)
-    p0.append(r0)
-    if d == 2:
-        p0.append(math.atan2(u0[1], u0[0]))
-    p0 = np.array(p0, dtype=float)
+def _zoom(
+    obj: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+    centers: NDArray[np.float64],
+    values: NDArray[np.float64],
+    hw: NDArray[np.float64],
+    lo: NDArray[np.float64],
+    hi: NDArray[np.float64],
+    *,
+    n: int,
+    tol: NDArray[np.float64],
+    max_levels: int = 200,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Grid zoom: maximise ``obj`` around each of K centres (shape (K, m)) at once.
 
-    def obj(p: NDArray[np.float64]) -> float:
-        z, r, u = _unpack(p, d, z_fixed, u_fixed)
-        return -float(prob.q(z[None, :], np.array([r]), u[None, :])[0])
-
-    scale = np.maximum(np.abs(p0), 1.0)
-    simplex = [p0]
-    for k in range(p0.size):
-        step = np.zeros_like(p0)
-        step[k] = 0.05 * scale[k]
-        simplex.append(p0 + step)
-    res = minimize(obj, p0, method="Nelder-Mead",
-                   options={"xatol": 1e-13, "fatol": 1e-16, "maxfev": 1500,
-                            "initial_simplex": np.array(simplex)})
-    best_p, best_v = (res.x, res.fun) if res.fun < obj(p0) else (p0, obj(p0))
-    for _ in range(1):  # restart: Nelder-Mead can stall on a corner of a non-smooth objective
-        res = minimize(obj, best_p, method="Nelder-Mead",
-                       options={"xatol": 1e-13, "fatol": 1e-16, "maxfev": 1500})
-        if not res.fun < best_v:
+    Each level evaluates the n^m nodes of the box centre +- hw (clipped to [lo, hi]), moves the
+    centre to the best node if it beats the centre's value, and shrinks the box to 1.5 node spacings
+    on each side (factor 3/(n - 1), at most 3/4), so a maximiser next to the best node stays inside.  No
+    derivative is used, so a maximiser on a kink of the objective (a corner of f, the w -> z limit at
+    an edge) is located to the final width ``tol`` as well as a smooth one; values never decrease.
+    """
+    K, m = centers.shape
+    off = _grid_offsets(m, n)
+    shrink = min(0.75, 3.0 / (n - 1))
+    c = centers.copy()
+    v = values.copy()
+    h = np.broadcast_to(np.asarray(hw, dtype=float), (K, m)).copy()
+    tol = np.broadcast_to(np.asarray(tol, dtype=float), (K, m))
+    for _ in range(max_levels):
+        todo = np.any(h > tol, axis=1)
+        if not np.any(todo):
             break
-        best_p, best_v = res.x, res.fun
-    z, r, u = _unpack(best_p, d, z_fixed, u_fixed)
-    return -best_v, np.array(z, dtype=float), float(np.clip(r, prob.r_min, prob.r_max)), np.array(u, dtype=float)
+        idx = np.nonzero(todo)[0]
+        P = c[idx, None, :] + off[None, :, :] * h[idx, None, :]
+        P = np.clip(P, lo, hi)
+        q = obj(P.reshape(-1, m)).reshape(idx.size, -1)
+        q = np.where(np.isfinite(q), q, -np.inf)
+        k = np.argmax(q, axis=1)
+        qb = q[np.arange(idx.size), k]
+        better = qb > v[idx]
+        c[idx[better]] = P[better, k[better]]
+        v[idx[better]] = qb[better]
+        h[idx] *= shrink
+    return c, v
+
+
+def _polish(prob: _Problem, z0, r0: float, u0, fix_z: bool, z_hw: NDArray[np.float64], theta_hw: float):
+    """Local polish of a maximiser (z, r, u) of Q to ~1e-13 (relative) in every coordinate.
+
+    d = 1 (nested, so that the two competing maxima in r of a near-tangent chord, e.g. the KDE at
+    radius ~ h, are told apart): the inner sup over r in [r_min, r_max] and u = +-1 of Q(z, r, u)
+    is taken for each z by a dense log/linear grid in r followed by a grid zoom in ln r (all z and
+    u at once); the outer maximisation over z is a grid zoom of that profile.
+    d = 2: a joint grid zoom in (z, ln r, theta) (or (ln r, theta) with z held at x).
+    """
+    d = prob.d
+    lr_lo, lr_hi = math.log(prob.r_min), math.log(prob.r_max)
+    lr_tol = 1e-13
+    if d == 1:
+        R0 = np.log(_radii(prob.r_max, prob.r_min, 120))
+        signs = np.array([1.0, -1.0])
+
+        def profile(Z: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+            k = Z.shape[0]
+            zz = np.repeat(Z, 2 * R0.size)
+            uu = np.tile(np.repeat(signs, R0.size), k)
+            rr = np.exp(np.tile(R0, 2 * k))
+            q = prob.q(zz[:, None], rr, uu[:, None], search=True).reshape(2 * k, R0.size)
+            q = np.where(np.isfinite(q), q, -np.inf)
+            j = np.argmax(q, axis=1)
+            zc = np.repeat(Z, 2)
+            uc = np.tile(signs, k)
+
+            def obj_r(P: NDArray[np.float64]) -> NDArray[np.float64]:
+                per = P.shape[0] // (2 * k)
+                return prob.q(np.repeat(zc, per)[:, None], np.exp(P[:, 0]), np.repeat(uc, per)[:, None], search=True)
+
+            c, v = _zoom(obj_r, R0[j][:, None], q[np.arange(2 * k), j], np.full((2 * k, 1), 1.5 * np.max(np.diff(R0))),
+                         np.array([lr_lo]), np.array([lr_hi]), n=17, tol=np.array([lr_tol]))
+            v = v.reshape(k, 2)
+            s = np.argmax(v, axis=1)
+            return v[np.arange(k), s], np.exp(c[:, 0].reshape(k, 2)[np.arange(k), s]), signs[s]
+
+        if fix_z:
+            v, r, u = profile(prob.x.copy())
+            return float(v[0]), prob.x.copy(), float(r[0]), np.array([u[0]])
+
+        def obj_z(P: NDArray[np.float64]) -> NDArray[np.float64]:
+            return profile(P[:, 0])[0]
+
+        v0 = profile(np.array([z0[0]]))[0]
+        c, v = _zoom(obj_z, np.array([[z0[0]]]), v0, np.array([[float(z_hw[0])]]),
+                     np.array([-np.inf]), np.array([np.inf]), n=17, tol=np.array([1e-13 * max(1.0, abs(z0[0]))]))
+        v, r, u = profile(c[:, 0])
+        return float(v[0]), c[0].copy(), float(r[0]), np.array([u[0]])
+    # d = 2: joint zoom
+    th0 = math.atan2(u0[1], u0[0])
+    p0 = ([] if fix_z else list(z0)) + [math.log(min(max(r0, prob.r_min), prob.r_max)), th0]
+    p0 = np.array([p0], dtype=float)
+    zscale = max(1.0, float(np.max(np.abs(z0))))
+    hw = np.array(([] if fix_z else list(z_hw)) + [1.5, theta_hw], dtype=float)
+    tol = np.array(([] if fix_z else [1e-13 * zscale] * 2) + [lr_tol, 1e-13])
+    lo = np.array(([] if fix_z else [-np.inf] * 2) + [lr_lo, -np.inf])
+    hi = np.array(([] if fix_z else [np.inf] * 2) + [lr_hi, np.inf])
+
+    def unpack(P: NDArray[np.float64]):
+        z = np.broadcast_to(prob.x, (P.shape[0], 2)) if fix_z else P[:, :2]
+        u = np.stack([np.cos(P[:, -1]), np.sin(P[:, -1])], axis=1)
+        return z, np.exp(P[:, -2]), u
+
+    def obj(P: NDArray[np.float64]) -> NDArray[np.float64]:
+        return prob.q(*unpack(P), search=True)
+
+    c, v = _zoom(obj, p0, obj(p0), hw, lo, hi, n=7, tol=tol)
+    z, r, u = unpack(c)
+    return float(v[0]), np.array(z[0], dtype=float), float(r[0]), np.array(u[0], dtype=float)
+
+
+def _polish_radial_2d(prob: _Problem, z0, r0: float, u0, fix_z: bool, rho_hw: float):
+    """Nested polish for d = 2 in polar coordinates about the point x: an outer grid zoom over the
+    distance rho = ||z - x|| (with z = x fixed: over ln r, the length of the chord from x) and, for
+    each value, an inner grid zoom over the remaining coordinates (phi, ln r, theta) (resp. theta).
+
+    This is the structure of every threshold-type maximiser: z on an edge of f nearest to x (or w on
+    an edge nearest to z = x).  There the maximiser is a corner of Q on a curved edge, along which Q
+    varies only to second order; a joint search in (z, r, u) is steered by the distance to the edge
+    and stalls ~1e-8 short.  At fixed rho the growth factor 1/g0(rho) is constant, so the inner
+    search only has to find the arc of the circle that meets the region where the chord is
+    steepest, and the outer function rho -> sup / g0(rho) has its corner in one variable, where a
+    derivative-free zoom locates it to the final width.  The inner box shrinks like
+    sqrt(outer box) (an arc of a circle of radius rho + eps meeting a curved edge has angular width
+    ~ sqrt(eps))."""
+    lr_lo, lr_hi = math.log(prob.r_min), math.log(prob.r_max)
+    x = prob.x
+    th0 = math.atan2(u0[1], u0[0])
+    lr0 = math.log(min(max(r0, prob.r_min), prob.r_max))
+    if fix_z:
+        outer0, olo, ohi, otol = lr0, lr_lo, lr_hi, 1e-13
+        inner0 = np.array([th0])
+        cap = np.array([np.pi])
+        ilo, ihi, itol = np.array([-np.inf]), np.array([np.inf]), np.array([1e-11])
+        ohw = 1.5
+        scale_in = 1.0
+    else:
+        dz = np.asarray(z0, dtype=float) - x
+        rho0 = float(np.hypot(dz[0], dz[1]))
+        outer0, olo, ohi = rho0, 0.0, np.inf
+        otol = 1e-13 * max(1.0, float(np.max(np.abs(x))), rho0)
+        inner0 = np.array([math.atan2(dz[1], dz[0]) if rho0 > 0 else th0, lr0, th0])
+        cap = np.array([np.pi, 1.5, np.pi])
+        ilo = np.array([-np.inf, lr_lo, -np.inf])
+        ihi = np.array([np.inf, lr_hi, np.inf])
+        itol = np.array([1e-11, 1e-12, 1e-11])
+        ohw = max(rho_hw, 1e-9)
+        scale_in = max(rho0, 1e-300)
+
+    def evaluate(S: NDArray[np.float64], P: NDArray[np.float64]) -> NDArray[np.float64]:
+        if fix_z:
+            z = np.broadcast_to(x, (S.size, 2))
+            r = np.exp(S)
+            th = P[:, 0]
+        else:
+            z = x + S[:, None] * np.stack([np.cos(P[:, 0]), np.sin(P[:, 0])], axis=1)
+            r = np.exp(P[:, 1])
+            th = P[:, 2]
+        return prob.q(z, r, np.stack([np.cos(th), np.sin(th)], axis=1), search=True)
+
+    state = {"inner": inner0, "value": float(evaluate(np.array([outer0]), inner0[None, :])[0]), "outer": outer0}
+
+    def outer_obj(S_nodes: NDArray[np.float64]) -> NDArray[np.float64]:
+        S = S_nodes[:, 0]
+        K = S.size
+        spread = 0.5 * float(np.max(S) - np.min(S)) if K > 1 else ohw
+        hw_in = np.minimum(cap, 3.0 * np.sqrt(spread / scale_in) + 1e-12)
+        centers = np.tile(state["inner"], (K, 1))
+        v0 = evaluate(S, centers)
+
+        def inner_obj(P: NDArray[np.float64]) -> NDArray[np.float64]:
+            return evaluate(np.repeat(S, P.shape[0] // K), P)
+
+        c, v = _zoom(inner_obj, centers, v0, hw_in, ilo, ihi, n=7, tol=itol)
+        j = int(np.argmax(v))
+        if v[j] > state["value"]:
+            state.update(inner=c[j].copy(), value=float(v[j]), outer=float(S[j]))
+        return v
+
+    _zoom(outer_obj, np.array([[outer0]]), np.array([state["value"]]), np.array([[ohw]]),
+          np.array([olo]), np.array([ohi]), n=17, tol=np.array([otol]))
+    S = np.array([state["outer"]])
+    P = state["inner"]
+    if fix_z:
+        z, r, th = x.copy(), math.exp(S[0]), P[0]
+    else:
+        z, r, th = x + S[0] * np.array([math.cos(P[0]), math.sin(P[0])]), math.exp(P[1]), P[2]
+    return state["value"], np.array(z, dtype=float), float(r), np.array([math.cos(th), math.sin(th)])
 
 
 def _mp_value(prob: _Problem, f_mp: Callable[..., Any], mp: Any, dps: int, z, r, u) -> float:
@@ -285,13 +460,17 @@ def _solve_point(
     best_val = np.empty(nz)
     best_ru = np.empty((nz, 2), dtype=np.int64)
     step = max(1, 400_000 // (nr * nu))
+    fs = prob.f(Z[: min(nz, 4096)])
+    prob.f_scale = float(np.max(np.abs(_check_f_output("f", fs, min(nz, 4096))), initial=0.0))
+    if not math.isfinite(prob.f_scale):
+        raise ValueError("f must be finite on the search window; got a non-finite value of f")
     for s in range(0, nz, step):
         zs = Z[s : s + step]
         m = zs.shape[0]
         zz = np.repeat(zs, nr * nu, axis=0)
         rr = np.tile(np.repeat(R, nu), m)
         uu = np.tile(U, (m * nr, 1))
-        q = prob.q(zz, rr, uu, check=True).reshape(m, nr * nu)
+        q = prob.q(zz, rr, uu, check=True, search=True).reshape(m, nr * nu)
         k = np.argmax(q, axis=1)
         best_val[s : s + m] = q[np.arange(m), k]
         best_ru[s : s + m, 0] = k // nu
@@ -312,16 +491,34 @@ def _solve_point(
     ix = int(np.argmin(np.sum((Z - x) ** 2, axis=1)))
     starts.append((x, float(R[best_ru[ix, 0]]), U[best_ru[ix, 1]], True))
     best = (-math.inf, x, r_min, U[0])
+    z_hw = np.maximum(0.5 * spacing, 1e-9 * np.maximum(1.0, np.abs(x)))
+    theta_hw = 2 * np.pi / n_angles
     for z0, r0, u0, fix_z in starts:
         fix = fix_z or growth is None
-        v, z, r, u = _refine(prob, z0, r0, u0, fix)
-        v0 = float(prob.q(z0[None, :], np.array([r0]), u0[None, :])[0])
-        if v0 > v:
-            v, z, r, u = v0, z0, r0, u0
+        v, z, r, u = float(prob.q(z0[None, :], np.array([r0]), u0[None, :], search=True)[0]), z0, r0, u0
+        # polish the grid maximiser (a local optimiser such as Nelder-Mead stalls on a corner of Q
+        # ~1e-7 short), and the same chord seen from its other end (z' = w, u' = -u): when the
+        # maximiser is the limit w -> z at an edge of f, the grid may have put z on the wrong side
+        # of the edge, a local maximum r_min away from the true one
+        hw = np.maximum(z_hw, np.abs(z - z0))
+        # (d = 1 needs no swap: the profile over z takes both directions u at every z)
+        tries = [(z, r, u)] if fix or d == 1 else [(z, r, u), (z + r * u, r, -u)]
+        for zt, rt, ut in tries:
+            vp, zp, rp, up = _polish(prob, zt, rt, ut, fix, hw, theta_hw)
+            if vp > v:
+                v, z, r, u = vp, zp, rp, up
         if v > best[0]:
             best = (v, z, r, u)
+    if d == 2:  # final nested polish of the best maximiser (the joint polish settled the orientation)
+        v, z, r, u = best
+        vp, zp, rp, up = _polish_radial_2d(prob, z, r, u, growth is None or bool(np.all(z == x)), float(np.max(z_hw)))
+        if vp > best[0]:
+            best = (vp, zp, rp, up)
     v, z, r, u = best
     w = z + r * u
+    # the float value is reported with its rounding allowance subtracted (a lower bound up to the
+    # rounding of f itself); with f_mp it is replaced by the exact ratio / limit at (z, r, u)
+    v = float(prob.q(z[None, :], np.array([r]), u[None, :], search=True)[0])
     if f_mp is not None:
         if mp is None:
             raise ValueError("mp must be the mpmath module when f_mp is given")

@@ -22,7 +22,9 @@ equations (multiplied by positive factors so that no removable singularity is ev
 * w -> z, z free (004 S3): d = 1: f''(z) - f'(z) lambda e = 0;
                  d >= 2: H(z) grad f(z) - ||grad f(z)||^2 lambda e = 0
 * ||w - z|| = Lambda, w = z + Lambda u(theta), in the free unknowns (z, theta) (004 S4, corrected):
-                 z: grad f(w) - grad f(z) - (f(w) - f(z)) lambda e = 0;  theta: grad f(w) . u'(theta) = 0
+                 z: grad f(w) - grad f(z) - (f(w) - f(z)) lambda e = 0;  theta: grad f(w) . t_j(theta) = 0
+                 (u(theta): hyperspherical angles theta_0..theta_{d-2}, ``sphere_point``; t_j the
+                 orthonormal tangent frame, t = u'(theta) for d = 2)
 * strata of dimension 0 (004 S0 and case 4): z in {x, k_i} with w in {z (limit), z +- Lambda,
   k_j}, and z = k_j -+ Lambda with w = k_j.
 
@@ -41,16 +43,29 @@ solved by bracketing: the residual is sampled on a grid of every interval betwee
 breakpoints (x, kinks, x +- Lambda, kinks +- Lambda, window ends; theta on [0, 2 pi]) and every
 sign change is refined by vectorised bisection to a bracket of adjacent floating-point numbers;
 a bracket whose residual does not shrink (a jump, not a root: an undeclared kink) raises
-:class:`RootCertificationError` naming the point.  Strata with several unknowns are solved by
+:class:`RootCertificationError` naming the point.  Where f is linear on a piece the S1/S2
+residuals vanish identically and their float values are rounding noise of either sign (slopes
+such as 0.8 or 1/3 are not exact in binary): a node whose residual is identically zero on its
+piece (``CandidateSystem.null_regions``, derived symbolically) or below ``NOISE`` times the
+magnitude of its terms (``CandidateSystem.residual_scale``) is itself a candidate and takes no
+part in sign changes (Phi is constant there, the piece ends are candidates anyway).  Chord values
+are taken with the rounding allowance of f subtracted (``_phi``), so a chord between two
+breakpoints an ulp apart cannot produce a value.  Strata with several unknowns are solved by
 damped Gauss-Newton (finite-difference Jacobian, backtracking on the residual norm, a trust region
 that keeps w from jumping across z; the w-free equations are divided by rho^3 there so that the
 trivial solutions w = z do not attract) from a grid of starts: the window grid plus geometric
 offsets around x for z, geometric offsets (down to 1e-3 of min(Lambda, window)) for w - z.  Every candidate is a feasible
 (z, w), so its value is a lower bound of the sup; completeness is guarded: Phi is also evaluated at
 every grid node and start, and a sample above the best candidate (relative 1e-9), or a best value
-sitting on the edge of the search window, raises rather than returning a wrong number.
+sitting on the edge of the search window, raises rather than returning a wrong number (an edge
+sample is not counted where the null regions show that Phi is constant past the edge along the
+unknown at the edge, or along the ray z -> w: f linear, the sup attained on whole rays).  For
+d >= 3 the start grid has nz^d nodes times the offsets; Phi is evaluated at all of them (guards)
+and Newton runs from the ``_KEEP_STARTS * density`` starts of largest Phi per point.
 
-Supported: d = 1 (point kinks allowed) and d = 2 (f smooth, i.e. no kinks).  The sup is over
+Supported: d = 1 (point kinks allowed) and any d >= 2 with f smooth (no kinks: the points of
+non-differentiability of a piecewise f in d >= 2 form curves/surfaces, whose strata are not
+implemented; derivations.engine refuses such f with method='candidates').  The sup is over
 R^d; the search window (per point: [min(x, kinks) - radius, max(x, kinks) + radius] in each
 coordinate, or ``domain=(lo, hi)``) is where stationary points are looked for.
 """
@@ -80,6 +95,7 @@ __all__ = [
 Residual = Callable[[NDArray[np.float64], NDArray[np.float64]], NDArray[np.float64]]
 
 _Z_MODES = ("x", "kink", "free")
+_KEEP_STARTS = 48  # d >= 3: Newton starts kept per point, times the density
 _W_MODES = ("limit", "sphere", "kink", "free")
 
 
@@ -95,6 +111,16 @@ class CandidateSystem:
     then w coordinates if w is free, or theta if w is on the Lambda-sphere and d = 2) and the
     points X (shape (n, d)) to the residual, shape (n, m).  ``residual`` is None when m = 0.
     ``paper_set`` names the set of 004 Sec. 3.3 the stratum belongs to (or "extra").
+
+    Optional, for the numerics of pieces where f is linear (where a residual vanishes identically
+    and its float value is rounding noise of either sign):
+    ``residual_scale(Y, X)``, same shape as the residual: a magnitude of its terms (e.g.
+    |f'(w)| rho^2 + (|f(w)| + |f(z)|) |D|); a residual below ``NOISE`` times it is zero to rounding.
+    ``null_regions``: ((j, lo, hi), ...): on the open box lo < (Y, X) < hi (columns: unknowns,
+    then the point's coordinates; +-inf allowed) equation j vanishes identically, i.e. Phi does not
+    depend on unknown j there; j = -1 (w free only): the radial combination (w - z) . (w-block)
+    vanishes, i.e. Phi is constant along the ray from z through w (derived symbolically by
+    derivations.engine).
     """
 
     name: str
@@ -105,12 +131,26 @@ class CandidateSystem:
     w_kink: int = -1
     sign: int = 0
     paper_set: str = ""
+    residual_scale: Residual | None = None
+    null_regions: tuple[tuple[int, tuple[float, ...], tuple[float, ...]], ...] = ()
 
     def __post_init__(self) -> None:
         if self.z_mode not in _Z_MODES:
             raise ValueError(f"z_mode must be one of {_Z_MODES}; got z_mode={self.z_mode!r}")
         if self.w_mode not in _W_MODES:
             raise ValueError(f"w_mode must be one of {_W_MODES}; got w_mode={self.w_mode!r}")
+        regions = []
+        for reg in self.null_regions:
+            try:
+                j, lo, hi = reg
+                lo_a = np.asarray(lo, dtype=float).reshape(-1)
+                hi_a = np.asarray(hi, dtype=float).reshape(-1)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"null_regions must be a sequence of (j, lo, hi); got {reg!r}") from exc
+            if lo_a.shape != hi_a.shape or int(j) < -1:
+                raise ValueError(f"null_regions must be a sequence of (j, lo, hi) with len(lo) == len(hi); got {reg!r}")
+            regions.append((int(j), tuple(lo_a.tolist()), tuple(hi_a.tolist())))
+        object.__setattr__(self, "null_regions", tuple(regions))
 
     def n_unknowns(self, d: int) -> int:
         m = d if self.z_mode == "free" else 0
@@ -127,6 +167,9 @@ class GenericSpec:
 
     ``f(P)`` and ``grad(P)`` map points (n, d) to (n,) and (n, d).  ``kinks`` (shape (k, d), d = 1
     only) are the points where f' is undefined (004 S0); ``kink_slopes[i] = (f'(k_i-), f'(k_i+))``.
+    ``f_magnitude(P)`` (optional, default |f|): a magnitude of the terms f is computed from, so
+    that its rounding error is a few eps times it (e.g. |1| + |x - m|/W for the tent
+    1 - |x - m|/W near its zero); chord values are lowered by that allowance (``_phi``).
     """
 
     d: int
@@ -138,10 +181,11 @@ class GenericSpec:
     kinks: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 1)))
     kink_slopes: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 2)))
     label: str = "f"
+    f_magnitude: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None
 
     def __post_init__(self) -> None:
-        if self.d not in (1, 2):
-            raise ValueError(f"the candidate engine supports d in {{1, 2}}; got d={self.d}")
+        if isinstance(self.d, bool) or not isinstance(self.d, (int, np.integer)) or self.d < 1:
+            raise ValueError(f"d must be a positive integer (the dimension of the points); got d={self.d!r}")
         if not isinstance(self.growth, GrowthFunction):
             raise TypeError(f"growth must be a GrowthFunction; got {type(self.growth).__name__}")
         object.__setattr__(self, "Lambda", check_lambda_value(self.Lambda))
@@ -202,9 +246,29 @@ def _zw(spec: GenericSpec, s: CandidateSystem, Y: NDArray[np.float64], X: NDArra
     elif d == 1:
         w = z + s.sign * spec.Lambda
     else:
-        th = Y[:, i]
-        w = z + spec.Lambda * np.stack([np.cos(th), np.sin(th)], axis=1)
+        w = z + spec.Lambda * sphere_point(Y[:, i : i + d - 1])
     return np.asarray(z, dtype=float), np.asarray(w, dtype=float)
+
+
+def sphere_point(theta: NDArray[np.float64]) -> NDArray[np.float64]:
+    """u(theta) on the unit sphere of R^d, theta of shape (n, d - 1) (hyperspherical angles):
+    u_i = sin(theta_0) ... sin(theta_{i-1}) cos(theta_i) (i < d - 1), u_{d-1} = prod_k sin(theta_k);
+    d = 2 is (cos theta, sin theta).  derivations.engine uses the same convention."""
+    n, k = theta.shape
+    out = np.empty((n, k + 1))
+    acc = np.ones(n)
+    for i in range(k):
+        out[:, i] = acc * np.cos(theta[:, i])
+        acc = acc * np.sin(theta[:, i])
+    out[:, k] = acc
+    return out
+
+
+def _directions(d: int) -> NDArray[np.float64]:
+    """Unit directions of R^d for start offsets: +-e_i and the 2^d diagonals (d >= 3)."""
+    axes = np.concatenate([np.eye(d), -np.eye(d)])
+    diag = np.array(np.meshgrid(*([[-1.0, 1.0]] * d), indexing="ij")).reshape(d, -1).T / math.sqrt(d)
+    return np.concatenate([axes, diag])
 
 
 def _phi(spec: GenericSpec, s: CandidateSystem, z, w, X) -> NDArray[np.float64]:
@@ -217,18 +281,74 @@ def _phi(spec: GenericSpec, s: CandidateSystem, z, w, X) -> NDArray[np.float64]:
         else:
             g = np.asarray(spec.grad(z), dtype=float).reshape(z.shape)
             val = np.sqrt(np.sum(g**2, axis=1)) * inv_g
+            if spec.d == 1 and spec.kinks.shape[0]:
+                # z exactly at a kink (x on a kink, z = x): the limit is the larger one-sided slope
+                for k, sl in zip(spec.kinks[:, 0], spec.kink_slopes):
+                    val = np.where(z[:, 0] == k, float(np.max(np.abs(sl))) * inv_g, val)
     else:
         rho = np.sqrt(np.sum((w - z) ** 2, axis=1))
+        fw = np.asarray(spec.f(w), dtype=float).reshape(-1)
+        fz = np.asarray(spec.f(z), dtype=float).reshape(-1)
+        if spec.f_magnitude is not None:
+            mag = np.asarray(spec.f_magnitude(w), dtype=float) + np.asarray(spec.f_magnitude(z), dtype=float)
+        else:
+            mag = np.abs(fw) + np.abs(fz)
+        # |f(w) - f(z)| less its rounding allowance: a chord far shorter than the rounding of f
+        # (two breakpoints 1 ulp apart) would otherwise give any value at all
         with np.errstate(divide="ignore", invalid="ignore"):
-            val = np.abs(np.asarray(spec.f(w), dtype=float) - np.asarray(spec.f(z), dtype=float)) / rho * inv_g
+            val = np.maximum(np.abs(fw - fz) - _F_ROUND * mag, 0.0) / rho * inv_g
         ok = (rho > 0) & (rho <= spec.Lambda * (1.0 + 1e-12))
         val = np.where(ok, val, -np.inf)
     return np.where(np.isfinite(val), val, -np.inf)
 
 
+_F_ROUND = 8 * np.finfo(float).eps  # rounding allowance of a value of f, relative to its magnitude
+
+
 def _residual(s: CandidateSystem, Y, X) -> NDArray[np.float64]:
     R = np.asarray(s.residual(Y, X), dtype=float)  # type: ignore[misc]
     return R.reshape(Y.shape)
+
+
+#: a residual below NOISE times the magnitude of its terms is zero to rounding (a few hundred
+#: roundings of terms of that size; a genuine residual that small changes Phi by < 1e-13 relative)
+NOISE = 1024 * np.finfo(float).eps
+
+
+def _zero_to_rounding(s: CandidateSystem, Y, X, R) -> NDArray[np.bool_]:
+    """Per entry of the residual R (shape of Y): identically zero on its piece (null region) or
+    below NOISE times the magnitude of its terms."""
+    out = np.zeros(R.shape, dtype=bool)
+    if s.residual_scale is not None:
+        with np.errstate(all="ignore"):
+            S = np.asarray(s.residual_scale(Y, X), dtype=float).reshape(Y.shape)
+        out |= np.abs(R) <= NOISE * S
+    for j in range(Y.shape[1]):
+        out[:, j] |= _null_mask(s, j, Y, X)[0]
+    return out
+
+
+def _null_mask(s: CandidateSystem, j: int, Y, X, col: int | None = None):
+    """(inside, unbounded below, unbounded above): rows of (Y, X) inside a null region of equation
+    j, and among them those whose region is unbounded below / above in column ``col`` (default j)."""
+    n = Y.shape[0]
+    inside = np.zeros(n, dtype=bool)
+    unb_lo = np.zeros(n, dtype=bool)
+    unb_hi = np.zeros(n, dtype=bool)
+    if not s.null_regions:
+        return inside, unb_lo, unb_hi
+    C = np.concatenate([Y, X], axis=1)
+    c = j if col is None else col
+    for jj, lo, hi in s.null_regions:
+        if jj != j or len(lo) != C.shape[1]:
+            continue
+        m = np.all((C > np.asarray(lo)) & (C < np.asarray(hi)), axis=1)
+        inside |= m
+        if lo[c] == -math.inf:
+            unb_lo |= m
+        if hi[c] == math.inf:
+            unb_hi |= m
+    return inside, unb_lo, unb_hi
 
 
 # --------------------------------------------------------------------------------------------
@@ -274,9 +394,13 @@ def _bracket_1d(spec, s, X, lo, hi, n_nodes: int):
     z, w = _zw(spec, s, Yn, Xr)
     samples = _phi(spec, s, z, w, Xr).reshape(n, n_int, N)
     samples = np.where(valid, samples, -np.inf)
-    Rf = np.where(np.isfinite(R), R, np.nan)
+    # a node where the residual is zero to rounding (identically zero on its piece, or below
+    # NOISE times its terms) is a candidate itself and takes no part in sign changes: on a piece
+    # where f is linear the residual is rounding noise of either sign (Phi is constant there)
+    zero = _zero_to_rounding(s, Yn, Xr, R.reshape(-1, 1))[:, 0].reshape(n, n_int, N) & valid
+    Rf = np.where(np.isfinite(R) & ~zero, R, np.nan)
     sc = (Rf[:, :, :-1] * Rf[:, :, 1:] < 0) & valid[:, :, :-1]
-    exact = (Rf == 0) & valid
+    exact = (zero | (Rf == 0)) & valid
     ip, ii, ic = np.nonzero(sc)
     lo_t = nodes[ip, ii, ic]
     hi_t = nodes[ip, ii, ic + 1]
@@ -296,7 +420,9 @@ def _bracket_1d(spec, s, X, lo, hi, n_nodes: int):
         hi_t = np.where(active & ~left, mid, hi_t)
         r_hi = np.where(active & ~left, rm, r_hi)
     res = np.minimum(np.abs(r_lo), np.abs(r_hi))
-    bad = ~(res <= 1e-6 * scale)  # a jump of the residual, not a root
+    end = np.where(np.abs(r_lo) <= np.abs(r_hi), lo_t, hi_t)
+    tiny = _zero_to_rounding(s, end[:, None], Xb, res[:, None])[:, 0] if end.size else np.zeros(0, dtype=bool)
+    bad = ~((res <= 1e-6 * scale) | tiny)  # a jump of the residual, not a root
     if np.any(bad):
         j = int(np.argmax(bad))
         raise RootCertificationError(
@@ -322,25 +448,27 @@ def _starts(spec: GenericSpec, s: CandidateSystem, X, lo, hi, density: int) -> N
     parts: list[NDArray[np.float64]] = []
     width = np.max(hi - lo, axis=1)  # (n,)
     if s.z_mode == "free":
-        nz = 4 * density if d == 1 else density
-        if s.w_mode == "limit":
-            nz = 8 * density if d == 1 else 2 * density
-        t = np.linspace(0.0, 1.0, nz)
         if d == 1:
-            zg = lo[:, None, :] + (hi - lo)[:, None, :] * t[None, :, None]
-        else:
-            g1, g2 = np.meshgrid(t, t, indexing="ij")
-            tt = np.stack([g1.ravel(), g2.ravel()], axis=1)
-            zg = lo[:, None, :] + (hi - lo)[:, None, :] * tt[None, :, :]
+            nz = 8 * density if s.w_mode == "limit" else 4 * density
+        elif d == 2:
+            nz = 2 * density if s.w_mode == "limit" else density
+        else:  # d >= 3: nz^d nodes; Newton runs from the best starts only (see _solve)
+            nz = density if s.w_mode == "limit" else max(4, density - 2)
+        t = np.linspace(0.0, 1.0, nz)
+        tt = np.stack(np.meshgrid(*([t] * d), indexing="ij"), axis=-1).reshape(-1, d)
+        zg = lo[:, None, :] + (hi - lo)[:, None, :] * tt[None, :, :]
         # extra starts close to x, where 1/g(x, z) is largest: the window grid alone is too
         # coarse for maximisers at a small distance from x
         fr = np.array([0.002, 0.005, 0.01, 0.02, 0.04, 0.08])
         if d == 1:
             off = np.concatenate([fr, -fr])[None, :, None] * width[:, None, None]
         else:
-            th = np.linspace(0, 2 * np.pi, 8, endpoint=False)
-            u = np.stack([np.cos(th), np.sin(th)], axis=1)
-            off = (fr[:, None, None] * u[None, :, :]).reshape(-1, 2)[None, :, :] * width[:, None, None]
+            if d == 2:
+                th = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+                u = np.stack([np.cos(th), np.sin(th)], axis=1)
+            else:
+                u = _directions(d)
+            off = (fr[:, None, None] * u[None, :, :]).reshape(-1, d)[None, :, :] * width[:, None, None]
         zg = np.concatenate([zg, X[:, None, :] + off], axis=1)
         parts.append(zg)
     if s.w_mode == "free":
@@ -350,15 +478,23 @@ def _starts(spec: GenericSpec, s: CandidateSystem, X, lo, hi, density: int) -> N
         if d == 1:
             off = np.concatenate([fr, -fr])[None, :, None] * rmax[:, None, None]
         else:
-            th = np.linspace(0, 2 * np.pi, 8 if s.z_mode == "free" else 16, endpoint=False)
-            frs = fr[1::2] if s.z_mode == "free" else fr
-            u = np.stack([np.cos(th), np.sin(th)], axis=1)
-            o = (frs[:, None, None] * u[None, :, :]).reshape(-1, 2)
+            if d == 2:
+                th = np.linspace(0, 2 * np.pi, 8 if s.z_mode == "free" else 16, endpoint=False)
+                u = np.stack([np.cos(th), np.sin(th)], axis=1)
+            else:
+                u = _directions(d)
+            frs = fr[1::2] if (s.z_mode == "free" and d == 2) else fr
+            o = (frs[:, None, None] * u[None, :, :]).reshape(-1, d)
             off = o[None, :, :] * rmax[:, None, None]
         parts.append(off)  # offsets from z, converted below
-    elif s.w_mode == "sphere" and d == 2:
-        th = np.linspace(0, 2 * np.pi, 8, endpoint=False)
-        parts.append(np.broadcast_to(th[None, :, None], (n, th.size, 1)))
+    elif s.w_mode == "sphere" and d >= 2:
+        if d == 2:
+            ang = np.linspace(0, 2 * np.pi, 8, endpoint=False)[:, None]
+        else:  # polar angles in (0, pi), the last angle on the circle
+            polar = (np.arange(4) + 0.5) * np.pi / 4
+            last = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+            ang = np.stack(np.meshgrid(*([polar] * (d - 2) + [last]), indexing="ij"), axis=-1).reshape(-1, d - 1)
+        parts.append(np.broadcast_to(ang[None, :, :], (n,) + ang.shape))
     if len(parts) == 1:
         P = parts[0]
         if s.w_mode == "free" and s.z_mode != "free":
@@ -494,6 +630,32 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
             e |= np.any((w <= lo[idx] + tol) | (w >= hi[idx] - tol), axis=1)
         return e
 
+    def edge_exempt(s, Y, idx):
+        """Samples whose every unknown coordinate on the window edge lies in a null region of its
+        equation that is unbounded past that edge: Phi is constant along that coordinate beyond the
+        window (e.g. the chord of a linear piece reaching to infinity), so it signals nothing."""
+        tol = 1e-4 * width[idx]
+        cols = ([("z", i) for i in range(d)] if s.z_mode == "free" else []) + (
+            [("w", i) for i in range(d)] if s.w_mode == "free" else [])
+        if not s.null_regions or not cols:
+            return np.zeros(Y.shape[0], dtype=bool)
+        ok = np.ones(Y.shape[0], dtype=bool)
+        ray_ok = np.zeros(Y.shape[0], dtype=bool)
+        if s.w_mode == "free":  # Phi constant along the ray z -> w, and the region contains the ray
+            z, w = _zw(spec, s, Y, X[idx])
+            ray_ok, _, _ = _null_mask(s, -1, Y, X[idx], col=0)
+            off = d if s.z_mode == "free" else 0
+            for i in range(d):
+                _, unb_lo, unb_hi = _null_mask(s, -1, Y, X[idx], col=off + i)
+                ray_ok &= np.where(w[:, i] > z[:, i], unb_hi, np.where(w[:, i] < z[:, i], unb_lo, True))
+        for j, (kind, i) in enumerate(cols):
+            at_lo = Y[:, j] <= lo[idx, i] + tol
+            at_hi = Y[:, j] >= hi[idx, i] - tol
+            _, unb_lo, unb_hi = _null_mask(s, j, Y, X[idx])
+            ok_j = ~(at_lo & ~unb_lo) & ~(at_hi & ~unb_hi)
+            ok &= ok_j | ray_ok if kind == "w" else ok_j
+        return ok
+
     for s in systems:
         m = s.n_unknowns(d)
         if m == 0:
@@ -510,7 +672,7 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
             Yn = nodes.reshape(-1, 1)
             pidx = np.repeat(np.arange(n), nodes.shape[1])
             zn, wn = _zw(spec, s, Yn, X[pidx])
-            e = on_edge(zn, wn, pidx)
+            e = on_edge(zn, wn, pidx) & ~edge_exempt(s, Yn, pidx)
             sv = samples.reshape(-1)
             np.maximum.at(edge_max, pidx[e], sv[e])
             continue
@@ -522,8 +684,16 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
         z0, w0 = _zw(spec, s, Y0, Xr)
         v0 = _phi(spec, s, z0, w0, Xr)
         np.maximum.at(sample_max, pidx, v0)
-        e = on_edge(z0, w0, pidx)
+        e = on_edge(z0, w0, pidx) & ~edge_exempt(s, Y0, pidx)
         np.maximum.at(edge_max, pidx[e], v0[e])
+        keep = _KEEP_STARTS * density
+        if d >= 3 and S > keep:
+            # d >= 3: the start set (dense, evaluated above for the guards) is too large to run
+            # Newton from every start; the `keep` starts of largest Phi per point are refined
+            vs = np.where(np.isfinite(v0), v0, -np.inf).reshape(n, S)
+            sel = np.argpartition(-vs, keep - 1, axis=1)[:, :keep]
+            rows = (sel + (np.arange(n) * S)[:, None]).reshape(-1)
+            Y0, Xr, pidx = Y0[rows], Xr[rows], pidx[rows]
         cap = 0.25 * width[pidx]
         Y, conv = _newton(spec, s, Y0, Xr, cap)
         z, w = _zw(spec, s, Y[conv], Xr[conv])

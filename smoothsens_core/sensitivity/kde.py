@@ -56,7 +56,7 @@ from scipy.optimize import brentq, minimize_scalar
 from .._validation import check_finite_array, check_positive
 from ..growth import GrowthFunction
 from ._chunking import DEFAULT_CHUNK, map_chunks
-from ._common import SensitivityValues, points_nd
+from ._common import SensitivityValues, as_float_array, points_nd
 from ._ramp import check_growth, check_lambda
 
 try:  # evaluators generated from derivations/stationary_004.py
@@ -391,12 +391,16 @@ def _log_bstar_linear(c: NDArray[np.float64], a_c: NDArray[np.float64], gh: floa
 # Public API
 # ---------------------------------------------------------------------------------------------
 def _prepare(points: ArrayLike, t: ArrayLike, h: float) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+    """(points as an (n, d) view, t of shape (d,), h), validated; no array of size n is created."""
     h = check_positive("h", h)
-    tt = check_finite_array("t", t).reshape(-1)
+    tt = as_float_array("t", t)
+    if tt.ndim > 1:
+        raise ValueError(f"t must be a point of R^d, shape (d,) (or a scalar for d = 1); got t of shape {tt.shape}")
+    tt = check_finite_array("t", tt).reshape(-1)
     if tt.size == 0:
         raise ValueError("t must be a point of R^d with d >= 1; got an empty array")
     d = tt.size
-    x = np.asarray(points, dtype=float)
+    x = as_float_array("points", points)
     if d == 1 and x.ndim <= 1:
         p = points_nd("points", x.reshape(-1, 1), 1)
     else:
@@ -405,25 +409,40 @@ def _prepare(points: ArrayLike, t: ArrayLike, h: float) -> tuple[NDArray[np.floa
 
 
 def _radius(p: NDArray[np.float64], t: NDArray[np.float64], h: float) -> NDArray[np.float64]:
+    """c = ||x - t||/h for one chunk of points (the callers pass slices of DEFAULT_CHUNK rows)."""
     diff = p - t
     if diff.shape[1] == 1:
-        return np.abs(diff[:, 0]) / h
-    return np.sqrt(np.einsum("ij,ij->i", diff, diff)) / h
+        c = np.abs(diff[:, 0])
+    else:
+        c = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+    c /= h
+    return c
 
 
-def gaussian_kernel(points: ArrayLike, t: ArrayLike, h: float) -> NDArray[np.float64]:
+def gaussian_kernel(
+    points: ArrayLike, t: ArrayLike, h: float, *, chunk: int = DEFAULT_CHUNK
+) -> NDArray[np.float64]:
     """kappa_t(x) = exp(-||x - t||^2/(2 h^2)) (004 Sec. 4.3); points (n, d) (or (n,) when d = 1)."""
     p, tt, h = _prepare(points, t, h)
-    c = _radius(p, tt, h)
-    return np.exp(-0.5 * c * c)
+
+    def block(pc: NDArray[np.float64]) -> tuple[NDArray[np.float64]]:
+        c = _radius(pc, tt, h)
+        c *= c
+        c *= -0.5
+        return (np.exp(c, out=c),)
+
+    (out,) = map_chunks(block, p, 1, chunk)
+    return out
 
 
-def lipschitz_kde(points: ArrayLike, t: ArrayLike, h: float, Lambda: float = math.inf) -> NDArray[np.float64]:
+def lipschitz_kde(
+    points: ArrayLike, t: ArrayLike, h: float, Lambda: float = math.inf, *, chunk: int = DEFAULT_CHUNK
+) -> NDArray[np.float64]:
     """L_{kappa_t,inf}(x) = ell(||x - t||/h)/h (004 Def. 7 with Lemma 4.5); at most e^{-1/2}/h (Claim 4.4)."""
     p, tt, h = _prepare(points, t, h)
     if not math.isinf(check_lambda(Lambda)):
         raise ValueError(f"Lambda must be inf for the KDE closed form (004 Lemmas 4.6-4.7); got Lambda={Lambda!r}")
-    (out,) = map_chunks(lambda c: (kde_chord_slope(c) / h,), _radius(p, tt, h), 1)
+    (out,) = map_chunks(lambda pc: (kde_chord_slope(_radius(pc, tt, h)) / h,), p, 1, chunk)
     return out
 
 
@@ -447,7 +466,10 @@ def smooth_sensitivity_kde(
     maximum, iff D(c) > gamma h) and on (1, c) iff P(b) = b - 1/D(b) = 1/(gamma h) + c (P unimodal:
     the root b2 on its decreasing branch is the maximum); so B*(x) = (1/h) max(ell(c),
     ell(b1)/(1 + gamma h (b1 - c)), ell(b2)/(1 + gamma h (c - b2)) [b2 < c]).  b1, b2 depend on c:
-    one nested vectorised bisection per point (slower than g_E).  Lambda must be inf."""
+    one nested vectorised bisection per point (slower than g_E).  Lambda must be inf.
+
+    The points are processed in slices of ``chunk`` rows (the radius c is computed inside each
+    slice), so the scratch memory is O(chunk) for any number of points."""
     p, tt, h = _prepare(points, t, h)
     g = check_growth(growth)
     Lam = check_lambda(Lambda)
@@ -459,10 +481,11 @@ def smooth_sensitivity_kde(
     gh = float(g.gamma) * h
     if g.kind == "linear":
 
-        def block_linear(c: NDArray[np.float64]) -> tuple[NDArray[np.float64]]:
+        def block_linear(pc: NDArray[np.float64]) -> tuple[NDArray[np.float64]]:
+            c = _radius(pc, tt, h)
             return (np.exp(_log_bstar_linear(c, _partner(c), gh)) / h,)
 
-        (out_l,) = map_chunks(block_linear, _radius(p, tt, h), 1, chunk)
+        (out_l,) = map_chunks(block_linear, p, 1, chunk)
         return out_l
     b1, b2 = _stationary_radii(gh)
     fixed = []
@@ -470,8 +493,9 @@ def smooth_sensitivity_kde(
         if not math.isnan(bs):
             fixed.append((bs, math.log(float(_ell(np.array([bs]), kde_chord_partner(np.array([bs])))[0]))))
 
-    def block(c: NDArray[np.float64]) -> tuple[NDArray[np.float64]]:
-        logB = np.log(kde_chord_slope(c))
+    def block(pc: NDArray[np.float64]) -> tuple[NDArray[np.float64]]:
+        c = _radius(pc, tt, h)
+        logB = np.log(_ell(c, _partner(c)))
         if fixed and not math.isnan(b1):
             bs, lv = fixed[0]
             cand = np.where(c < bs, lv - gh * (bs - c), -np.inf)
@@ -484,7 +508,7 @@ def smooth_sensitivity_kde(
         np.maximum(logB, -0.5 - gh * np.abs(1.0 - c), out=logB)
         return (np.exp(logB) / h,)
 
-    (out,) = map_chunks(block, _radius(p, tt, h), 1, chunk)
+    (out,) = map_chunks(block, p, 1, chunk)
     return out
 
 

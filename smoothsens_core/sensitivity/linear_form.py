@@ -18,7 +18,7 @@ soft threshold of 004 Sec. 4.1.2 on the score gives the half-space query
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -86,6 +86,8 @@ def smooth_sensitivity_linear_form(
     *,
     f0: Callable[[NDArray[np.float64]], NDArray[np.float64]] | None = None,
     radius: float = 10.0,
+    f0_mp: Callable[[Any], Any] | None = None,
+    mp: Any = None,
 ) -> NDArray[np.float64]:
     """B*_f(x) = ||beta|| B*_{f0}(u; gamma/||beta||, Lambda ||beta||), u = beta0 + <beta, x> (004 Lemma 4.8).
 
@@ -93,7 +95,9 @@ def smooth_sensitivity_linear_form(
     this package, or the generic engine of :mod:`.generic` built for f0).  Without it, ``f0`` (a
     vectorised function of R) is required and the 1-D problem is solved by the brute-force search of
     :func:`.brute.brute_smooth_sensitivity` (window ``radius`` around each u; a certified lower
-    bound, slow: meant as a reference).  Vectorised reduction; any d >= 1."""
+    bound, slow: meant as a reference); give ``f0_mp`` (f0 for mpmath numbers) and ``mp`` (the
+    mpmath module) to have its maximiser re-evaluated in mpmath (1e-9 accuracy and better).
+    Vectorised reduction; any d >= 1."""
     _, _, nb = _beta(beta0, beta)
     Lam = check_lambda(Lambda)
     g1 = reduce_growth(growth, beta)
@@ -108,7 +112,7 @@ def smooth_sensitivity_linear_form(
             v = np.asarray(v, dtype=float)
             return np.asarray(f0(v[..., 0] if v.ndim > 1 else v), dtype=float)
 
-        return nb * brute_smooth_sensitivity(f1, u, g1, lam1, d=1, radius=radius).value
+        return nb * brute_smooth_sensitivity(f1, u, g1, lam1, d=1, radius=radius, f_mp=f0_mp, mp=mp).value
     return nb * np.asarray(bstar_1d(u, g1, lam1), dtype=float)
 
 

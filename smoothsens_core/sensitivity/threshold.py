@@ -52,7 +52,8 @@ def soft_threshold(x: ArrayLike, T: float, tau: float) -> NDArray[np.float64]:
     """f_tau(x) = clip((x - T)/tau + 1/2, 0, 1) (004 Sec. 4.1.2); x of shape (n,) or (n, 1)."""
     T, tau = _params(T, tau)
     xs = points_1d("x", x)
-    return np.clip((xs - T) / tau + 0.5, 0.0, 1.0)
+    (out,) = map_chunks(lambda c: (np.clip((c - T) / tau + 0.5, 0.0, 1.0),), xs, 1)
+    return out
 
 
 def lipschitz_threshold(x: ArrayLike, T: float, tau: float, Lambda: float = math.inf) -> NDArray[np.float64]:

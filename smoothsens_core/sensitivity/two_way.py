@@ -98,8 +98,13 @@ def soft_two_way_threshold(points: ArrayLike, T1: float, T2: float, tau: float) 
     T1, T2, tau = _params(T1, T2, tau)
     p = points_nd("points", points, 2)
     R1, R2, c01, c02 = _geometry(T1, T2, tau)
-    D, _, _ = _dist_q0(p, c01, c02)
-    return np.clip((R2 - D) / tau, 0.0, 1.0)
+
+    def block(c: NDArray[np.float64]) -> tuple[NDArray[np.float64]]:
+        D, _, _ = _dist_q0(c, c01, c02)
+        return (np.clip((R2 - D) / tau, 0.0, 1.0),)
+
+    (out,) = map_chunks(block, p, 1)
+    return out
 
 
 def lipschitz_two_way_threshold(

@@ -94,17 +94,79 @@ def test_search_window_covers_points_and_kinks():
     np.testing.assert_array_equal(hi[:, 0], [1.0, 6.0])
 
 
+def _two_way_mp(T1, T2, tau):
+    """The two-way f_tau of 004 Sec. 4.2 in mpmath, from the printed geometry: R1 = tau/sqrt(2),
+    R2 = R1 + tau, c0 = (T1 + tau/2 + R1, T2 + tau/2 + R1), f = clip((R2 - dist(p, Q0))/tau, 0, 1)
+    with Q0 = {p >= c0} (the printed regions S_1, S_tau, S_0 written as one formula)."""
+
+    def f(p1, p2):
+        tau_m = mpmath.mpf(tau)
+        R1 = tau_m / mpmath.sqrt(2)
+        R2 = R1 + tau_m
+        c1, c2 = T1 + tau_m / 2 + R1, T2 + tau_m / 2 + R1
+        D = mpmath.sqrt(max(c1 - p1, 0) ** 2 + max(c2 - p2, 0) ** 2)
+        return min(max((R2 - D) / tau_m, 0), 1)
+
+    return f
+
+
 def test_brute_two_way_threshold_agrees_with_closed_form():
     # 004 Lemma 4.3 (two-way f_tau, g_E, Lambda = inf) as implemented in sensitivity.two_way, against
-    # the definition by search.  The brute value is the objective at a feasible point, hence a
-    # certified lower bound; Nelder-Mead on this non-smooth 4-D objective (maximiser on a kink curve
-    # of f) reaches it only to ~1e-7 relative, so the upper side is checked to 1e-6.
+    # the definition by search, maximiser re-evaluated in mpmath (50 digits): a feasible value, hence
+    # a lower bound, and equal to the closed form to 1e-9 (the maximiser is the limit w -> z on the
+    # curved edge of the band nearest to x, resolved by the polar polish of brute.py).
     from smoothsens_core.sensitivity.two_way import smooth_sensitivity_two_way_threshold, soft_two_way_threshold
 
     T1, T2, tau = 1.0, 1.2, 0.4
     P = np.array([[0.3, 0.5], [1.5, 1.9]])
     res = brute_smooth_sensitivity(lambda Q: soft_two_way_threshold(Q, T1, T2, tau), P, growth_exp(1.0),
-                                   math.inf, radius=2.0)
+                                   math.inf, radius=2.0, f_mp=_two_way_mp(T1, T2, tau), mp=mpmath)
     closed = smooth_sensitivity_two_way_threshold(P, T1, T2, tau, growth_exp(1.0), math.inf)
     assert np.all(res.value <= closed * (1 + 1e-12))
-    np.testing.assert_allclose(res.value, closed, rtol=1e-6)
+    np.testing.assert_allclose(res.value, closed, rtol=1e-9)
+
+
+@pytest.mark.parametrize("kind, Lam", [("exp", math.inf), ("linear", 0.5)])
+def test_brute_two_way_threshold_equals_closed_form_in_each_region(kind, Lam):
+    # Regions of 004 Sec. 4.2: (1.45, 1.65) in S_{1,alpha} (maximiser on the inner arc, a curved
+    # edge along which Q varies only to second order), (-1, 0) in S_{0,alpha} far from the band,
+    # (3, 1.3) in S_{0,2}; g_L with finite Lambda exercises the chords of length Lambda.  Closed form:
+    # the ramp-profile derivation of _ramp/two_way (004 Lemma 4.3 for g_E, Lambda = inf).
+    from smoothsens_core.sensitivity.two_way import smooth_sensitivity_two_way_threshold, soft_two_way_threshold
+
+    T1, T2, tau = 1.0, 1.2, 0.4
+    g = growth_exp(1.0) if kind == "exp" else growth_linear(1.0)
+    P = np.array([[1.45, 1.65], [-1.0, 0.0], [3.0, 1.3]])
+    res = brute_smooth_sensitivity(lambda Q: soft_two_way_threshold(Q, T1, T2, tau), P, g, Lam, radius=2.0,
+                                   f_mp=_two_way_mp(T1, T2, tau), mp=mpmath)
+    closed = smooth_sensitivity_two_way_threshold(P, T1, T2, tau, g, Lam)
+    assert np.all(res.value <= closed * (1 + 1e-12))
+    np.testing.assert_allclose(res.value, closed, rtol=1e-9)
+
+
+@pytest.mark.parametrize("c", [2.2, 7.0, 50.0])
+def test_brute_kde_small_gamma_matches_closed_form(c):
+    # Gaussian kernel on R (t = 0, h = 1), gamma h = 1e-3: the maximiser is z at radius ~1 + 2 gamma h
+    # with a chord of length ~3e-3 that beats the tangent (w -> z) by only ~1e-6 relative; the
+    # nested polish of brute.py must tell the two apart.  Reference: 004 Lemma 4.6 (corrected) in
+    # sensitivity.kde, itself checked against an independent mpmath computation (test_sensitivity_kde).
+    from smoothsens_core.sensitivity.kde import smooth_sensitivity_kde
+
+    g = growth_exp(1e-3)
+    res = brute_smooth_sensitivity(lambda P: np.exp(-0.5 * P[:, 0] ** 2), [c], g, extra_points=[[0.0]],
+                                   radius=max(8.0, c + 2.0), f_mp=lambda u: mpmath.exp(-u * u / 2), mp=mpmath)
+    closed = smooth_sensitivity_kde([c], [0.0], 1.0, g)
+    assert res.value[0] <= closed[0] * (1 + 1e-12)
+    np.testing.assert_allclose(res.value, closed, rtol=1e-9)
+    assert abs(abs(res.z[0, 0]) - 1.002) < 1e-3  # the chord maximiser, not the tangent one at z = 1
+
+
+def test_brute_float_value_is_a_lower_bound_without_mpmath():
+    # Without f_mp the value is the float objective less its rounding allowance: never above the
+    # closed form (004 Lemma 4.1), even where the maximiser is a chord of any length in the band.
+    res = brute_smooth_sensitivity(soft_threshold, [2.2, -1.3], growth_exp(0.7), math.inf,
+                                   extra_points=[[T - TAU / 2], [T + TAU / 2]])
+    a = np.abs(np.array([2.2, -1.3]) - T)
+    ref = np.maximum(1 / (a + TAU / 2), np.exp(-0.7 * (a - TAU / 2)) / TAU)
+    assert np.all(res.value <= ref * (1 + 1e-15))
+    np.testing.assert_allclose(res.value, ref, rtol=1e-9)

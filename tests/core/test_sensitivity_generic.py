@@ -122,7 +122,8 @@ def test_generic_raises_when_sup_is_at_infinity():
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        (dict(d=3), r"supports d in \{1, 2\}"),
+        (dict(d=0), "d must be a positive integer"),
+        (dict(d=2.5), "d must be a positive integer"),
         (dict(Lambda=0.0), r"Lambda must be in \(0, inf\)"),
         (dict(Lambda=-2.0), r"Lambda must be in \(0, inf\)"),
         (dict(kinks=[[0.0, 1.0]], kink_slopes=[[0.0, 1.0]], d=2), "kinks are supported for d = 1 only"),

@@ -194,6 +194,56 @@ def test_kde_rejects_bad_input(call, match):
         call()
 
 
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        # t of shape (2, 2) was silently flattened to a point of R^4
+        (lambda: smooth_sensitivity_kde(np.zeros((3, 4)), np.zeros((2, 2)), 1.0, growth_exp(1.0)),
+         r"t must be a point of R\^d, shape \(d,\).*got t of shape \(2, 2\)"),
+        (lambda: lipschitz_kde(np.zeros((3, 4)), np.zeros((2, 2)), 1.0), r"t must be a point of R\^d"),
+        (lambda: gaussian_kernel(np.zeros((3, 4)), np.zeros((1, 4)), 1.0), r"got t of shape \(1, 4\)"),
+        (lambda: smooth_sensitivity_kde(np.zeros((3, 2)), [], 1.0, growth_exp(1.0)), "t must be a point of R\\^d with d >= 1"),
+    ],
+)
+def test_kde_rejects_matrix_t(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: smooth_sensitivity_kde([["a", "b"]], [0.0, 0.0], 1.0, growth_exp(1.0)),
+         "points must be an array of real numbers"),
+        (lambda: smooth_sensitivity_kde(["1.0", "2.0"], [0.0], 1.0, growth_exp(1.0)),
+         "points must be an array of real numbers"),
+        (lambda: lipschitz_kde([[0.0, None]], [0.0, 0.0], 1.0), "points must be an array of real numbers"),
+        (lambda: gaussian_kernel([[0.0, 0.0]], ["a", "b"], 1.0), "t must be an array of real numbers"),
+        (lambda: sensitivity_kde([[0.0, 1.0], [2.0]], [0.0, 0.0], 1.0, growth_exp(1.0)),
+         "points must be an array of real numbers"),
+    ],
+)
+def test_kde_rejects_non_numeric_input_naming_the_parameter(call, match):
+    with pytest.raises(TypeError, match=match):
+        call()
+
+
+def test_closed_forms_accept_zero_points():
+    from smoothsens_core.sensitivity import smooth_sensitivity_threshold, smooth_sensitivity_two_way_threshold
+
+    assert smooth_sensitivity_kde(np.zeros((0, 2)), [0.0, 0.0], 1.0, growth_exp(1.0)).shape == (0,)
+    assert smooth_sensitivity_kde([], [0.0], 1.0, growth_exp(1.0)).shape == (0,)
+    assert gaussian_kernel(np.zeros((0, 3)), [0.0, 0.0, 0.0], 1.0).shape == (0,)
+    assert smooth_sensitivity_threshold([], 0.0, 1.0, growth_exp(1.0)).shape == (0,)
+    assert smooth_sensitivity_two_way_threshold(np.zeros((0, 2)), 0.0, 0.0, 1.0, growth_exp(1.0)).shape == (0,)
+
+
+def test_kde_scalar_t_is_a_point_of_the_line():
+    # t given as a scalar (d = 1) is still accepted: same values as t = [t]
+    np.testing.assert_array_equal(smooth_sensitivity_kde([0.3, 1.9], 0.5, 0.7, growth_exp(1.0)),
+                                  smooth_sensitivity_kde([0.3, 1.9], [0.5], 0.7, growth_exp(1.0)))
+
+
 def test_kde_log_slope_shape_used_by_the_candidate_set():
     # The completeness of {c, b1, b2} rests on the shape of D = d ln ell/db (kde.py docstring):
     # decreasing from 1/a_W to 0 on (0, 1), negative and unimodal (one minimum b_m) on (1, inf).

@@ -27,6 +27,7 @@ from smoothsens_core.sensitivity import (
     smooth_sensitivity_threshold,
     smooth_sensitivity_two_way_threshold,
     soft_bounded_range,
+    soft_threshold,
     soft_two_way_threshold,
     two_way_regions,
 )
@@ -282,6 +283,23 @@ def test_threshold_chunked_equals_unchunked_and_no_nan_far_out():
 )
 def test_threshold_family_rejects_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: smooth_sensitivity_threshold(["a", "b"], 0.0, 1.0, growth_exp(1.0)), "x must be an array of real numbers"),
+        (lambda: soft_threshold([["1.0"]], 0.0, 1.0), "x must be an array of real numbers"),
+        (lambda: smooth_sensitivity_bounded_range([0.0, "b"], 0.0, 1.0, 0.5, growth_exp(1.0)),
+         "x must be an array of real numbers"),
+        (lambda: smooth_sensitivity_two_way_threshold([["a", "b"]], 0.0, 0.0, 1.0, growth_exp(1.0)),
+         "points must be an array of real numbers"),
+        (lambda: soft_two_way_threshold([[0.0, object()]], 0.0, 0.0, 1.0), "points must be an array of real numbers"),
+    ],
+)
+def test_threshold_family_rejects_non_numeric_points_naming_the_parameter(call, match):
+    with pytest.raises(TypeError, match=match):
         call()
 
 

@@ -183,6 +183,143 @@ def test_engine_smooth_upper_bound_conditions(case, x0, x1):
 
 
 # ------------------------------------------------------------------------------------------
+# piecewise-linear and linear f with slopes that are not exact in binary (issue 4, item 1): on a
+# linear piece the S2/S1 residuals vanish identically and their float values are rounding noise
+
+
+def _threshold_cf(T, tau):
+    from smoothsens_core.sensitivity.threshold import lipschitz_threshold, smooth_sensitivity_threshold
+
+    return (lambda p, g, L: smooth_sensitivity_threshold(p, T, tau, g, L)), (lambda p, L: lipschitz_threshold(p, T, tau, L))
+
+
+def _tent_cf(l, r, tau):
+    from smoothsens_core.sensitivity.bounded_range import lipschitz_bounded_range, smooth_sensitivity_bounded_range
+
+    return ((lambda p, g, L: smooth_sensitivity_bounded_range(p, l, r, tau, g, L)),
+            (lambda p, L: lipschitz_bounded_range(p, l, r, tau, L)))
+
+
+# clip(s x, 0, 1) is the one-way f_tau of 004 Sec. 4.1.2 with tau = 1/s, T = tau/2; the tent
+# Max(0, 1 - |x - 1/2|/(3/4)) is the printed App. C.3 f_tau with l = 1/4, r = 3/4, tau = 1 (W = 3/4)
+PIECEWISE_LINEAR = {
+    "clip_0.8x": (sp.Min(sp.Max(0.8 * x, 0), 1), _threshold_cf(0.625, 1.25)),
+    "clip_3x": (sp.Min(sp.Max(3 * x, 0), 1), _threshold_cf(1 / 6, 1 / 3)),
+    "clip_x/3": (sp.Min(sp.Max(x / 3, 0), 1), _threshold_cf(1.5, 3.0)),
+    "tent": (sp.Max(0, 1 - sp.Abs(x - sp.Rational(1, 2)) / sp.Rational(3, 4)), _tent_cf(0.25, 0.75, 1.0)),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def pl_engine(name, kind, Lam, method="candidates"):
+    return smooth_sensitivity_engine(PIECEWISE_LINEAR[name][0], x, _growth(kind, 0.8), Lam, method=method)
+
+
+@pytest.mark.parametrize("name", list(PIECEWISE_LINEAR))
+@pytest.mark.parametrize("kind, Lam", [("exp", math.inf), ("linear", 0.4)])
+def test_engine_piecewise_linear_non_dyadic_slopes_equals_closed_form(name, kind, Lam):
+    # kinks, both sides of them, the tent's kink x = -0.25 itself, far points
+    xs = np.array([-2.0, -0.25, 0.0, 0.1, 0.5, 0.7, 1.25, 1.3, 2.5, 4.0])
+    cf_B, cf_L = PIECEWISE_LINEAR[name][1]
+    e = pl_engine(name, kind, Lam)
+    g = _growth(kind, 0.8)
+    np.testing.assert_allclose(e.smooth_sensitivity(xs), cf_B(xs, g, Lam), rtol=RTOL)
+    # (L = 0 exactly where the band is out of reach: the closed form gives ~3e-16 there)
+    np.testing.assert_allclose(e.lipschitz(xs), cf_L(xs, Lam), rtol=RTOL, atol=1e-14)
+
+
+@pytest.mark.parametrize("name, kind, Lam", [("clip_0.8x", "exp", math.inf), ("clip_3x", "linear", 0.4),
+                                            ("clip_x/3", "exp", math.inf), ("tent", "linear", 0.4),
+                                            ("tent", "exp", math.inf)])
+def test_engine_piecewise_linear_equals_brute_force(name, kind, Lam):
+    # closed form = engine = brute force (maximiser re-evaluated in mpmath), at x = 0.1 (inside the
+    # slope, where the issue's RootCertificationError was raised) and -0.25 (the tent's kink)
+    xs = np.array([0.1, -0.25])
+    cf_B, _ = PIECEWISE_LINEAR[name][1]
+    g = _growth(kind, 0.8)
+    got = pl_engine(name, kind, Lam).smooth_sensitivity(xs)
+    ref = pl_engine(name, kind, Lam, "brute").smooth_sensitivity(xs)
+    np.testing.assert_allclose(got, cf_B(xs, g, Lam), rtol=RTOL)
+    np.testing.assert_allclose(ref, cf_B(xs, g, Lam), rtol=RTOL)
+
+
+@pytest.mark.parametrize("slope", [0.8, sp.Rational(1, 3), 1 / 3])
+@pytest.mark.parametrize("Lam", [math.inf, 0.4])
+def test_engine_plain_linear_function(slope, Lam):
+    # f(x) = s x: every chord has slope s, so L = B* = |s| everywhere (004 Defs. 7, 9); the sup is
+    # attained along whole rays, up to the window edge (the symbolic null regions tell the guard)
+    e = smooth_sensitivity_engine(slope * x, x, growth_exp(0.8), Lam)
+    xs = np.array([-3.0, 0.1, 7.0])
+    np.testing.assert_allclose(e.smooth_sensitivity(xs), float(slope), rtol=1e-14)
+    np.testing.assert_allclose(e.lipschitz(xs), float(slope), rtol=1e-14)
+    eb = smooth_sensitivity_engine(slope * x, x, growth_exp(0.8), Lam, method="brute")
+    np.testing.assert_allclose(eb.smooth_sensitivity([0.1]), float(slope), rtol=1e-12)
+
+
+def test_engine_detects_identically_zero_residuals_per_piece():
+    # The S2 residual f'(w) rho^2 - (f(w) - f(z)) D of the tent vanishes identically when x and w
+    # lie on the same linear piece, and not when they lie on different pieces (derived by SymPy).
+    e = pl_engine("tent", "exp", math.inf)
+    s2 = next(s for s in e.spec.systems if s.name == "z=x, w free")
+    boxes = {(lo[0], hi[0], lo[1], hi[1]) for j, lo, hi in s2.null_regions if j == 0}
+    pieces = [(-math.inf, -0.25), (-0.25, 0.5), (0.5, 1.25), (1.25, math.inf)]
+    for p in pieces:
+        assert (p[0], p[1], p[0], p[1]) in boxes  # same piece: identically zero
+    # columns (w, x): w on the down slope with x on the up slope, w where f = 0 with x on a slope:
+    # not identically zero; w and x on the two pieces where f = 0: identically zero (f(w) = f(x))
+    assert (0.5, 1.25, -0.25, 0.5) not in boxes and (-math.inf, -0.25, -0.25, 0.5) not in boxes
+    assert (-math.inf, -0.25, 1.25, math.inf) in boxes and (1.25, math.inf, -math.inf, -0.25) in boxes
+    assert len(boxes) == 6
+
+
+# ------------------------------------------------------------------------------------------
+# d = 3 (smooth f): the Gaussian kernel against the closed form of 004 Lemmas 4.6-4.7 (kde.py, any
+# d), and a function of a linear form against its 1-D reduction (004 Lemma 4.8) with finite Lambda
+# (the strata on the Lambda-sphere, two angles)
+
+c3 = sp.Symbol("c", real=True)
+
+
+@pytest.mark.parametrize("kind, gamma", [("exp", 0.3), ("linear", 2.0)])
+def test_engine_gaussian_kernel_3d_equals_closed_form(kind, gamma):
+    from smoothsens_core.sensitivity.kde import lipschitz_kde, smooth_sensitivity_kde
+
+    t, h = (0.2, -0.1, 0.3), 0.8
+    r2 = sum((v - sp.Float(ti, 30)) ** 2 for v, ti in zip((a, b, c3), t))
+    e = smooth_sensitivity_engine(sp.exp(-r2 / (2 * sp.Float(h, 30) ** 2)), (a, b, c3), _growth(kind, gamma),
+                                  math.inf, radius=6 * h)
+    # c = ||x - t||/h = 1.02 (chord maximiser near radius h), 0 (x = t, Lemma 4.7), 2.16 (z at b2 < c)
+    P = np.array([[0.5, 0.2, -0.4], [0.2, -0.1, 0.3], [1.5, 1.0, 0.0]])
+    g = _growth(kind, gamma)
+    np.testing.assert_allclose(e.smooth_sensitivity(P), smooth_sensitivity_kde(P, t, h, g), rtol=RTOL)
+    np.testing.assert_allclose(e.lipschitz(P), lipschitz_kde(P, t, h), rtol=RTOL)
+
+
+def test_engine_linear_form_3d_finite_lambda_equals_1d_reduction():
+    from smoothsens_core.sensitivity.linear_form import reduce_growth, smooth_sensitivity_linear_form
+
+    u = sp.Symbol("u", real=True)
+    beta0, beta, Lam = 0.3, np.array([1.0, -0.5, 0.25]), 0.7
+    g = growth_exp(1.0)
+    f3 = sp.tanh(sp.Float(beta0, 30) + sum(sp.Float(bi, 30) * v for bi, v in zip(beta, (a, b, c3))))
+    e3 = smooth_sensitivity_engine(f3, (a, b, c3), g, Lam, radius=3.0)
+    nb = float(np.linalg.norm(beta))
+    e1 = smooth_sensitivity_engine(sp.tanh(u), u, reduce_growth(g, beta), Lam * nb, radius=3.0 * nb)
+    P = np.array([[0.3, -0.8, 0.1], [1.0, 1.0, 1.0]])
+    ref = smooth_sensitivity_linear_form(P, beta0, beta, g, lambda v, g1, L1: e1.smooth_sensitivity(v), Lam)
+    np.testing.assert_allclose(e3.smooth_sensitivity(P), ref, rtol=RTOL)
+
+
+def test_engine_rejects_piecewise_f_in_two_dimensions_with_a_precise_message():
+    # the strata with z or w on a curve of non-differentiability (and at intersections of such
+    # curves) are not implemented for d >= 2: refused rather than answered with the smooth strata
+    with pytest.raises(ValueError, match=r"non-smooth f \(Piecewise/Abs/Max/Min\) in d = 2 is not supported"):
+        smooth_sensitivity_engine(sp.Abs(a) + b, (a, b), growth_exp(1.0))
+    e = smooth_sensitivity_engine(sp.Abs(a) + b, (a, b), growth_exp(1.0), method="brute", radius=2.0)
+    assert e.smooth_sensitivity([[0.5, 0.0]])[0] == pytest.approx(math.sqrt(2), rel=1e-9)
+
+
+# ------------------------------------------------------------------------------------------
 # erratum: the printed S4 of 004 Sec. 3.3
 
 
@@ -261,10 +398,8 @@ def test_engine_rejects_bad_expressions():
     y = sp.Symbol("y")
     with pytest.raises(ValueError, match=r"free symbols \['y'\] that are not in variables"):
         smooth_sensitivity_engine(sp.sin(x) + y, x, growth_exp(1.0))
-    with pytest.raises(ValueError, match=r"supports d in \{1, 2\} variables; got d=3"):
-        smooth_sensitivity_engine(a + b + x, (a, b, x), growth_exp(1.0))
-    with pytest.raises(ValueError, match="needs method='brute'"):
-        smooth_sensitivity_engine(sp.Abs(a) + b, (a, b), growth_exp(1.0))
+    with pytest.raises(ValueError, match=r"method='brute' supports d in \{1, 2\} variables; got d=3"):
+        smooth_sensitivity_engine(a + b + x, (a, b, x), growth_exp(1.0), method="brute")
     with pytest.raises(TypeError, match="growth must be"):
         smooth_sensitivity_engine(sp.sin(x), x, 1.0)
     with pytest.raises(TypeError, match="expr must be a SymPy expression"):
