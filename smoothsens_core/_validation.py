@@ -164,7 +164,11 @@ def check_points(name: str, value: ArrayLike, d: int | None = None) -> NDArray[n
     A 1-D array is read as n points in R^1 when ``d`` is 1 or None, and as a single point when
     ``d`` equals its length (d > 1).  Rejects NaN/inf and a wrong number of coordinates.
     """
-    arr = check_finite_array(name, value)
+    return shape_points(name, check_finite_array(name, value), d)
+
+
+def shape_points(name: str, arr: NDArray[np.float64], d: int | None = None) -> NDArray[np.float64]:
+    """The (n, d) view of an already checked float array, by the rules of :func:`check_points`."""
     if arr.ndim == 0:
         arr = arr.reshape(1, 1)
     elif arr.ndim == 1:

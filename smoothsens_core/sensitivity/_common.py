@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._chunking import DEFAULT_CHUNK
+from .._validation import shape_points
 
 __all__ = ["SensitivityValues", "points_1d", "points_nd", "as_float_array"]
 
@@ -70,20 +71,7 @@ def points_nd(name: str, x: ArrayLike, d: int | None = None) -> NDArray[np.float
     ``smoothsens_core._validation.check_points``, with bounded scratch memory."""
     arr = as_float_array(name, x)
     _check_finite(name, arr)
-    if arr.ndim == 0:
-        arr = arr.reshape(1, 1)
-    elif arr.ndim == 1:
-        if d is None or d == 1:
-            arr = arr.reshape(-1, 1)
-        elif arr.shape[0] == d:
-            arr = arr.reshape(1, d)
-        else:
-            raise ValueError(f"{name} must have shape (n, {d}); got shape {arr.shape}")
-    elif arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array of points, shape (n, d); got shape {arr.shape}")
-    if d is not None and arr.shape[1] != d:
-        raise ValueError(f"{name} must have shape (n, {d}); got shape {arr.shape}")
-    return arr
+    return shape_points(name, arr, d)
 
 
 def points_1d(name: str, x: ArrayLike) -> NDArray[np.float64]:
