@@ -23,9 +23,11 @@ For each stratum the engine also derives, symbolically, where its equations vani
 happens exactly where f is linear or constant) and a magnitude of their terms (``_magnitude``);
 the numeric side uses both to tell rounding noise from sign changes on linear pieces.
 
-Not supported with method='candidates': a piecewise f in d >= 2 (its kinks form curves or
-surfaces; the strata with z or w on them and at their intersections are not implemented) -- a
-ValueError says so; method='brute' covers d = 2.
+A piecewise f in d = 2 (its kinks form curves) goes to the stratified engine of
+:mod:`derivations.engine_piecewise` / :mod:`smoothsens_core.sensitivity.generic_piecewise` (z and w
+free, on a kink curve, at a corner, on the Lambda-sphere, and their combinations, as constrained
+stationary points).  Not supported with method='candidates': a piecewise f in d >= 3 (kink
+surfaces and their intersection curves) -- a ValueError says so.
 
 See :mod:`smoothsens_core.sensitivity.generic` for the erratum on the printed S4 (partial instead
 of constrained derivative) and the strata the printed procedure omits.
@@ -54,6 +56,12 @@ from smoothsens_core.sensitivity.brute import (
     brute_lipschitz,
     brute_smooth_sensitivity,
     check_lambda_value,
+)
+from derivations.engine_piecewise import build_piecewise_spec
+from smoothsens_core.sensitivity.generic_piecewise import (
+    PiecewiseSpec,
+    piecewise_lipschitz,
+    piecewise_smooth_sensitivity,
 )
 from smoothsens_core.sensitivity.generic import (
     CandidateSystem,
@@ -402,6 +410,32 @@ def _one_sided_slopes(expr, var, k: float) -> tuple[float, float]:
     return left, right
 
 
+def _numeric_f(pw: sp.Expr, grad: list, variables: Sequence[sp.Symbol]):
+    """f, its gradient and the magnitude of its terms (``_magnitude``) as NumPy callables on (n, d)."""
+    d = len(variables)
+    f_np = sp.lambdify(list(variables), pw, modules="numpy")
+    g_np = sp.lambdify(list(variables), grad, modules="numpy")
+    m_np = sp.lambdify(list(variables), _magnitude(pw), modules="numpy")
+
+    def f_num(P: NDArray[np.float64]) -> NDArray[np.float64]:
+        with np.errstate(all="ignore"):
+            v = f_np(*[P[:, i] for i in range(d)])
+        return np.broadcast_to(np.asarray(v, dtype=float), (P.shape[0],))
+
+    def grad_num(P: NDArray[np.float64]) -> NDArray[np.float64]:
+        with np.errstate(all="ignore"):
+            out = g_np(*[P[:, i] for i in range(d)])
+        cols = np.broadcast_arrays(*[np.asarray(o, dtype=float) for o in out], np.empty(P.shape[0]))[:-1]
+        return np.stack(cols, axis=1)
+
+    def f_mag(P: NDArray[np.float64]) -> NDArray[np.float64]:
+        with np.errstate(all="ignore"):
+            v = m_np(*[P[:, i] for i in range(d)])
+        return np.broadcast_to(np.asarray(v, dtype=float), (P.shape[0],))
+
+    return f_num, grad_num, f_mag
+
+
 @dataclass
 class SmoothSensitivityEngine:
     """f, L_{f,Lambda} (004 Def. 7) and B* (004 Def. 9) of a SymPy expression on arrays of points."""
@@ -417,6 +451,8 @@ class SmoothSensitivityEngine:
     spec: GenericSpec
     equations: dict[str, list[sp.Expr]]
     _f_mp: Any
+    pw_spec: PiecewiseSpec | None = None
+    pw_info: dict | None = None
 
     @property
     def d(self) -> int:
@@ -429,6 +465,9 @@ class SmoothSensitivityEngine:
         """f at each point (rows of an (n, d) array)."""
         return np.asarray(self.spec.f(self._points(points)), dtype=float)
 
+    def _pw_kw(self) -> dict[str, Any]:
+        return dict(domain=self.domain, radius=self.radius)
+
     def _brute_kw(self) -> dict[str, Any]:
         return dict(d=self.d, domain=self.domain, radius=self.radius,
                     extra_points=np.asarray(self.kinks).reshape(-1, 1) if self.kinks else None,
@@ -440,6 +479,8 @@ class SmoothSensitivityEngine:
         if self.method == "brute":
             r: BruteResult = brute_lipschitz(self.spec.f, P, self.Lambda, **self._brute_kw())
             return r if details else r.value
+        if self.pw_spec is not None:
+            return piecewise_lipschitz(self.pw_spec, P, return_details=details, **self._pw_kw())
         return generic_lipschitz(self.spec, P, domain=self.domain, radius=self.radius, return_details=details)
 
     def smooth_sensitivity(self, points: ArrayLike, *, details: bool = False):
@@ -448,6 +489,8 @@ class SmoothSensitivityEngine:
         if self.method == "brute":
             r = brute_smooth_sensitivity(self.spec.f, P, self.growth, self.Lambda, **self._brute_kw())
             return r if details else r.value
+        if self.pw_spec is not None:
+            return piecewise_smooth_sensitivity(self.pw_spec, P, return_details=details, **self._pw_kw())
         return generic_smooth_sensitivity(self.spec, P, domain=self.domain, radius=self.radius, return_details=details)
 
 
@@ -464,8 +507,9 @@ def smooth_sensitivity_engine(
 ) -> SmoothSensitivityEngine:
     """Build the engine for f = ``expr`` in ``variables`` (004 Sec. 3.3).
 
-    ``kinks``: points of R^1 where f' is undefined (004 S0), added to those detected from
-    Piecewise/Abs/Max/Min conditions.  ``domain=(lo, hi)``: search window for the stationary
+    ``kinks``: points where f' is undefined (004 S0), added to those detected from
+    Piecewise/Abs/Max/Min conditions: numbers for d = 1; for a piecewise f in d = 2, points of R^2
+    (shape (k, 2)) added to the corners (intersections of the kink curves, found with SymPy).  ``domain=(lo, hi)``: search window for the stationary
     points (default: per point, [min(x, kinks) - radius, max(x, kinks) + radius]).
     ``method``: "candidates" (004 Sec. 3.3, corrected) or "brute" (the definitions by search).
     """
@@ -500,40 +544,34 @@ def smooth_sensitivity_engine(
                     raise ValueError(f"kinks must be finite numbers; got kinks={list(kinks)!r}")
                 k_all.append(float(k))
         k_all = sorted(set(k_all))
-    else:
-        if kinks:
-            if method == "candidates":
-                raise ValueError(f"kinks are supported for d = 1 only with method='candidates'; got d={d} (use method='brute')")
-        if pw.has(sp.Piecewise) and method == "candidates":
+    pw_piecewise = d >= 2 and pw.has(sp.Piecewise) and method == "candidates"
+    if d >= 2:
+        kin = None
+        if kinks is not None and len(kinks):
+            kin = np.asarray(kinks, dtype=float)
+            if not (pw_piecewise and d == 2):
+                raise ValueError(
+                    f"kinks in d = {d} are supported for a piecewise f in d = 2 only with method='candidates' "
+                    "(points of R^2, shape (k, 2)); use method='brute'")
+            if kin.size % 2 or not np.all(np.isfinite(kin)):
+                raise ValueError(f"kinks must be finite points of R^2 (shape (k, 2)) for d = 2; got kinks={kinks!r}")
+        if pw_piecewise and d >= 3:
             raise ValueError(
                 f"a non-smooth f (Piecewise/Abs/Max/Min) in d = {d} is not supported by method='candidates': "
-                "its points of non-differentiability form curves (surfaces), and the strata with z or w "
-                "on them and at their intersections are not implemented; use method='brute' (d = 2 only) "
-                "or a closed form (e.g. smooth_sensitivity_two_way_threshold, smooth_sensitivity_linear_form)"
+                "its points of non-differentiability form surfaces, and the strata with z or w on them and on "
+                "their intersection curves are not implemented (d = 2 is); use a closed form "
+                "(e.g. smooth_sensitivity_linear_form)"
             )
-    b = _Builder(pw, variables, growth, Lam, [[k] for k in k_all])
-    systems, _ = candidate_equations(b) if method == "candidates" else ([], True)
-    f_np = sp.lambdify(list(variables), pw, modules="numpy")
-    g_np = sp.lambdify(list(variables), b.grad, modules="numpy")
-
-    def f_num(P: NDArray[np.float64]) -> NDArray[np.float64]:
-        with np.errstate(all="ignore"):
-            v = f_np(*[P[:, i] for i in range(d)])
-        return np.broadcast_to(np.asarray(v, dtype=float), (P.shape[0],))
-
-    def grad_num(P: NDArray[np.float64]) -> NDArray[np.float64]:
-        with np.errstate(all="ignore"):
-            out = g_np(*[P[:, i] for i in range(d)])
-        cols = np.broadcast_arrays(*[np.asarray(o, dtype=float) for o in out], np.empty(P.shape[0]))[:-1]
-        return np.stack(cols, axis=1)
-
-    m_np = sp.lambdify(list(variables), _magnitude(pw), modules="numpy")
-
-    def f_mag(P: NDArray[np.float64]) -> NDArray[np.float64]:
-        with np.errstate(all="ignore"):
-            v = m_np(*[P[:, i] for i in range(d)])
-        return np.broadcast_to(np.asarray(v, dtype=float), (P.shape[0],))
-
+    pw_spec, pw_info = None, None
+    if pw_piecewise:
+        pw_spec, pw_info = build_piecewise_spec(expr, variables, growth, Lam, kinks=kin, label=str(expr))
+    if pw_spec is not None:  # f, grad and the rounding magnitude of the flattened f (no SymPy diff of pw)
+        systems: list = []
+        f_num, grad_num, f_mag = pw_spec.f, pw_spec.grad, pw_spec.f_magnitude
+    else:
+        b = _Builder(pw, variables, growth, Lam, [[k] for k in k_all])
+        systems, _ = candidate_equations(b) if method == "candidates" else ([], True)
+        f_num, grad_num, f_mag = _numeric_f(pw, b.grad, variables)
     slopes = [_one_sided_slopes(pw, variables[0], k) for k in k_all] if d == 1 else []
     spec = GenericSpec(
         d=d, f=f_num, grad=grad_num, growth=growth, Lambda=Lam,
@@ -547,4 +585,5 @@ def smooth_sensitivity_engine(
     return SmoothSensitivityEngine(
         expr=expr, variables=variables, growth=growth, Lambda=Lam, kinks=tuple(k_all), domain=domain,
         method=method, radius=radius, spec=spec, equations={s.name: e for s, e in systems}, _f_mp=f_mp,
+        pw_spec=pw_spec, pw_info=pw_info,
     )

@@ -127,19 +127,21 @@ def _lam2(vars_, e):
 
 def _vec(fn, n_out):
     def call(P: NDArray[np.float64]) -> NDArray[np.float64]:
+        out = np.empty((P.shape[0], int(np.prod(n_out))))
         with np.errstate(all="ignore"):
-            out = fn(P[:, 0], P[:, 1])
-        cols = np.broadcast_arrays(*[np.asarray(o, dtype=float) for o in out],
-                                   np.empty(P.shape[0]))[:-1]
-        return np.stack(cols, axis=1).reshape((P.shape[0],) + n_out)
+            vals = fn(P[:, 0], P[:, 1])
+        for i, o in enumerate(vals):
+            out[:, i] = o
+        return out.reshape((P.shape[0],) + n_out)
     return call
 
 
 def _scalar(fn):
     def call(P: NDArray[np.float64]) -> NDArray[np.float64]:
+        out = np.empty(P.shape[0])
         with np.errstate(all="ignore"):
-            v = fn(P[:, 0], P[:, 1])
-        return np.broadcast_to(np.asarray(v, dtype=float), (P.shape[0],)).copy()
+            out[:] = fn(P[:, 0], P[:, 1])
+        return out
     return call
 
 

@@ -174,6 +174,10 @@ class _Rows:
         return _Rows(*(getattr(self, f)[sel] for f in ("pidx", "X", "z0", "w0", "kz", "kw", "side", "zc", "jw")))
 
 
+def rows_take(rows: _Rows, sel) -> _Rows:
+    return rows.take(sel)
+
+
 def _per_curve(spec: PiecewiseSpec, k: NDArray[np.int64], P: NDArray[np.float64], get, shape) -> NDArray[np.float64]:
     out = np.full((P.shape[0],) + shape, np.nan)
     for kk in np.unique(k):
@@ -214,6 +218,28 @@ def _zw(fam: _Family, Y, rows: _Rows):
     return z, w
 
 
+#: offset (relative to 1 + |p|) at which the branch on one side of a curve is evaluated inside
+#: the Newton iterations: the true gradient at p +- h n (n the unit normal) equals the side
+#: branch's gradient at p up to O(h |H|), which moves a stationary point by O(h) and its value
+#: by O(h^2) ~ 1e-16; the values themselves are computed with the exact side branches (_phi)
+_SIDE_H = 1e-8
+
+
+def _curve_data(spec: PiecewiseSpec, k, P):
+    """(c_k(P), grad c_k(P), unit normal) per row."""
+    c = _per_curve(spec, k, P, lambda cu: cu.c, ())
+    dc = _per_curve(spec, k, P, lambda cu: cu.dc, (2,))
+    with np.errstate(all="ignore"):
+        nrm = dc / np.sqrt(np.sum(dc**2, axis=1))[:, None]
+    return c, dc, nrm
+
+
+def _side_point(P, nrm, side):
+    h = _SIDE_H * (1.0 + np.max(np.abs(P), axis=1))
+    s = np.where(np.asarray(side) == 1, 1.0, -1.0)
+    return P + (s * h)[:, None] * nrm
+
+
 def _residual(spec: PiecewiseSpec, fam: _Family, Y, rows: _Rows) -> NDArray[np.float64]:
     z, w = _zw(fam, Y, rows)
     r, e, lam = _lam_e(spec.growth, z, rows.X)
@@ -226,23 +252,19 @@ def _residual(spec: PiecewiseSpec, fam: _Family, Y, rows: _Rows) -> NDArray[np.f
         ms, i = mu[:, i], i + 1
     if fam.mw:
         mw, i = mu[:, i], i + 1
+    if fam.z == "curve":
+        cz, dcz, nz_ = _curve_data(spec, rows.kz, z)
+    if fam.w in ("curve", "spcurve"):
+        cw, dcw, nw_ = _curve_data(spec, rows.kw, w)
     out = []
     with np.errstate(all="ignore"):
         if fam.w == "limit":  # z free (S3) or z on a curve, one side
-            if fam.z == "curve":
-                g = np.where(rows.side[:, None] == 1,
-                             _per_curve(spec, rows.kz, z, lambda c: c.grad_side[1], (2,)),
-                             _per_curve(spec, rows.kz, z, lambda c: c.grad_side[0], (2,)))
-                H = np.where(rows.side[:, None, None] == 1,
-                             _per_curve(spec, rows.kz, z, lambda c: c.hess_side[1], (2, 2)),
-                             _per_curve(spec, rows.kz, z, lambda c: c.hess_side[0], (2, 2)))
-            else:
-                g = np.asarray(spec.grad(z), dtype=float).reshape(-1, 2)
-                H = np.asarray(spec.hess(z), dtype=float).reshape(-1, 2, 2)
+            zz = _side_point(z, nz_, rows.side) if fam.z == "curve" else z
+            g = np.asarray(spec.grad(zz), dtype=float).reshape(-1, 2)
+            H = np.asarray(spec.hess(zz), dtype=float).reshape(-1, 2, 2)
             G = np.einsum("nij,nj->ni", H, g) - np.sum(g**2, axis=1)[:, None] * lam[:, None] * e
             if fam.z == "curve":
-                dcz = _per_curve(spec, rows.kz, z, lambda c: c.dc, (2,))
-                out += [G - mz[:, None] * dcz, _per_curve(spec, rows.kz, z, lambda c: c.c, ())[:, None]]
+                out += [G - mz[:, None] * dcz, cz[:, None]]
             else:
                 out.append(G)
             return np.concatenate(out, axis=1)
@@ -253,33 +275,29 @@ def _residual(spec: PiecewiseSpec, fam: _Family, Y, rows: _Rows) -> NDArray[np.f
         df = (_f(spec, w) - _f(spec, z))[:, None]
         L = spec.Lambda
         if fam.nz:
-            if fam.z == "curve":
-                gz = _per_curve(spec, rows.kz, z, lambda c: c.grad_side[1], (2,))
-            else:
-                gz = np.asarray(spec.grad(z), dtype=float).reshape(-1, 2)
+            zz = _side_point(z, nz_, 1) if fam.z == "curve" else z
+            gz = np.asarray(spec.grad(zz), dtype=float).reshape(-1, 2)
             Gz = (-gz * rho2[:, None] + df * D - df * rho2[:, None] * lam[:, None] * e) / rho3
             if fam.mz:
-                Gz = Gz - mz[:, None] * _per_curve(spec, rows.kz, z, lambda c: c.dc, (2,))
+                Gz = Gz - mz[:, None] * dcz
             if fam.ms:
                 Gz = Gz + ms[:, None] * D / L
             out.append(Gz)
         if fam.nw:
-            if fam.w in ("curve", "spcurve"):
-                gw = _per_curve(spec, rows.kw, w, lambda c: c.grad_side[1], (2,))
-            else:
-                gw = np.asarray(spec.grad(w), dtype=float).reshape(-1, 2)
+            ww = _side_point(w, nw_, 1) if fam.w in ("curve", "spcurve") else w
+            gw = np.asarray(spec.grad(ww), dtype=float).reshape(-1, 2)
             Gw = (gw * rho2[:, None] - df * D) / rho3
             if fam.mw:
-                Gw = Gw - mw[:, None] * _per_curve(spec, rows.kw, w, lambda c: c.dc, (2,))
+                Gw = Gw - mw[:, None] * dcw
             if fam.ms:
                 Gw = Gw - ms[:, None] * D / L
             out.append(Gw)
         if fam.mz:
-            out.append(_per_curve(spec, rows.kz, z, lambda c: c.c, ())[:, None])
+            out.append(cz[:, None])
         if fam.ms:
             out.append(((rho2 - L * L) / (2 * L))[:, None])
         if fam.mw:
-            out.append(_per_curve(spec, rows.kw, w, lambda c: c.c, ())[:, None])
+            out.append(cw[:, None])
     return np.concatenate(out, axis=1)
 
 
@@ -378,7 +396,7 @@ def _z_grid(X, lo, hi, density: int):
 # Newton
 
 
-def _newton(spec: PiecewiseSpec, fam: _Family, Y0, rows: _Rows, cap, iters: int = 50):
+def _newton(spec: PiecewiseSpec, fam: _Family, Y0, rows: _Rows, cap, iters: int = 30):
     Y = Y0.copy()
     n, m = Y.shape
     conv = np.zeros(n, dtype=bool)
@@ -419,15 +437,19 @@ def _newton(spec: PiecewiseSpec, fam: _Family, Y0, rows: _Rows, cap, iters: int 
             c = np.minimum(c, 0.5 * np.sqrt(np.sum((w0 - z0) ** 2, axis=1)))
         fac = np.minimum(1.0, c / np.maximum(nrm, 1e-300))
         dY = dY * fac[:, None]
-        r0 = np.sum(R**2, axis=1)
+        # backtracking: step lengths 1, 1/2, ..., 1/32, each tried only on the rows the longer
+        # steps did not improve (the residual norm must decrease)
+        r0 = np.where(good, np.sum(R**2, axis=1), np.inf)
         best_a = np.zeros(idx.size)
-        best_r = np.where(good, r0, np.inf)
+        todo = np.arange(idx.size)
         for alpha in (1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125):
-            rn = np.sum(F(Ya + alpha * dY) ** 2, axis=1)
-            rn = np.where(np.isfinite(rn), rn, np.inf)
-            better = rn < best_r
-            best_a = np.where(better, alpha, best_a)
-            best_r = np.where(better, rn, best_r)
+            if todo.size == 0:
+                break
+            sub = rows_take(ra, todo)
+            rn = np.sum(_residual(spec, fam, Ya[todo] + alpha * dY[todo], sub) ** 2, axis=1)
+            ok = np.isfinite(rn) & (rn < r0[todo])
+            best_a[todo[ok]] = alpha
+            todo = todo[~ok]
         best_a = np.where(best_a == 0.0, 0.03125, best_a)
         dY = dY * best_a[:, None]
         Ya = Ya + np.where(good[:, None], dY, 0.0)
@@ -510,7 +532,8 @@ def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: 
             ew = on_edge(w, rows.pidx)
             if np.any(ew):  # Phi constant along the ray z -> w (f linear there): the window cuts nothing
                 half = _phi(spec, fam, z, z + 0.5 * (w - z), rows)
-                ew &= ~(np.abs(half - vals) <= 1e-12 * np.abs(vals))
+                with np.errstate(invalid="ignore"):
+                    ew &= ~(np.abs(half - vals) <= 1e-12 * np.abs(vals))
             e |= ew
         np.maximum.at(edge_max, rows.pidx[e], vals[e])
 
@@ -556,14 +579,20 @@ def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: 
                 brow = brow.take(np.repeat(np.arange(pidx.size), K))
                 brow.kz = np.tile(np.arange(K, dtype=np.int64), pidx.size)
                 P, ok = _project(spec, brow.kz, np.repeat(Zs[:, 0, :], K, axis=0))
-                brow = brow.take(ok)
-                Zs = P[ok][:, None, :]
+                # many grid nodes project to nearly the same curve point: keep one per 1e-3 of the window
+                q = np.floor(P / (1e-3 * width[brow.pidx])[:, None])
+                key = np.stack([brow.pidx, brow.kz, q[:, 0], q[:, 1]], axis=1)
+                key = np.where(ok[:, None], key, np.nan)
+                _, first = np.unique(key[ok], axis=0, return_index=True)
+                sel = np.nonzero(ok)[0][np.sort(first)]
+                brow = brow.take(sel)
+                Zs = P[sel][:, None, :]
         # w part (offsets, sphere points or fixed corners) for each z start
         nb = brow.pidx.size
         if fam.w in ("free", "curve"):
             fr = np.array([0.001, 0.003, 0.01, 0.03, 0.08, 0.2, 0.45, 0.75, 1.0])
             if fam.z != "fixed":
-                fr = fr[1::2]
+                fr = fr[1::2] if fam.w == "free" else fr[2::3]
             u = _circle(16 if fam.z == "fixed" else 8)
             off = (fr[:, None, None] * u[None]).reshape(-1, 2)
             Ws = Zs + off[None] * rmax[brow.pidx][:, None, None]

@@ -310,13 +310,106 @@ def test_engine_linear_form_3d_finite_lambda_equals_1d_reduction():
     np.testing.assert_allclose(e3.smooth_sensitivity(P), ref, rtol=RTOL)
 
 
-def test_engine_rejects_piecewise_f_in_two_dimensions_with_a_precise_message():
-    # the strata with z or w on a curve of non-differentiability (and at intersections of such
-    # curves) are not implemented for d >= 2: refused rather than answered with the smooth strata
-    with pytest.raises(ValueError, match=r"non-smooth f \(Piecewise/Abs/Max/Min\) in d = 2 is not supported"):
-        smooth_sensitivity_engine(sp.Abs(a) + b, (a, b), growth_exp(1.0))
-    e = smooth_sensitivity_engine(sp.Abs(a) + b, (a, b), growth_exp(1.0), method="brute", radius=2.0)
-    assert e.smooth_sensitivity([[0.5, 0.0]])[0] == pytest.approx(math.sqrt(2), rel=1e-9)
+def test_engine_rejects_piecewise_f_in_three_dimensions_with_a_precise_message():
+    # kink surfaces and their intersection curves (d >= 3) are not implemented: refused rather than
+    # answered with the smooth strata
+    c3 = sp.Symbol("c", real=True)
+    with pytest.raises(ValueError, match=r"non-smooth f \(Piecewise/Abs/Max/Min\) in d = 3 is not supported"):
+        smooth_sensitivity_engine(sp.Abs(a) + b + c3, (a, b, c3), growth_exp(1.0))
+    with pytest.raises(ValueError, match=r"kinks in d = 2 are supported for a piecewise f"):
+        smooth_sensitivity_engine(a + b, (a, b), growth_exp(1.0), kinks=[[0.0, 0.0]])
+
+
+# ------------------------------------------------------------------------------------------
+# piecewise f on R^2: the stratified engine (kink curves, corners) against closed forms and brute force
+
+
+def _two_way_expr(T1, T2, tau):
+    """The two-way threshold of 004 Sec. 4.2 written from its definition with Min/Max:
+    clip((R2 - dist(p, Q0)) / tau, 0, 1), Q0 = {p >= c0} (see smoothsens_core.sensitivity.two_way)."""
+    R1 = tau / math.sqrt(2.0)
+    R2 = R1 + tau
+    c1, c2 = T1 + tau / 2 + R1, T2 + tau / 2 + R1
+    D = sp.sqrt(sp.Max(c1 - a, 0) ** 2 + sp.Max(c2 - b, 0) ** 2)
+    return sp.Min(1, sp.Max(0, (R2 - D) / tau)), (c1, c2), R1, R2
+
+
+@functools.lru_cache(maxsize=None)
+def two_way_engine(kind, gamma, Lambda):
+    f, *_ = _two_way_expr(0.3, -0.2, 0.8)
+    return smooth_sensitivity_engine(f, (a, b), _growth(kind, gamma), Lambda, radius=6.0)
+
+
+def _two_way_points():
+    _, (c1, c2), R1, R2 = _two_way_expr(0.3, -0.2, 0.8)
+    rng = np.random.default_rng(7)
+    P = rng.uniform([-2.0, -2.5], [3.0, 2.5], size=(4, 2))
+    special = [
+        [c1, c2],                                   # the centre of the arcs (inside S_1)
+        [c1 - R1 - 0.8, 2.0],                       # on the outer edge of the band (a kink line)
+        [c1 - R1 / math.sqrt(2), c2 - R1 / math.sqrt(2)],  # on the inner arc
+        [c1 - R2 - 1.0, c2 - R2 - 1.0],             # far out in S_0 (corner quadrant)
+    ]
+    return np.vstack([P, special])
+
+
+def test_piecewise_engine_two_way_threshold_equals_closed_form_g_exp():
+    from smoothsens_core.sensitivity.two_way import (
+        lipschitz_two_way_threshold,
+        smooth_sensitivity_two_way_threshold,
+    )
+
+    e = two_way_engine("exp", 0.5, math.inf)
+    info = e.pw_info
+    # the redundant conditions of the rewritten Min/Max (|x - c| <= R2 - 1 etc.) are not kinks
+    assert len(info["curves"]) == 8 and len(info["dropped"]) == 4
+    P = _two_way_points()
+    g = growth_exp(0.5)
+    L = e.lipschitz(P)
+    np.testing.assert_allclose(L, lipschitz_two_way_threshold(P, 0.3, -0.2, 0.8, math.inf), rtol=RTOL)
+    r = e.smooth_sensitivity(P, details=True)
+    np.testing.assert_allclose(r.value, smooth_sensitivity_two_way_threshold(P, 0.3, -0.2, 0.8, g), rtol=RTOL)
+    assert all(r.system)  # every value comes from a named stratum
+    # 004 Def. 8 on the computed values: B* >= L and B*(x) <= g(x, x') B*(x') (all pairs)
+    assert np.all(r.value >= L * (1 - 1e-12))
+    d = np.linalg.norm(P[:, None, :] - P[None, :, :], axis=2)
+    assert np.all(r.value[:, None] <= np.exp(0.5 * d) * r.value[None, :] * (1 + 1e-12))
+
+
+def test_piecewise_engine_two_way_threshold_equals_closed_form_g_linear_finite_lambda():
+    from smoothsens_core.sensitivity.two_way import smooth_sensitivity_two_way_threshold
+
+    e = two_way_engine("linear", 0.4, 1.2)
+    P = _two_way_points()[[0, 1, 5, 6, 7]]
+    np.testing.assert_allclose(
+        e.smooth_sensitivity(P), smooth_sensitivity_two_way_threshold(P, 0.3, -0.2, 0.8, growth_linear(0.4), 1.2),
+        rtol=RTOL,
+    )
+
+
+def test_piecewise_engine_corner_limit_is_the_sector_formula():
+    # f = |x| + 2|y| at the corner 0: sup_u |u1| + 2|u2| = sqrt(5), attained inside a sector
+    # (u = (1, 2)/sqrt(5)), not on a kink ray (values 1 and 2): the sector formula, not max |grad|
+    e = smooth_sensitivity_engine(sp.Abs(a) + 2 * sp.Abs(b), (a, b), growth_exp(1.0), radius=2.0)
+    assert e.pw_info["corners"].tolist() == [[0.0, 0.0]]
+    L = e.lipschitz([[0.0, 0.0], [0.0, 1.0], [0.7, 0.0], [0.3, -0.4]])
+    np.testing.assert_allclose(L, [math.sqrt(5)] * 4, rtol=1e-12)
+
+
+def test_piecewise_engine_equals_brute_force_on_a_nonlinear_piecewise_function():
+    # a kink line and a curved kink (a circle) crossing it; g_E, finite Lambda
+    f = sp.Min(sp.Abs(a - b / 2), 1 - (a**2 + b**2) / 4) + sp.Rational(3, 10) * b
+    g = growth_exp(0.8)
+    ec = smooth_sensitivity_engine(f, (a, b), g, 1.5, radius=3.0)
+    eb = smooth_sensitivity_engine(f, (a, b), g, 1.5, radius=3.0, method="brute")
+    P = np.array([[0.4, -0.3], [1.1, 0.9], [-0.2, 0.6]])
+    np.testing.assert_allclose(ec.smooth_sensitivity(P), eb.smooth_sensitivity(P), rtol=RTOL)
+    np.testing.assert_allclose(ec.lipschitz(P), eb.lipschitz(P), rtol=RTOL)
+
+
+def test_piecewise_engine_rejects_a_discontinuous_f():
+    with pytest.raises(ValueError, match="discontinuous across the curve"):
+        smooth_sensitivity_engine(sp.Piecewise((1 + b, a > 0), (b, True)), (a, b), growth_exp(1.0))
 
 
 # ------------------------------------------------------------------------------------------
