@@ -221,8 +221,10 @@ def _zw(fam: _Family, Y, rows: _Rows):
 #: offset (relative to 1 + |p|) at which the branch on one side of a curve is evaluated inside
 #: the Newton iterations: the true gradient at p +- h n (n the unit normal) equals the side
 #: branch's gradient at p up to O(h |H|), which moves a stationary point by O(h) and its value
-#: by O(h^2) ~ 1e-16; the values themselves are computed with the exact side branches (_phi)
-_SIDE_H = 1e-8
+#: by O(h^2) ~ 1e-12 (second order: the point is stationary); the values themselves are computed
+#: with the exact side branches (_phi).  h must stay well above the finite-difference step of
+#: the Jacobian (1e-8), or a difference quotient straddles the curve.
+_SIDE_H = 1e-6
 
 
 def _curve_data(spec: PiecewiseSpec, k, P):
@@ -492,7 +494,7 @@ def _families(spec: PiecewiseSpec, lipschitz: bool) -> list[_Family]:
     return fams
 
 
-def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: int) -> GenericResult:
+def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: int, per_combo: int = 3) -> GenericResult:
     n = X.shape[0]
     K = len(spec.curves)
     C = spec.corners.shape[0]
@@ -638,7 +640,7 @@ def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: 
             continue
         vals = _phi(spec, fam, Z, W, rows)
         guard(fam, Z, W, rows, vals)
-        # ---- Newton starts: the best start of every (point, index combination) and the `keep`
+        # ---- Newton starts: the `per_combo` best starts of every (point, index combination) and the `keep`
         # best starts per point over all combinations
         combo = (((rows.pidx * (K + 1) + rows.kz + 1) * (K + 1) + rows.kw + 1) * (C + 1) + rows.jw + 1) * (C + 2) + rows.zc + 1
         combo = combo * 2 + rows.side
@@ -649,7 +651,7 @@ def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: 
             cs = key[order]
             first = np.r_[0, np.nonzero(cs[1:] != cs[:-1])[0] + 1]
             rank = np.arange(cs.size) - np.repeat(first, np.diff(np.r_[first, cs.size]))
-            take[order[rank < (1 if key is combo else keep)]] = True
+            take[order[rank < (per_combo if key is combo else keep)]] = True
         sel = np.nonzero(take & np.isfinite(fv))[0]
         if sel.size == 0:
             continue
