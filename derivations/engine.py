@@ -2,7 +2,7 @@
 
 ``smooth_sensitivity_engine(expr, variables, growth, Lambda, kinks, domain, method)`` takes a
 SymPy expression f(x_1, ..., x_d) (any d if f is smooth; Piecewise, Abs, Max, Min allowed in
-d = 1, their kinks detected from the conditions), derives the
+d = 1 and d = 2, their kinks (points, curves) detected from the conditions), derives the
 stationarity equations of every stratum of the candidate sets S0-S4 of 004 Sec. 3.3
 symbolically from f and its derivatives, compiles them with ``lambdify`` (user expressions,
 not a hot path of the core) into a :class:`smoothsens_core.sensitivity.generic.GenericSpec`, and

@@ -2,7 +2,8 @@
 
 Closed forms of 004 Sec. 4 (one-way threshold, bounded range, two-way threshold, Gaussian KDE,
 linear forms) computed for whole arrays of points at once; the generic engine of 004 Sec. 3.3
-(:mod:`.generic`) and the brute-force reference of the definitions (:mod:`.brute`).
+(:mod:`.generic`; :mod:`.generic_piecewise` for a piecewise f on R^2) and the brute-force
+reference of the definitions (:mod:`.brute`).
 """
 
 from ._common import SensitivityValues
@@ -21,6 +22,7 @@ from .generic import (
     generic_lipschitz,
     generic_smooth_sensitivity,
 )
+from .generic_piecewise import KinkCurve, PiecewiseSpec, piecewise_lipschitz, piecewise_smooth_sensitivity
 from .kde import (
     KDE_A_W,
     RootFindingError,
@@ -92,5 +94,9 @@ __all__ = [
     "RootCertificationError",
     "generic_lipschitz",
     "generic_smooth_sensitivity",
+    "KinkCurve",
+    "PiecewiseSpec",
+    "piecewise_lipschitz",
+    "piecewise_smooth_sensitivity",
 ]
 

@@ -63,9 +63,9 @@ unknown at the edge, or along the ray z -> w: f linear, the sup attained on whol
 d >= 3 the start grid has nz^d nodes times the offsets; Phi is evaluated at all of them (guards)
 and Newton runs from the ``_KEEP_STARTS * density`` starts of largest Phi per point.
 
-Supported: d = 1 (point kinks allowed) and any d >= 2 with f smooth (no kinks: the points of
-non-differentiability of a piecewise f in d >= 2 form curves/surfaces, whose strata are not
-implemented; derivations.engine refuses such f with method='candidates').  The sup is over
+Supported here: d = 1 (point kinks allowed) and any d >= 2 with f smooth.  A piecewise f in d = 2
+(kink curves) is handled by :mod:`.generic_piecewise` (strata on the curves and at their
+corners); in d >= 3 (kink surfaces) derivations.engine refuses it with method='candidates'.  The sup is over
 R^d; the search window (per point: [min(x, kinks) - radius, max(x, kinks) + radius] in each
 coordinate, or ``domain=(lo, hi)``) is where stationary points are looked for.
 """
