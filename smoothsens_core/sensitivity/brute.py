@@ -29,7 +29,9 @@ Method (per point x):
    d = 2: a joint zoom in (z, ln r, theta), from the maximiser and from the same chord seen from
    its other end (z' = w, u' = -u), then a nested zoom in polar coordinates about x (outer: the
    distance rho = ||z - x||, inner: the angle of z and (ln r, theta)), which resolves maximisers
-   on a curved edge of f (see ``_polish_radial_2d``);
+   on a curved edge of f (see ``_polish_radial_2d``), and, for a chord from x, a nested zoom over
+   its direction first and ln r second (``_polish_direction_2d``: w on a curved edge of f that is
+   not nearest to x);
    the searches maximise Q minus an estimate of its rounding error (``_Problem.q``), so that a
    flat or r -> 0 maximum does not select the shortest chord with the largest rounding error;
 3. the final maximiser is re-evaluated in mpmath at ``dps`` digits (default 50) when an mpmath
@@ -397,6 +399,47 @@ def _polish_radial_2d(prob: _Problem, z0, r0: float, u0, fix_z: bool, rho_hw: fl
     return state["value"], np.array(z, dtype=float), float(r), np.array([math.cos(th), math.sin(th)])
 
 
+def _polish_direction_2d(prob: _Problem, r0: float, u0, theta_hw: float):
+    """Nested polish for d = 2 with z = x, nested the other way round from ``_polish_radial_2d``:
+    an outer grid zoom over the direction theta of the chord and, for each direction, an inner zoom
+    over ln r.  This is the structure of a chord from x to a *curved* edge of f that is not nearest
+    to x (e.g. f = max(sin a, b/2)): along each ray the sup over r is a corner at the crossing with
+    the edge, located by the inner zoom to the final width, and the profile theta -> sup_r is smooth
+    near its maximum, so the outer zoom settles on the maximum along the edge (a joint search, or
+    the nesting over r first, stalls ~1e-8 short there)."""
+    lr_lo, lr_hi = math.log(prob.r_min), math.log(prob.r_max)
+    x = prob.x
+    th0 = math.atan2(u0[1], u0[0])
+    lr0 = math.log(min(max(r0, prob.r_min), prob.r_max))
+
+    def evaluate(T: NDArray[np.float64], LR: NDArray[np.float64]) -> NDArray[np.float64]:
+        z = np.broadcast_to(x, (T.size, 2))
+        return prob.q(z, np.exp(LR), np.stack([np.cos(T), np.sin(T)], axis=1), search=True)
+
+    state = {"lr": lr0, "value": float(evaluate(np.array([th0]), np.array([lr0]))[0]), "th": th0}
+
+    def outer_obj(T_nodes: NDArray[np.float64]) -> NDArray[np.float64]:
+        T = T_nodes[:, 0]
+        K = T.size
+        centers = np.full((K, 1), state["lr"])
+        v0 = evaluate(T, centers[:, 0])
+
+        def inner_obj(P: NDArray[np.float64]) -> NDArray[np.float64]:
+            return evaluate(np.repeat(T, P.shape[0] // K), P[:, 0])
+
+        c, v = _zoom(inner_obj, centers, v0, np.array([[0.5]]), np.array([lr_lo]), np.array([lr_hi]),
+                     n=9, tol=np.array([1e-13]))
+        j = int(np.argmax(v))
+        if v[j] > state["value"]:
+            state.update(lr=float(c[j, 0]), value=float(v[j]), th=float(T[j]))
+        return v
+
+    _zoom(outer_obj, np.array([[th0]]), np.array([state["value"]]), np.array([[theta_hw]]),
+          np.array([-np.inf]), np.array([np.inf]), n=9, tol=np.array([1e-11]))
+    th = state["th"]
+    return state["value"], x.copy(), math.exp(state["lr"]), np.array([math.cos(th), math.sin(th)])
+
+
 def _mp_value(prob: _Problem, f_mp: Callable[..., Any], mp: Any, dps: int, z, r, u) -> float:
     """Re-evaluate the objective at the maximiser in mpmath: ratio at r and, for small r, the limit."""
     d = prob.d
@@ -511,9 +554,16 @@ def _solve_point(
             best = (v, z, r, u)
     if d == 2:  # final nested polish of the best maximiser (the joint polish settled the orientation)
         v, z, r, u = best
-        vp, zp, rp, up = _polish_radial_2d(prob, z, r, u, growth is None or bool(np.all(z == x)), float(np.max(z_hw)))
+        at_x = growth is None or bool(np.all(z == x))
+        vp, zp, rp, up = _polish_radial_2d(prob, z, r, u, at_x, float(np.max(z_hw)))
         if vp > best[0]:
             best = (vp, zp, rp, up)
+        v, z, r, u = best
+        if at_x or float(np.max(np.abs(z - x))) <= 1e-6 * (1.0 + float(np.max(np.abs(x)))):
+            # a chord from (next to) x: polish the slice z = x nested over the direction first
+            vp, zp, rp, up = _polish_direction_2d(prob, r, u, theta_hw)
+            if vp > best[0]:
+                best = (vp, zp, rp, up)
     v, z, r, u = best
     w = z + r * u
     # the float value is reported with its rounding allowance subtracted (a lower bound up to the
