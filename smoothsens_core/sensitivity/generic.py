@@ -706,6 +706,15 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
                 z = np.full((n, 1), k - sg * spec.Lambda)
                 w = np.full((n, 1), k)
                 offer(_phi(spec, corner, z, w, X), z, w, np.arange(n), corner.name)
+    check_complete(X, lo, hi, best, sample_max, edge_max, "candidate sets", "grid sample")
+    best = np.maximum(best, 0.0)  # f constant: every candidate is 0
+    return GenericResult(best, bz, bw, bname.astype(str))
+
+
+def check_complete(X, lo, hi, best, sample_max, edge_max, sets: str, sample: str) -> None:
+    """The completeness guards of the candidate procedure (shared with .generic_piecewise): raise
+    :class:`RootCertificationError` if a best value sits on the window edge (the sup may lie
+    outside; relative 1e-6) or a sampled Phi exceeds the best candidate (relative 1e-9)."""
     top = np.maximum(best, sample_max)
     edge = (edge_max >= top * (1 - 1e-6)) & (top > 0)
     if np.any(edge):
@@ -715,16 +724,13 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
             f"window edge [{lo[i].tolist()}, {hi[i].tolist()}] reaches {edge_max[i]!r} >= best interior "
             f"value {top[i]!r}; enlarge domain/radius (or f is not Lambda-locally Lipschitz)"
         )
-    tol = 1e-9 * np.abs(best) + 1e-300
-    missed = sample_max > best + tol
+    missed = sample_max > best + 1e-9 * np.abs(best) + 1e-300
     if np.any(missed):
         i = int(np.argmax(missed))
         raise RootCertificationError(
-            f"the candidate sets missed the supremum at point index {i}, x={X[i].tolist()}: a grid sample "
+            f"the {sets} missed the supremum at point index {i}, x={X[i].tolist()}: a {sample} "
             f"gives {sample_max[i]!r} > best candidate {best[i]!r}; f may have an undeclared kink"
         )
-    best = np.maximum(best, 0.0)  # f constant: every candidate is 0
-    return GenericResult(best, bz, bw, bname.astype(str))
 
 
 def _prepare(spec: GenericSpec, points: ArrayLike, domain, radius: float):

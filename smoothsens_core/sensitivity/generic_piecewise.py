@@ -50,13 +50,11 @@ from numpy.typing import ArrayLike, NDArray
 from .._validation import check_points
 from ..growth import GrowthFunction
 from .brute import check_lambda_value, search_window
-from .generic import GenericResult, RootCertificationError
+from .generic import _F_ROUND, GenericResult, _inv_g, check_complete
 
 __all__ = ["KinkCurve", "PiecewiseSpec", "piecewise_lipschitz", "piecewise_smooth_sensitivity"]
 
 Func = Callable[[NDArray[np.float64]], NDArray[np.float64]]
-
-_F_ROUND = 8 * np.finfo(float).eps
 
 
 @dataclass(frozen=True)
@@ -174,10 +172,6 @@ class _Rows:
         return _Rows(*(getattr(self, f)[sel] for f in ("pidx", "X", "z0", "w0", "kz", "kw", "side", "zc", "jw")))
 
 
-def rows_take(rows: _Rows, sel) -> _Rows:
-    return rows.take(sel)
-
-
 def _per_curve(spec: PiecewiseSpec, k: NDArray[np.int64], P: NDArray[np.float64], get, shape) -> NDArray[np.float64]:
     out = np.full((P.shape[0],) + shape, np.nan)
     for kk in np.unique(k):
@@ -201,10 +195,6 @@ def _lam_e(growth: GrowthFunction, z, X):
         e = np.where(r[:, None] > 0, d / np.where(r > 0, r, 1.0)[:, None], 0.0)
     lam = np.full(r.shape, growth.gamma) if growth.kind == "exp" else growth.gamma / (1.0 + growth.gamma * r)
     return r, e, lam
-
-
-def _inv_g(growth: GrowthFunction, r):
-    return np.exp(-growth.gamma * r) if growth.kind == "exp" else 1.0 / (1.0 + growth.gamma * r)
 
 
 def _zw(fam: _Family, Y, rows: _Rows):
@@ -305,8 +295,7 @@ def _residual(spec: PiecewiseSpec, fam: _Family, Y, rows: _Rows) -> NDArray[np.f
 
 def _phi(spec: PiecewiseSpec, fam: _Family, z, w, rows: _Rows) -> NDArray[np.float64]:
     """Phi(z, w) with the true f (a lower bound of the sup wherever (z, w) is feasible); -inf if not."""
-    r = np.sqrt(np.sum((z - rows.X) ** 2, axis=1))
-    inv_g = _inv_g(spec.growth, r)
+    inv_g = _inv_g(spec.growth, z, rows.X)
     with np.errstate(all="ignore"):
         if fam.w == "limit":
             if fam.z == "curve":
@@ -447,7 +436,7 @@ def _newton(spec: PiecewiseSpec, fam: _Family, Y0, rows: _Rows, cap, iters: int 
         for alpha in (1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125):
             if todo.size == 0:
                 break
-            sub = rows_take(ra, todo)
+            sub = ra.take(todo)
             rn = np.sum(_residual(spec, fam, Ya[todo] + alpha * dY[todo], sub) ** 2, axis=1)
             ok = np.isfinite(rn) & (rn < r0[todo])
             best_a[todo[ok]] = alpha
@@ -669,22 +658,7 @@ def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: 
         nm = np.array([fam.name(a, b, c, dd, s) for a, b, c, dd, s in zip(zl, rc.kz, rc.kw, rc.jw, rc.side)], dtype=object)
         offer(v, z, w, rc.pidx, nm)
 
-    top = np.maximum(best, sample_max)
-    edge = (edge_max >= top * (1 - 1e-6)) & (top > 0)
-    if np.any(edge):
-        i = int(np.argmax(edge))
-        raise RootCertificationError(
-            f"the supremum may lie outside the search window at point index {i}, x={X[i].tolist()}: the "
-            f"window edge [{lo[i].tolist()}, {hi[i].tolist()}] reaches {edge_max[i]!r} >= best interior "
-            f"value {top[i]!r}; enlarge domain/radius (or f is not Lambda-locally Lipschitz)"
-        )
-    missed = sample_max > best + 1e-9 * np.abs(best) + 1e-300
-    if np.any(missed):
-        i = int(np.argmax(missed))
-        raise RootCertificationError(
-            f"the candidate strata missed the supremum at point index {i}, x={X[i].tolist()}: a start sample "
-            f"gives {sample_max[i]!r} > best candidate {best[i]!r}; f may have an undeclared kink"
-        )
+    check_complete(X, lo, hi, best, sample_max, edge_max, "candidate strata", "start sample")
     return GenericResult(np.maximum(best, 0.0), bz, bw, bname.astype(str))
 
 
