@@ -49,7 +49,7 @@ import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
-from smoothsens_core._validation import check_points, check_positive
+from smoothsens_core.validation import check_points, check_positive
 from smoothsens_core.growth import GrowthFunction
 from smoothsens_core.sensitivity.brute import (
     BruteResult,

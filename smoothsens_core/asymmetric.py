@@ -46,7 +46,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_in_interval, check_integer, check_positive, check_rng
+from .validation import check_in_interval, check_integer, check_positive, check_rng
 
 __all__ = [
     "BOTTOM",

@@ -35,7 +35,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._generated.calibration import admissible_alpha_000, admissible_beta_000, admissible_beta_000_printed
-from ._validation import check_greater, check_integer, check_positive, check_rng
+from .validation import check_greater, check_integer, check_positive, check_rng
 from .distributions.powerlaw import PowerLaw
 
 __all__ = [

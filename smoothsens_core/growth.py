@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_finite_array, check_positive
+from .validation import check_finite_array, check_positive
 
 __all__ = [
     "GrowthFunction",

@@ -17,7 +17,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import check_positive, check_rng
+from .validation import check_positive, check_rng
 from .distributions._base import ContinuousDistribution
 
 __all__ = ["Mechanism", "SmoothSensitivityMechanism"]

@@ -63,7 +63,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize, special
 
-from smoothsens_core._validation import check_integer, check_positive, check_probability
+from smoothsens_core.validation import check_integer, check_positive, check_probability
 from smoothsens_core.growth import GrowthFunction
 
 __all__ = [

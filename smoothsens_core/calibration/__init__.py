@@ -53,7 +53,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .._validation import check_in_interval, check_integer, check_positive, check_probability, check_real
+from ..validation import check_in_interval, check_integer, check_positive, check_probability, check_real
 
 __all__ = [
     "Calibration",

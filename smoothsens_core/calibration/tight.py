@@ -133,7 +133,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._validation import check_finite_array, check_positive, check_probability
+from ..validation import check_finite_array, check_positive, check_probability
 
 __all__ = ["TightResult", "tight_epsilon", "tight_eta", "tight_calibration", "TightCalibration", "tight_table",
            "format_tight_table", "optimise_tight", "hockey_stick_laplace", "TightDeltaResult", "tight_delta_laplace",

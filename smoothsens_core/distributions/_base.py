@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_integer, check_positive, check_real, check_rng
+from ..validation import check_integer, check_positive, check_real, check_rng
 
 __all__ = ["ContinuousDistribution", "DiscreteDistribution"]
 

@@ -44,7 +44,7 @@ import numpy as np
 from scipy import special as sc
 
 from .._generated.noise import gencauchy4_cdf, gencauchy_cdf, gencauchy_log_normaliser, gencauchy_variance
-from .._validation import check_positive
+from ..validation import check_positive
 from ._base import ContinuousDistribution, FloatArray
 
 __all__ = ["GenCauchy"]

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_integer, check_positive
+from ..validation import check_integer, check_positive
 from ._base import ContinuousDistribution, DiscreteDistribution, FloatArray
 
 __all__ = ["OneSidedExponential", "AsymmetricGeometric", "TwoSidedGeometric"]

@@ -50,7 +50,7 @@ from .._generated.noise import (
     polyplace_log_tail_constant,
     polyplace_variance,
 )
-from .._validation import check_greater, check_positive
+from ..validation import check_greater, check_positive
 from ._base import ContinuousDistribution, FloatArray
 
 __all__ = ["PolyPlace"]

@@ -24,7 +24,7 @@ import math
 import numpy as np
 from scipy import special
 
-from .._validation import check_greater, check_positive
+from ..validation import check_greater, check_positive
 from ._base import ContinuousDistribution, FloatArray
 
 __all__ = ["PowerLaw", "HalfPowerLaw", "powerlaw_log_normaliser"]

@@ -25,7 +25,7 @@ import numpy as np
 from scipy import special as sc
 
 from .._generated.noise import gencauchy_cdf, student_t_log_normaliser, student_t_variance
-from .._validation import check_positive
+from ..validation import check_positive
 from ._base import ContinuousDistribution, FloatArray
 from .gencauchy import _gencauchy_ppf
 

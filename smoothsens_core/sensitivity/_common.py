@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._chunking import DEFAULT_CHUNK
-from .._validation import shape_points
+from ..validation import shape_points
 
 __all__ = ["SensitivityValues", "points_1d", "points_nd", "as_float_array"]
 
@@ -68,7 +68,7 @@ def _check_finite(name: str, arr: NDArray[np.float64]) -> None:
 def points_nd(name: str, x: ArrayLike, d: int | None = None) -> NDArray[np.float64]:
     """Points of R^d as an (n, d) array ((n,) is read as n points of R^1 when d is 1 or None; a
     length-d vector as one point when d > 1).  Same rules and messages as
-    ``smoothsens_core._validation.check_points``, with bounded scratch memory."""
+    ``smoothsens_core.validation.check_points``, with bounded scratch memory."""
     arr = as_float_array(name, x)
     _check_finite(name, arr)
     return shape_points(name, arr, d)

@@ -58,7 +58,7 @@ def check_growth(growth: object) -> GrowthFunction:
 
 def check_lambda(Lambda: object) -> float:
     """Lambda in (0, inf] (004 Def. 6-9: the radius of the neighbourhood), as a float."""
-    from .._validation import check_positive
+    from ..validation import check_positive
 
     if isinstance(Lambda, (int, float, np.floating, np.integer)) and not isinstance(Lambda, bool):
         if float(Lambda) == math.inf:

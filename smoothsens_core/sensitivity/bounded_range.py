@@ -33,7 +33,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_positive, check_real
+from ..validation import check_positive, check_real
 from ..growth import GrowthFunction
 from ._chunking import DEFAULT_CHUNK, map_chunks
 from ._common import SensitivityValues, points_1d

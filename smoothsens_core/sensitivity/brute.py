@@ -60,7 +60,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_finite_array, check_integer, check_points, check_positive
+from ..validation import check_finite_array, check_integer, check_points, check_positive
 from ..growth import GrowthFunction
 
 __all__ = [

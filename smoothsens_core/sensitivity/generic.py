@@ -79,7 +79,7 @@ from typing import Callable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_points
+from ..validation import check_points
 from ..growth import GrowthFunction
 from .brute import check_lambda_value, search_window
 

@@ -47,7 +47,7 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_points
+from ..validation import check_points
 from ..growth import GrowthFunction
 from .brute import check_lambda_value, search_window
 from .generic import _F_ROUND, GenericResult, _inv_g, check_complete

@@ -53,7 +53,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq, minimize_scalar
 
-from .._validation import check_finite_array, check_positive
+from ..validation import check_finite_array, check_positive
 from ..growth import GrowthFunction
 from ._chunking import DEFAULT_CHUNK, map_chunks
 from ._common import SensitivityValues, as_float_array, points_nd

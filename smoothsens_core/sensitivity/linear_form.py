@@ -23,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_finite_array, check_positive, check_real
+from ..validation import check_finite_array, check_positive, check_real
 from ..growth import GrowthFunction
 from ._common import SensitivityValues, points_nd
 from ._ramp import check_growth, check_lambda

@@ -52,7 +52,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.spatial import cKDTree
 
-from smoothsens_core._validation import check_integer, check_positive, check_rng
+from smoothsens_core.validation import check_integer, check_positive, check_rng
 from smoothsens_core.growth import GrowthFunction
 
 from ._callables import EvaluationFailure, PointFunction

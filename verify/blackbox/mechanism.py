@@ -45,7 +45,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import optimize, stats
 
-from smoothsens_core._validation import check_integer, check_nonnegative, check_positive, check_probability, check_rng
+from smoothsens_core.validation import check_integer, check_nonnegative, check_positive, check_probability, check_rng
 
 from ..privacy_loss import EuclideanNeighbourhood, HammingNeighbourhood, privacy_loss, privacy_loss_mp
 from ..privacy_loss import audit_mechanism as exact_audit_mechanism

@@ -29,7 +29,7 @@ import mpmath
 import numpy as np
 from numpy.typing import NDArray
 
-from smoothsens_core._validation import check_finite_array, check_positive, check_real
+from smoothsens_core.validation import check_finite_array, check_positive, check_real
 from smoothsens_core.growth import GrowthFunction
 from smoothsens_core.sensitivity import (
     gaussian_kernel,

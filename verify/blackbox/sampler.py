@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import integrate, stats
 
-from smoothsens_core._validation import check_integer, check_probability, check_rng
+from smoothsens_core.validation import check_integer, check_probability, check_rng
 
 from ._json import jsonable
 

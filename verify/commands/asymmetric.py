@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from smoothsens_core._validation import check_in_interval, check_integer, check_positive, check_rng
+from smoothsens_core.validation import check_in_interval, check_integer, check_positive, check_rng
 from smoothsens_core.asymmetric import BOTTOM, approx_dp_delta_lower_bound, salap_release_from_answers
 
 __all__ = ["register", "synthetic_visits", "location_threshold_example", "run"]

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_tight(args: argparse.Namespace) -> int:
     from smoothsens_core.calibration import format_tight_table, tight_table
-    from smoothsens_core._validation import check_probability
+    from smoothsens_core.validation import check_probability
     from smoothsens_core.calibration.tight import format_tight_table_laplace, tight_table_laplace
 
     if args.delta is not None:

@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
-from smoothsens_core._validation import (
+from smoothsens_core.validation import (
     check_in_interval,
     check_integer,
     check_positive,

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from smoothsens_core._validation import check_finite_array, check_positive, check_real
+from smoothsens_core.validation import check_finite_array, check_positive, check_real
 
 __all__ = [
     "mse",

@@ -33,7 +33,7 @@ from typing import Any, Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from smoothsens_core._validation import check_finite_array, check_integer, check_positive
+from smoothsens_core.validation import check_finite_array, check_integer, check_positive
 
 __all__ = [
     "Query",

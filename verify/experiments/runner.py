@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from smoothsens_core._validation import check_integer, check_positive, check_rng
+from smoothsens_core.validation import check_integer, check_positive, check_rng
 
 from . import data, estimators, mechanisms as mech
 
