@@ -3,7 +3,7 @@ printed sets (004 Lemma 4.1, App. C.3, Lemmas 4.6-4.7 with App. A.4 eqs. (2)-(5)
 
 Each ``derive_*`` function returns a dict of SymPy expressions and a list of
 :class:`derivations.comparison.Comparison` (printed vs derived).  A comparison that "differs" is an
-ERRATUM (the claims in ``verify/claimsets/sensitivity_004.py`` carry printed, corrected, evidence).
+ERRATUM (the claims in ``verify/claims/sets/sensitivity_004.py`` carry printed, corrected, evidence).
 ``codegen_targets()`` hands the KDE stationary-point objectives to the generator
 (``smoothsens regenerate`` writes ``smoothsens_core/_generated/stationary_004.py``), used by
 ``smoothsens_core/sensitivity/kde.py``.

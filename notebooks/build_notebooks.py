@@ -177,7 +177,7 @@ a heavy-tailed alternative to the Gaussian kernel of 004 Sec. 4.3. The steps:
    a brute-force search of the definition;
 2. calibrate the noise (`smoothsens_core.calibration`: Student's t of 004 Lemma 3.5 with the split
    $\\nu\\gamma=\\varepsilon/3$ of 004 Sec. 5, and PolyPlace of 002 Thm. 8);
-3. audit the mechanism (`verify.privacy_loss`): a worst-case search of the privacy loss
+3. audit the mechanism (`verify.audit.privacy_loss`): a worst-case search of the privacy loss
    $\\ln p_x(y)-\\ln p_{x'}(y)-\\varepsilon|x-x'|$ with mpmath certification, on the concrete mechanism, on a
    deliberately mis-calibrated copy (a planted bug the audit must catch), and on the abstract calibration
    (any $f$ with any $g_E$-smooth bound);
@@ -251,7 +251,7 @@ $B$."""),
     ("code", """\
 cal_p = calibrate_polyplace(eps, gamma)
 for c in (cal_t, cal_p):
-    print(f"{c.mechanism:10s} {c.source:18s} gamma={c.gamma:.4f} eta={c.eta:.4f} certified eps={c.eps:.6f} "
+    print(f"{c.family:10s} {c.source:18s} gamma={c.gamma:.4f} eta={c.eta:.4f} certified eps={c.eps:.6f} "
           f"noise std per unit B={c.noise_std:.4f}  noise={c.noise!r}")"""),
     ("md", """\
 ## 3 · Audit
@@ -262,7 +262,7 @@ only a violation that survives in mpmath is *certified*. The planted copy uses $
 the audit must find a certified violation there."""),
     ("code", """\
 from smoothsens_core.mechanism import SmoothSensitivityMechanism
-from verify.privacy_loss import audit_mechanism, audit_smooth_mechanism, EuclideanNeighbourhood, SmoothMechanismSpec
+from verify.audit.privacy_loss import audit_mechanism, audit_smooth_mechanism, EuclideanNeighbourhood, SmoothMechanismSpec
 box = EuclideanNeighbourhood(-10.0, 10.0, dim=1)
 n_pairs = 60 if QUICK else 400
 reports = {}
@@ -590,7 +590,7 @@ Figures: 003 Fig. 4 (expected fraction of safe locations found, $\\mathbb E[\\be
 high-sensitive case) and Fig. 5 (how many locations SALap answers); Figs. 2–3 (the Tokyo maps) become counts
 "found safe / truly safe". Then the necessary conditions of 003 Sec. III (inequalities (5) and (7) with their examples
 $\\varepsilon>8.4$, $\\delta>0.12$, and Prop. IV.7), an exact audit of ALap, AGeo and SALap on $p$-neighbouring pairs, and the verdicts of the 003 claims.
-Everything is computed with `smoothsens_core.asymmetric`, `verify.commands.asymmetric` and the claim registry.
+Everything is computed with `smoothsens_core.asymmetric`, `verify.cli.commands.asymmetric` and the claim registry.
 
 **What differs and why.**
 * *Data.* The Peopleflow trajectories (5,835 Tokyo locations, 10,338 users) are not available here.
@@ -609,7 +609,7 @@ Everything is computed with `smoothsens_core.asymmetric`, `verify.commands.asymm
   mechanism one can run; in the high-sensitive case it gets the budget $\\varepsilon$ per location (optimistic for DP)."""),
     ("code", SETUP),
     ("code", """\
-from verify.commands.asymmetric import synthetic_visits, location_threshold_example
+from verify.cli.commands.asymmetric import synthetic_visits, location_threshold_example
 seed, n_loc, n_users, t, v_max = 0, 300, 400, 5, 4
 alpha, delta = 1e-3, 1e-4                     # the paper's defaults (003 Sec. VI-B.2)
 eps_grid = (0.1, 0.3, 1.0, 4.0) if QUICK else (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0)
@@ -820,7 +820,7 @@ so $\\delta>0.12$ is not necessary. The conclusion of the paper (δ must be unre
 ## Audit: ALap, AGeo and SALap on $p$-neighbouring pairs, and the relaxation
 
 On a small instance of the low-sensitive domain ($d=3$ locations, $n=2$ users, all ordered $p$-neighbouring pairs under the composed
-relation), `verify.privacy_loss.audit_finite` maximises $\\ln\\Pr[M(X)=z]-\\ln\\Pr[M(X')=z]-\\varepsilon$ over a grid of outputs $z$ (all outputs for
+relation), `verify.audit.privacy_loss.audit_finite` maximises $\\ln\\Pr[M(X)=z]-\\ln\\Pr[M(X')=z]-\\varepsilon$ over a grid of outputs $z$ (all outputs for
 AGeo), and the mechanisms' exact suprema (`max_privacy_loss`) are printed next to it. The *reversed* pairs (a user who was nowhere is
 replaced by one at $l_i$) are not $p$-neighbouring: there the loss is infinite — the relaxation is real (003 Sec. IV-B.1). The auditor
 certifies a violation only in mpmath, through a `log_density_mp` the asymmetric mechanisms do not have, so its infinite float slack is
@@ -828,7 +828,7 @@ reported uncertified; the mpmath certificate is the one of claim `003-Def-IV.2-r
 *printed* sign of Def. V.3 is audited on the $p$-neighbouring pairs."""),
     ("code", """\
 from smoothsens_core.asymmetric import AGeo, SALap, neighbouring_pairs, is_neighbouring
-from verify.privacy_loss import audit_finite
+from verify.audit.privacy_loss import audit_finite
 d_a, n_a, eps_a = 3, 2, 1.0
 C_a = np.hstack([np.zeros((d_a, 1), bool), np.eye(d_a, dtype=bool)])
 q_a = CountingQuery(C_a)
@@ -862,7 +862,7 @@ print("auditor notes (ALap, reversed):", audits["ALap", "reversed"].notes)"""),
 The claims that cover this notebook, run through `verify.claims.REGISTRY` (the full audit is `smoothsens audit --seed 003`);
 quick mode uses the budget 0.1 of the test suite."""),
     ("code", """\
-import verify.claimsets.asymmetric_003  # noqa: F401  (registers the 003 claims)
+import verify.claims.sets.asymmetric_003  # noqa: F401  (registers the 003 claims)
 from verify.claims import REGISTRY, CheckContext
 ctx = CheckContext(budget=0.1 if QUICK else 1.0)
 ids = ["003-Def-IV.1", "003-Def-V.3", "003-Thm-V.4", "003-Thm-VIII.2", "003-Thm-V.7", "003-Def-IV.2-relaxation",

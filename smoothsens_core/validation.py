@@ -27,6 +27,10 @@ __all__ = [
     "check_positive_array",
     "check_points",
     "check_rng",
+    "METRICS",
+    "PAPER_METRIC_WORDS",
+    "check_metric",
+    "metric_from_paper",
 ]
 
 
@@ -194,3 +198,34 @@ def check_rng(rng: Any) -> np.random.Generator:
     raise TypeError(
         f"rng must be a numpy.random.Generator or an integer seed; got {type(rng).__name__}"
     )
+
+
+#: The one vocabulary for input metrics, used everywhere in the package:
+#: "euclidean" (Geo-Privacy, 004 Def. 5: eps per unit of ||x - x'||_2), "hamming" (DP: neighbours
+#: differ in one record, distance 1) and "p-neighbouring" (asymmetric DP, 003 Defs. IV.1, IV.2).
+METRICS: tuple[str, ...] = ("euclidean", "hamming", "p-neighbouring")
+
+#: The papers' words for the two symmetric notions (004 writes "GP" and "DP"); accepted only where
+#: a user types the paper's wording (the CLI's ``--metric``), mapped by :func:`metric_from_paper`.
+PAPER_METRIC_WORDS: dict[str, str] = {"gp": "euclidean", "dp": "hamming"}
+
+
+def check_metric(metric: Any, allowed: tuple[str, ...] = METRICS) -> str:
+    """``metric`` if it is one of ``allowed`` (a subset of :data:`METRICS`), else ValueError.
+
+    The papers' words "gp"/"dp" are not metric names; the message says which name they stand for."""
+    if isinstance(metric, str) and metric in allowed:
+        return metric
+    hint = ""
+    if isinstance(metric, str) and metric.lower() in PAPER_METRIC_WORDS:
+        hint = f" (the papers' {metric.upper()} is metric={PAPER_METRIC_WORDS[metric.lower()]!r})"
+    opts = ", ".join(repr(a) for a in allowed)
+    raise ValueError(f"metric must be one of {opts}; got metric={metric!r}{hint}")
+
+
+def metric_from_paper(word: Any, allowed: tuple[str, ...] = METRICS) -> str:
+    """A metric name from either vocabulary: "gp" -> "euclidean", "dp" -> "hamming" (the papers'
+    wording, 004 Sec. 2.3), a metric name unchanged; ValueError otherwise."""
+    if isinstance(word, str) and word.lower() in PAPER_METRIC_WORDS:
+        word = PAPER_METRIC_WORDS[word.lower()]
+    return check_metric(word, allowed)

@@ -1,7 +1,7 @@
 """Hypothesis strategies for privacy property tests (importable into users' own test suites).
 
 Neighbour pairs under each metric of the papers, and mechanism parameters inside their valid
-ranges, calibrated by the lemmas' formulas (via :mod:`verify.mechanisms_catalog`):
+ranges, calibrated by the lemmas' formulas (via :mod:`verify.audit.catalogue`):
 
 * :func:`euclidean_pairs`      x, x' in R^dim with ||x - x'||_2 <= Lambda (004 Def. 5).
 * :func:`hamming_pairs`        datasets differing in one record (DP; 002 Sec. 2.1).
@@ -14,7 +14,7 @@ Example::
 
     from hypothesis import given
     from verify.strategies import calibrated_specs, smooth_pairs
-    from verify.privacy_loss import abstract_loss
+    from verify.audit.privacy_loss import abstract_loss
 
     @given(data=st.data(), spec=calibrated_specs(pure_only=True))
     def test_loss_bounded(data, spec):
@@ -30,8 +30,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.mechanisms_catalog import spec_gencauchy, spec_laplace_approx, spec_polyplace, spec_student_t
-from verify.privacy_loss import SmoothMechanismSpec
+from verify.audit.catalogue import spec_gencauchy, spec_laplace_approx, spec_polyplace, spec_student_t
+from verify.audit.privacy_loss import SmoothMechanismSpec
 
 __all__ = [
     "euclidean_pairs",

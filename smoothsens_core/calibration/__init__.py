@@ -53,7 +53,16 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..validation import check_in_interval, check_integer, check_positive, check_probability, check_real
+from ..growth import GrowthFunction, growth_exp, growth_linear
+from ..mechanism import SmoothSensitivityMechanism
+from ..validation import (
+    check_in_interval,
+    check_integer,
+    check_positive,
+    check_probability,
+    check_real,
+    metric_from_paper,
+)
 
 __all__ = [
     "Calibration",
@@ -95,7 +104,7 @@ _THETA_MAX = 1000.0
 # derivations/polyplace.py (smoothsens_core._generated.calibration), never typed here.  The
 # calibrations invert with the generated eta_* / gamma_max_* (sp.solve of the derived eps) and
 # certify with the generated forward eps_*, so an inversion error would show in ``Calibration.eps``.
-# The private aliases keep the names the claims (verify/claimsets/calibration.py) use.
+# The private aliases keep the names the claims (verify/claims/sets/calibration.py) use.
 # ---------------------------------------------------------------------------------------------
 from .._generated.calibration import (  # noqa: E402
     alpha_polyplace,
@@ -132,7 +141,7 @@ class Calibration:
 
     Attributes
     ----------
-    mechanism   short name: "gencauchy", "student_t", "laplace_gl", "polyplace",
+    family      short name: "gencauchy", "student_t", "laplace_gl", "polyplace",
                 "gencauchy_nrs07", "student_t_bs19", "laplace_nrs07".
     source      the citation of the eps formula (e.g. "004 Lemma 3.5").
     eps         the eps the cited formula certifies at the returned parameters (per unit distance
@@ -148,7 +157,7 @@ class Calibration:
     metric      "gp" (eps per unit distance) or "dp" (Hamming metric, plain eps).
     """
 
-    mechanism: str
+    family: str
     source: str
     eps: float
     delta: float
@@ -160,6 +169,24 @@ class Calibration:
     growth: str = "g_E"
     formula: str = ""
     metric: str = "gp"
+
+    def growth_function(self) -> GrowthFunction:
+        """The growth function of B as an object: g_E or g_L with this ``gamma`` (004 Sec. 3.1.2)."""
+        return growth_linear(self.gamma) if self.growth == "g_L" else growth_exp(self.gamma)
+
+    def mechanism(self, f: Any = None, B: Any = None, *, Lambda: float = math.inf,
+                  name: str = "") -> SmoothSensitivityMechanism:
+        """The calibrated mechanism M(x) = f(x) + (B(x)/eta) Z as one object, for release and audit.
+
+        Without ``f`` and ``B`` it is the abstract mechanism that the calibration certifies for every
+        (f, B) satisfying 004 Def. 8 with this growth; ``verify.audit`` audits either form.  Every
+        parameter (noise, eta, eps, delta, metric, growth, m) is this calibration's own."""
+        return SmoothSensitivityMechanism(
+            noise=self.noise, eta=self.eta, eps=self.eps, delta=self.delta,
+            metric=metric_from_paper(self.metric, allowed=("euclidean", "hamming")),
+            growth=self.growth_function(), Lambda=Lambda, m=int(self.shape.get("m", 1)),
+            f=f, B=B, name=name or self.family, source=self.source,
+        )
 
     @property
     def noise_scale_rule(self) -> str:
@@ -175,7 +202,7 @@ class Calibration:
             return v
 
         return {
-            "mechanism": self.mechanism,
+            "family": self.family,
             "source": self.source,
             "eps": j(self.eps),
             "delta": j(self.delta),
@@ -271,7 +298,7 @@ def calibrate_gencauchy(
     eta = float(eta_gencauchy_gp(eps, gamma, p, theta, m))
     noise = _dist().GenCauchy(p, theta)
     return Calibration(
-        mechanism="gencauchy",
+        family="gencauchy",
         source="004 Lemma 3.3" if m == 1 else "004 Cor. 3.2",
         eps=float(_eps_gencauchy_gp(gamma, eta, p, theta, m)),
         delta=0.0,
@@ -305,7 +332,7 @@ def calibrate_student_t(
     eta = float(eta_student_t_gp(eps, gamma, nu))
     noise = _dist().StudentT(nu)
     return Calibration(
-        mechanism="student_t",
+        family="student_t",
         source="004 Lemma 3.5",
         eps=float(_eps_student_t_gp(gamma, eta, nu)),
         delta=0.0,
@@ -341,7 +368,7 @@ def calibrate_laplace_approx(
     eta = float(eta_laplace_gl(eps, gamma, delta))
     noise = _dist().Laplace()
     return Calibration(
-        mechanism="laplace_gl",
+        family="laplace_gl",
         source="004 Lemma 3.6",
         eps=float(_eps_laplace_gl(gamma, eta, delta)),
         delta=delta,
@@ -377,7 +404,7 @@ def calibrate_polyplace(
     s = 1.0 / g  # the 002 Thm. 8 scale SS/gamma per unit of SS
     noise = _dist().PolyPlace(1.0, alpha)
     return Calibration(
-        mechanism="polyplace",
+        family="polyplace",
         source="002 Thm. 8",
         eps=float(_eps_polyplace(g, alpha)),
         delta=0.0,
@@ -407,7 +434,7 @@ def calibrate_gencauchy_nrs07(
     eta = float(eta_gencauchy_nrs07(eps, gamma, p))
     noise = _dist().GenCauchy(p, 1.0)
     return Calibration(
-        mechanism="gencauchy_nrs07",
+        family="gencauchy_nrs07",
         source="NRS07 (004 Remark 3.5; 002 Cl. 16)",
         eps=float(_eps_gencauchy_nrs07(gamma, eta, p)),
         delta=0.0,
@@ -437,7 +464,7 @@ def calibrate_student_t_bs19(
     eta = float(eta_student_t_bs19(eps, gamma, nu))
     noise = _dist().StudentT(nu)
     return Calibration(
-        mechanism="student_t_bs19",
+        family="student_t_bs19",
         source="BS19 (004 Remark 3.5; 002 Cl. 17)",
         eps=float(_eps_student_t_bs19(gamma, eta, nu)),
         delta=0.0,
@@ -469,7 +496,7 @@ def calibrate_laplace_nrs07(
     eta = float(eta_laplace_nrs07(eps, gamma, delta))
     noise = _dist().Laplace()
     return Calibration(
-        mechanism="laplace_nrs07",
+        family="laplace_nrs07",
         source="NRS07 (002 Cl. 18)",
         eps=float(_eps_laplace_nrs07(gamma, eta, delta)),
         delta=delta,

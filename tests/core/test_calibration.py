@@ -69,20 +69,20 @@ def test_calibration_roundtrip_certified_eps_equals_target(eps, frac, p, theta, 
         cal.calibrate_laplace_nrs07(eps, delta, frac * eps / (math.log(2 / delta))),
     ]
     for c in cs:
-        assert c.eps == pytest.approx(eps, rel=1e-12), c.mechanism
+        assert c.eps == pytest.approx(eps, rel=1e-12), c.family
         assert c.eta > 0 and c.gamma > 0
         # the certified eps is the formula re-evaluated at the returned parameters
-        if c.mechanism == "gencauchy":
+        if c.family == "gencauchy":
             again = cal._eps_gencauchy_gp(c.gamma, c.eta, p, theta, m)
-        elif c.mechanism == "student_t":
+        elif c.family == "student_t":
             again = cal._eps_student_t_gp(c.gamma, c.eta, nu)
-        elif c.mechanism == "laplace_gl":
+        elif c.family == "laplace_gl":
             again = cal._eps_laplace_gl(c.gamma, c.eta, delta)
-        elif c.mechanism == "polyplace":
+        elif c.family == "polyplace":
             again = c.shape["alpha"] / c.shape["s"]
-        elif c.mechanism == "gencauchy_nrs07":
+        elif c.family == "gencauchy_nrs07":
             again = cal._eps_gencauchy_nrs07(c.gamma, c.eta, p)
-        elif c.mechanism == "student_t_bs19":
+        elif c.family == "student_t_bs19":
             again = cal._eps_student_t_bs19(c.gamma, c.eta, nu)
         else:
             again = cal._eps_laplace_nrs07(c.gamma, c.eta, delta)

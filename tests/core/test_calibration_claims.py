@@ -1,4 +1,4 @@
-"""The calibration claims of verify/claimsets/calibration.py at the --quick budget: expected verdicts."""
+"""The calibration claims of verify/claims/sets/calibration.py at the --quick budget: expected verdicts."""
 
 import pytest
 

@@ -250,10 +250,10 @@ def test_tight_feasible_where_printed_is_not_dp():
 
 
 def test_tight_eta_is_not_refuted_and_shaved_delta_is():
-    """The approximate-mode auditor (verify.privacy_loss) finds no violation at eta_tight, and a
+    """The approximate-mode auditor (verify.audit.privacy_loss) finds no violation at eta_tight, and a
     certified counterexample when delta is shaved by 1% (tightness)."""
     from smoothsens_core.growth import growth_linear
-    from verify.privacy_loss import LaplaceNoise, SmoothMechanismSpec, audit_smooth_mechanism
+    from verify.audit.privacy_loss import LaplaceNoise, SmoothMechanismSpec, audit_smooth_mechanism
 
     eps, delta, gamma = 1.0, 1e-5, 0.05
     for metric, Lam in (("dp", math.inf), ("gp", 20.0)):

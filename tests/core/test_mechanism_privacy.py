@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from smoothsens_core import calibration as cal
 from smoothsens_core.mechanism import SmoothSensitivityMechanism
-from verify.privacy_loss import hockey_stick, noise_from_distribution, privacy_loss
-from verify.privacy_loss import SmoothMechanismSpec
+from verify.audit.privacy_loss import hockey_stick, noise_from_distribution, privacy_loss
+from verify.audit.privacy_loss import SmoothMechanismSpec
 from smoothsens_core.growth import growth_exp, growth_linear
 from verify.strategies import euclidean_pairs, smooth_pairs
 
@@ -41,8 +41,8 @@ PURE = [k for k in CALIBRATIONS if k != "laplace-approx"]
 def _spec(c, m=1):
     """The auditor's view of a core calibration (growth g_E, or g_L for the Laplace lemma)."""
     g = growth_linear(c.gamma) if c.growth == "g_L" else growth_exp(c.gamma)
-    metric = "hamming" if "polyplace" in c.mechanism.lower() else "euclidean"
-    return SmoothMechanismSpec(c.mechanism, noise_from_distribution(c.noise), c.eta, g, c.eps,
+    metric = "hamming" if "polyplace" in c.family.lower() else "euclidean"
+    return SmoothMechanismSpec(c.family, noise_from_distribution(c.noise), c.eta, g, c.eps,
                                delta=c.delta, metric=metric, m=m)
 
 

@@ -1,4 +1,4 @@
-"""Third-party implementations for the black-box auditors (verify.blackbox): correct ones (the
+"""Third-party implementations for the black-box auditors (verify.audit.blackbox): correct ones (the
 core's own) and planted faults, importable by path as ``MODULE:CALLABLE`` for the CLI tests.
 
 Smooth upper bounds (004 Def. 8), fixed parameters below:

@@ -1,4 +1,4 @@
-"""The audit runner (verify.audit) and the `smoothsens audit` command: reports, exit codes, errors."""
+"""The audit runner (verify.claims.runner) and the `smoothsens audit` command: reports, exit codes, errors."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from verify.audit import (
+from verify.claims.runner import (
     EXIT_INTERNAL_ERROR,
     EXIT_OK,
     EXIT_STRICT_FINDINGS,

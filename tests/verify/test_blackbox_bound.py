@@ -1,4 +1,4 @@
-"""Black-box audit of smooth upper bounds (verify.blackbox.audit_smooth_bound, 004 Def. 8).
+"""Black-box audit of smooth upper bounds (verify.audit.blackbox.audit_smooth_bound, 004 Def. 8).
 
 Planted faults come from tests/verify/planted_impls.py (see its docstring for why each is wrong);
 every certified violation is re-checked here independently: B re-evaluated as given, g0 and the
@@ -18,8 +18,8 @@ import sympy as sp
 import verify
 from smoothsens_core.growth import growth_exp, growth_linear
 from smoothsens_core.sensitivity import smooth_sensitivity_kde, smooth_sensitivity_threshold
-from verify.blackbox import BoundQuery, audit_smooth_bound, builtin_query
-from verify.blackbox._callables import PointFunction
+from verify.audit.blackbox import BoundQuery, audit_smooth_bound, builtin_query
+from verify.audit.blackbox._callables import PointFunction
 
 import planted_impls as P  # tests/verify is on sys.path (rootdir-less test folder)
 
@@ -247,12 +247,12 @@ def test_default_bound_audit_passes_the_correct_kde_bound():
 
 
 def test_verify_exports_the_black_box_auditors_and_keeps_the_exact_one():
-    import verify.privacy_loss as pl
+    import verify.audit.privacy_loss as pl
 
     assert verify.audit_smooth_bound is audit_smooth_bound
-    assert verify.audit_mechanism.__module__ == "verify.blackbox.mechanism"
-    assert pl.audit_mechanism.__module__ == "verify.privacy_loss"
-    assert verify.audit_sampler.__module__ == "verify.blackbox.sampler"
+    assert verify.audit_mechanism.__module__ == "verify.audit.blackbox.mechanism"
+    assert pl.audit_mechanism.__module__ == "verify.audit.privacy_loss"
+    assert verify.audit_sampler.__module__ == "verify.audit.blackbox.sampler"
 
 
 # ---- bad input ----------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ def test_audit_bound_rejects_unknown_expression_parameters():
 def test_below_optimal_fails_the_bound_only_where_it_proves_invalidity():
     """B < B* proves B invalid for Lambda = inf (004 Lemma 3.2) and for g_E (Lemma C.1), not for
     g_L with finite Lambda under the relaxed condition (2) of 004 App. C.2."""
-    from verify.blackbox import BoundAuditReport
+    from verify.audit.blackbox import BoundAuditReport
 
     def report(proves: bool) -> BoundAuditReport:
         return BoundAuditReport("q", "s", ((0.0,), (1.0,)), 500, 0, 500, 10, True, (), (), (), 0, 0,

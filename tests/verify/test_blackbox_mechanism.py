@@ -1,4 +1,4 @@
-"""Black-box privacy audit of release(x, rng) (verify.blackbox.audit_mechanism).
+"""Black-box privacy audit of release(x, rng) (verify.audit.blackbox.audit_mechanism).
 
 Reference values: the planted Laplace mechanisms (tests/verify/planted_impls.py) release
 x + b Z, Z ~ Lap(0, 1), for the 1-Lipschitz f(x) = x; their exact privacy loss at any pair is
@@ -14,8 +14,8 @@ import planted_impls as P  # tests/verify is on sys.path (rootdir-less test fold
 import pytest
 from scipy import stats
 
-from verify.blackbox import audit_mechanism, clopper_pearson
-from verify.privacy_loss import HammingNeighbourhood
+from verify.audit.blackbox import audit_mechanism, clopper_pearson
+from verify.audit.privacy_loss import HammingNeighbourhood
 
 SEEDS = (0, 1, 2)
 PAIRS = [(0.0, 0.5), (1.0, 2.0)]

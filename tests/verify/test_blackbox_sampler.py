@@ -1,4 +1,4 @@
-"""Black-box goodness-of-fit audit of samplers (verify.blackbox.audit_sampler)."""
+"""Black-box goodness-of-fit audit of samplers (verify.audit.blackbox.audit_sampler)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from scipy import integrate
 
 from smoothsens_core.distributions import GenCauchy, Laplace, PolyPlace, StudentT
-from verify.blackbox import anderson_darling_cdf, audit_sampler
-from verify.blackbox.sampler import anderson_darling_sf
+from verify.audit.blackbox import anderson_darling_cdf, audit_sampler
+from verify.audit.blackbox.sampler import anderson_darling_sf
 
 SEEDS = (0, 1, 2)
 N = 100_000

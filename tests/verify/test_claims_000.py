@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import verify.claimsets.direction_000  # noqa: F401  (registers the claims; independent of other claim modules)
+import verify.claims.sets.direction_000  # noqa: F401  (registers the claims; independent of other claim modules)
 from verify.claims import REGISTRY, CheckContext, Verdict
 
 EXPECTED_000 = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import verify.claimsets.asymmetric_003  # noqa: F401  (registers the claims; independent of other claim modules)
+import verify.claims.sets.asymmetric_003  # noqa: F401  (registers the claims; independent of other claim modules)
 from verify.claims import OMISSIONS, REGISTRY, CheckContext, Verdict
 
 EXPECTED_003 = {

@@ -1,4 +1,4 @@
-"""The claims of verify/claimsets/sensitivity_004.py at the --quick budget: each runs in < 3 s and
+"""The claims of verify/claims/sets/sensitivity_004.py at the --quick budget: each runs in < 3 s and
 returns the verdict established by the full audit (VERIFIED, or ERRATUM with printed/corrected)."""
 
 from __future__ import annotations

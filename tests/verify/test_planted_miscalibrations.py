@@ -1,7 +1,7 @@
 """Planted mis-calibrations are REFUTED with certified counterexamples; correct ones never are.
 
 Each planted mechanism is a classic mistake (004 Lemmas 3.3, 3.5, 3.6, Cor. 3.2; 002 Thm. 8);
-the calibrated mechanisms of verify.mechanisms_catalog must survive the same search over several
+the calibrated mechanisms of verify.audit.catalogue must survive the same search over several
 seeds.  Certification: the counterexample is re-evaluated in mpmath (50 digits)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from verify.claims import CheckContext, Verdict, load_registry
-from verify.mechanisms_catalog import (
+from verify.audit.catalogue import (
     catalogue,
     eta_gencauchy,
     eta_student_t,
@@ -22,7 +22,7 @@ from verify.mechanisms_catalog import (
     spec_polyplace,
     spec_student_t,
 )
-from verify.privacy_loss import abstract_loss_mp, audit_smooth_mechanism
+from verify.audit.privacy_loss import abstract_loss_mp, audit_smooth_mechanism
 
 PLANTED = {
     "overspent split (Student t, eta ignores nu*gamma)":

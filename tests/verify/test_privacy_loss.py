@@ -1,4 +1,4 @@
-"""Unit tests of the privacy-loss auditor (verify.privacy_loss): densities, losses, search, errors."""
+"""Unit tests of the privacy-loss auditor (verify.audit.privacy_loss): densities, losses, search, errors."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from scipy import stats
 from smoothsens_core.distributions._base import ContinuousDistribution
 from smoothsens_core.growth import growth_exp, growth_linear
 from smoothsens_core.mechanism import SmoothSensitivityMechanism
-from verify.privacy_loss import (
+from verify.audit.privacy_loss import (
     EuclideanNeighbourhood,
     GenCauchyNoise,
     HammingNeighbourhood,
@@ -437,7 +437,7 @@ def test_audit_finite_certifies_asymmetric_mechanisms_in_mpmath():
     # 003 Def. IV.2: ALap, AGeo and SALap are eps-ADP on p-neighbouring pairs (exact max loss = eps,
     # slack 0 up to rounding, nothing certified), while the reversed, non-p-neighbouring pairs have
     # infinite loss, which audit_finite now certifies with the mpmath log-densities of
-    # verify.privacy_loss._asymmetric_log_density_mp (the core imports no mpmath).
+    # verify.audit.privacy_loss._asymmetric_log_density_mp (the core imports no mpmath).
     import itertools
 
     from smoothsens_core.asymmetric import BOTTOM, AGeo, ALap, CountingQuery, NeighbourRelation, SALap

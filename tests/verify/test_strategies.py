@@ -10,8 +10,8 @@ import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
-from verify.mechanisms_catalog import spec_student_t
-from verify.privacy_loss import OrderedNeighbourhood, abstract_loss
+from verify.audit.catalogue import spec_student_t
+from verify.audit.privacy_loss import OrderedNeighbourhood, abstract_loss
 from verify.strategies import (
     calibrated_specs,
     euclidean_pairs,

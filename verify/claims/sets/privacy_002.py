@@ -12,10 +12,10 @@ import mpmath
 import numpy as np
 
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
-from verify.mechanisms_catalog import catalogue, spec_polyplace
-from verify.privacy_loss import abstract_loss, abstract_loss_mp, audit_specs
+from verify.audit.catalogue import catalogue, spec_polyplace
+from verify.audit.privacy_loss import abstract_loss, abstract_loss_mp, audit_specs
 
-_CODE = "verify/privacy_loss.py, verify/mechanisms_catalog.py"
+_CODE = "verify/audit/privacy_loss.py, verify/audit/catalogue.py"
 
 
 @claim(

@@ -2,7 +2,7 @@
 
 Imports the user's callable (MODULE is an importable module name or a path to a .py file;
 CALLABLE a name or dotted attribute path such as ``mech.release``) and runs the matching black-box
-auditor of :mod:`verify.blackbox`:
+auditor of :mod:`verify.audit.blackbox`:
 
 * ``--kind bound``: B(points) as a g-smooth upper bound on L_{f,Lambda} (004 Def. 8) for a query
   (``--query threshold|two-way|bounded-range|kde`` with its parameters, or ``--query expr --expr
@@ -161,7 +161,7 @@ def _need(args: argparse.Namespace, kind: str, *names: str) -> None:
 
 def _run_bound(args: argparse.Namespace, fn: Any, say: Any) -> Any:
     from smoothsens_core.growth import growth_exp, growth_linear
-    from verify.blackbox import audit_smooth_bound
+    from verify.audit.blackbox import audit_smooth_bound
 
     _need(args, "--kind bound", "query", "gamma")
     growth = (growth_exp if args.growth == "exp" else growth_linear)(args.gamma)
@@ -216,7 +216,7 @@ def _distribution(args: argparse.Namespace) -> Any:
 
 
 def _run_sampler(args: argparse.Namespace, fn: Any, say: Any) -> Any:
-    from verify.blackbox import audit_sampler
+    from verify.audit.blackbox import audit_sampler
 
     dist = _distribution(args)
     kw = {} if args.budget is None else {"budget": args.budget}
@@ -224,7 +224,7 @@ def _run_sampler(args: argparse.Namespace, fn: Any, say: Any) -> Any:
 
 
 def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
-    from verify.blackbox import audit_mechanism
+    from verify.audit.blackbox import audit_mechanism
 
     _need(args, "--kind mechanism", "eps", "pair")
     pairs = []
@@ -238,7 +238,7 @@ def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``smoothsens audit-impl``; returns 0 (passed) or 3 (fault found)."""
-    from verify.blackbox import load_callable
+    from verify.audit.blackbox import load_callable
 
     def say(msg: str) -> None:
         if not args.no_progress:

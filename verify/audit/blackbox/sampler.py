@@ -38,7 +38,7 @@ from scipy import integrate, stats
 
 from smoothsens_core.validation import check_integer, check_probability, check_rng
 
-from ._json import jsonable
+from verify.serialise import jsonable
 
 __all__ = ["SamplerTest", "SamplerAuditReport", "audit_sampler", "anderson_darling_cdf", "anderson_darling_sf",
            "DEFAULT_SAMPLER_BUDGET", "DEFAULT_TAIL_PROBS"]

@@ -395,7 +395,7 @@ def check_figure_1(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 def _audit(noise: Any, gamma: float, eta: float, eps: float, metric: str, ctx: CheckContext, salt: str) -> Any:
     from smoothsens_core.growth import growth_exp
-    from verify.privacy_loss import SmoothMechanismSpec, audit_smooth_mechanism
+    from verify.audit.privacy_loss import SmoothMechanismSpec, audit_smooth_mechanism
 
     spec = SmoothMechanismSpec(f"{salt} eps={eps:.6g}", noise, eta, growth_exp(gamma), eps,
                                metric="euclidean" if metric == "gp" else "hamming")
@@ -547,7 +547,7 @@ def _audit_laplace_gl(eta: float, gamma: float, eps: float, delta: float, metric
     """The approximate-mode auditor (hockey-stick divergence from exact CDFs, mpmath-certified) on the
     Laplace g_L mechanism M(x) = f(x) + (B(x)/eta) Z of 004 Lemma 3.6 claimed (eps, delta, Lambda)-GP."""
     from smoothsens_core.growth import growth_linear
-    from verify.privacy_loss import LaplaceNoise, SmoothMechanismSpec, audit_smooth_mechanism
+    from verify.audit.privacy_loss import LaplaceNoise, SmoothMechanismSpec, audit_smooth_mechanism
 
     spec = SmoothMechanismSpec(f"{salt} delta={delta:.6g}", LaplaceNoise(), eta, growth_linear(gamma), eps,
                                delta=delta, metric="euclidean" if metric == "gp" else "hamming", Lambda=Lambda,
@@ -560,7 +560,7 @@ def _hs_pair_mp(eps: float, eta: float, gamma: float, r: float, shift: float, d:
     """The hockey-stick divergence of one concrete pair (B(x') = 1, f(x') = 0, B(x) = e^r, f(x) = shift,
     dist d) recomputed independently of the core: the auditor's bad set (grid + brentq on the exact
     log-density ratio) and exact Laplace CDFs in mpmath (any set S gives a lower bound of delta_tight)."""
-    from verify.privacy_loss import LaplaceNoise, _bad_set, hockey_stick_mp
+    from verify.audit.privacy_loss import LaplaceNoise, _bad_set, hockey_stick_mp
 
     noise = LaplaceNoise()
     b, b2 = math.exp(r) / eta, 1.0 / eta

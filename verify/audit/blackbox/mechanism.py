@@ -28,9 +28,9 @@ A violation is *certified at confidence 1 - beta* when the largest eps_lo exceed
 When the mechanism also exposes an exact density (``log_density(x, y)``; e.g. the ``release``
 bound method of :class:`smoothsens_core.mechanism.SmoothSensitivityMechanism`), the report adds
 the exact privacy loss at each audited pair, sup_y [ln p_x(y) - ln p_x'(y)] / dist (grid plus
-local search, re-evaluated in mpmath by :func:`verify.privacy_loss.privacy_loss_mp`): no valid
+local search, re-evaluated in mpmath by :func:`verify.audit.privacy_loss.privacy_loss_mp`): no valid
 sampling bound at that pair can exceed it; and the worst case over the neighbourhood found by
-the exact auditor :func:`verify.privacy_loss.audit_mechanism`, with its mpmath certificate.
+the exact auditor :func:`verify.audit.privacy_loss.audit_mechanism`, with its mpmath certificate.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from smoothsens_core.validation import check_integer, check_nonnegative, check_p
 from ..privacy_loss import EuclideanNeighbourhood, HammingNeighbourhood, privacy_loss, privacy_loss_mp
 from ..privacy_loss import audit_mechanism as exact_audit_mechanism
 from ._callables import check_arity
-from ._json import jsonable
+from verify.serialise import jsonable
 
 __all__ = ["PairEstimate", "MechanismAuditReport", "audit_mechanism", "clopper_pearson",
            "DEFAULT_MECHANISM_BUDGET"]
@@ -152,7 +152,7 @@ class MechanismAuditReport:
                 lines.append(f"  exact loss at the audited pairs (density): max {self.exact['pairs_max']:.6g} "
                              "per unit distance")
             if "audit" in self.exact:
-                lines.append(f"  exact auditor (verify.privacy_loss.audit_mechanism): {self.exact['audit_summary']}")
+                lines.append(f"  exact auditor (verify.audit.privacy_loss.audit_mechanism): {self.exact['audit_summary']}")
         for n in self.notes:
             lines.append(f"  note: {n}")
         verdict = (f"FAIL: claimed eps={self.claimed_eps:g} refuted (eps >= {self.eps_lower:.6g} at confidence "
@@ -369,7 +369,7 @@ def audit_mechanism(
         raise TypeError(f"density must expose log_density(x, y); got {type(density).__name__}")
     if neighbourhood is not None and not isinstance(neighbourhood, (EuclideanNeighbourhood, HammingNeighbourhood)):
         raise TypeError(f"neighbourhood must be a EuclideanNeighbourhood or HammingNeighbourhood of "
-                        f"verify.privacy_loss; got {type(neighbourhood).__name__}")
+                        f"verify.audit.privacy_loss; got {type(neighbourhood).__name__}")
     seed = rng if isinstance(rng, (int, np.integer)) else "generator"
     gen = check_rng(rng)
     probe_gen, sample_gen, exact_gen = gen.spawn(3)
@@ -421,7 +421,7 @@ def audit_mechanism(
     if density is not False and mech is not None and callable(getattr(mech, "log_density", None)):
         say("exact side: privacy loss from the density")
         claimed = _ClaimedMechanism(mech, eps, delta)
-        exact = {"source": "verify.privacy_loss (exact density, mpmath re-evaluation)"}
+        exact = {"source": "verify.audit.privacy_loss (exact density, mpmath re-evaluation)"}
         pair_vals = []
         upd: list[PairEstimate] = []
         for k, est in enumerate(estimates):
@@ -459,7 +459,7 @@ def audit_mechanism(
                 hi_b = lo_b + 1.0
             nb = EuclideanNeighbourhood(lo_b, hi_b, pts.shape[1], Lam)
         if nb is not None:
-            say("exact side: worst-case search of verify.privacy_loss.audit_mechanism")
+            say("exact side: worst-case search of verify.audit.privacy_loss.audit_mechanism")
             try:
                 res = exact_audit_mechanism(claimed, nb, rng=exact_gen)
                 exact["audit"] = res.to_json()

@@ -1,8 +1,8 @@
 """Privacy claims of 004 (Liang & Yi, Smooth Sensitivity for Geo-Privacy), checked by the auditor.
 
-Each claim runs :func:`verify.privacy_loss.audit_smooth_mechanism` (worst-case search over the
+Each claim runs :func:`verify.audit.privacy_loss.audit_smooth_mechanism` (worst-case search over the
 pairs that 004 Def. 8 allows, certified in mpmath) on the mechanisms of
-:mod:`verify.mechanisms_catalog`, or a dedicated search for the Lipschitz Laplace mechanisms
+:mod:`verify.audit.catalogue`, or a dedicated search for the Lipschitz Laplace mechanisms
 (004 Lemma 2.3, Cor. 3.1).  The ``-planted-*`` claims are deliberately wrong mechanisms (negative
 controls of the auditor): they must come out REFUTED with a certified counterexample.
 """
@@ -16,7 +16,7 @@ import mpmath
 import numpy as np
 
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
-from verify.mechanisms_catalog import (
+from verify.audit.catalogue import (
     catalogue,
     eta_gencauchy,
     eta_student_t,
@@ -24,9 +24,9 @@ from verify.mechanisms_catalog import (
     spec_laplace_approx,
     spec_student_t,
 )
-from verify.privacy_loss import audit_specs
+from verify.audit.privacy_loss import audit_specs
 
-_CODE = "verify/privacy_loss.py, verify/mechanisms_catalog.py"
+_CODE = "verify/audit/privacy_loss.py, verify/audit/catalogue.py"
 
 
 def _entries(claim_id: str) -> list[Any]:
@@ -181,7 +181,7 @@ def lipschitz_laplace_search(kappa: float, K: float, eps: float, dim: int, Lambd
         "||f(x) - f(x')|| <= K dist(x, x').  Checked for V = R and V = R^2 (Euclidean), K in {0.5, 3}."
     ),
     kind=CheckKind.ADVERSARIAL,
-    code="verify/claimsets/privacy_004.py",
+    code="verify/claims/sets/privacy_004.py",
 )
 def check_lemma_2_3(ctx: CheckContext) -> ClaimResult:
     eps = 1.0
@@ -211,7 +211,7 @@ def check_lemma_2_3(ctx: CheckContext) -> ClaimResult:
         "(from which the corollary is said to follow) gives; V = R, Lambda = 1, K in {0.5, 2}, eps = 1."
     ),
     kind=CheckKind.ADVERSARIAL,
-    code="verify/claimsets/privacy_004.py",
+    code="verify/claims/sets/privacy_004.py",
 )
 def check_cor_3_1(ctx: CheckContext) -> ClaimResult:
     eps, Lam = 1.0, 1.0
@@ -394,7 +394,7 @@ def _threshold_mechanism(family: str, B_kind: str = "smooth") -> Any:
 
 def _concrete_result(mechs: list[tuple[str, Any]], ctx: CheckContext, salt: str,
                      expect_violation: bool = False) -> ClaimResult:
-    from verify.privacy_loss import EuclideanNeighbourhood, audit_mechanism  # noqa: PLC0415
+    from verify.audit.privacy_loss import EuclideanNeighbourhood, audit_mechanism  # noqa: PLC0415
 
     nb = EuclideanNeighbourhood(-12.0, 12.0, 1)
     rows = []
@@ -425,7 +425,7 @@ def _concrete_result(mechs: list[tuple[str, Any]], ctx: CheckContext, salt: str,
         "ln p_x(y) - ln p_x'(y) <= |x - x'| for real inputs x, x' in [-12, 12] and all y."
     ),
     kind=CheckKind.ADVERSARIAL,
-    code="smoothsens_core/sensitivity/threshold.py, smoothsens_core/mechanism.py, verify/privacy_loss.py",
+    code="smoothsens_core/sensitivity/threshold.py, smoothsens_core/mechanism.py, verify/audit/privacy_loss.py",
 )
 def check_threshold_concrete(ctx: CheckContext) -> ClaimResult:
     return _concrete_result([("Student-t threshold", _threshold_mechanism("student_t")),
@@ -442,7 +442,7 @@ def check_threshold_concrete(ctx: CheckContext) -> ClaimResult:
         "claimed (1, 0)-GP.  Must be REFUTED with concrete inputs x, x' and output y."
     ),
     kind=CheckKind.ADVERSARIAL,
-    code="smoothsens_core/sensitivity/threshold.py, verify/privacy_loss.py",
+    code="smoothsens_core/sensitivity/threshold.py, verify/audit/privacy_loss.py",
     tags=_PLANTED,
 )
 def check_planted_pointwise_threshold(ctx: CheckContext) -> ClaimResult:

@@ -1,4 +1,4 @@
-"""The ``smoothsens`` command line (subcommands are discovered in :mod:`verify.commands`)."""
+"""The ``smoothsens`` command line (subcommands are discovered in :mod:`verify.cli.commands`)."""
 
 from __future__ import annotations
 
@@ -23,12 +23,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"smoothsens {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    import verify.commands as pkg
+    import verify.cli.commands as pkg
 
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
-        mod = importlib.import_module(f"verify.commands.{info.name}")
+        mod = importlib.import_module(f"verify.cli.commands.{info.name}")
         mod.register(sub)
     return parser
 

@@ -56,7 +56,7 @@ from smoothsens_core.validation import check_integer, check_positive, check_rng
 from smoothsens_core.growth import GrowthFunction
 
 from ._callables import EvaluationFailure, PointFunction
-from ._json import jsonable
+from verify.serialise import jsonable
 from .queries import BoundQuery, check_domain, resolve_query
 
 __all__ = ["BoundViolation", "BoundAuditReport", "audit_smooth_bound", "DEFAULT_BOUND_BUDGET"]
@@ -455,7 +455,7 @@ def audit_smooth_bound(
 
     ``f``: a built-in query name (``"threshold"``, ``"two-way"``, ``"bounded-range"``, ``"kde"``)
     with its ``params`` (e.g. ``{"T": 0, "tau": 0.5}``), a SymPy expression (``params`` may give
-    ``variables`` and ``kinks``), or a :class:`~verify.blackbox.queries.BoundQuery`.
+    ``variables`` and ``kinks``), or a :class:`~verify.audit.blackbox.queries.BoundQuery`.
     ``B``: the candidate, vectorised (B(points), points of shape (n,) for d = 1 or (n, d)) or
     scalar (B(x) for one point); the convention is detected.  ``growth``: g_E or g_L
     (:mod:`smoothsens_core.growth`), ``Lambda`` in (0, inf].  ``domain``: the box (lo, hi) of

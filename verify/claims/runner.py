@@ -1,7 +1,7 @@
 """The audit runner: run selected claims (in parallel processes), summarise, write reports.
 
 ``run_audit`` runs the claims of :mod:`verify.claims` (every paper claim and every mechanism audit
-of :mod:`verify.mechanisms_catalog`, which the privacy claims wrap), shows progress on stderr,
+of :mod:`verify.audit.catalogue`, which the privacy claims wrap), shows progress on stderr,
 and returns an :class:`AuditReport`; ``AuditReport.to_markdown`` / ``to_json`` give the reports
 written by ``smoothsens audit``.
 

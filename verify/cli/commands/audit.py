@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from verify.audit import (
+from verify.claims.runner import (
     EXIT_INTERNAL_ERROR,
     EXIT_OK,
     EXIT_STRICT_FINDINGS,

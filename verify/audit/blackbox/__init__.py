@@ -10,7 +10,7 @@ eps-DP.  These auditors test such code only through calls, against what the core
   (Kolmogorov-Smirnov, Anderson-Darling, tail quantiles, moments) with a Holm decision rule;
 * :func:`audit_mechanism` - a statistically valid lower bound on the privacy loss from samples
   (Clopper-Pearson), beside the exact privacy loss when the mechanism exposes its density
-  (:func:`verify.privacy_loss.audit_mechanism`, the exact auditor, is a different function).
+  (:func:`verify.audit.privacy_loss.audit_mechanism`, the exact auditor, is a different function).
 """
 
 from ._callables import EvaluationFailure, load_callable

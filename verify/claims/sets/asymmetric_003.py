@@ -629,7 +629,7 @@ def check_thm_viii2(ctx: CheckContext) -> ClaimResult:
         inst += 1
         if it == 0 and q.d == 1 and mech.signs[0] != 0:
             try:  # independent brute force through the privacy-loss auditor (H5), when available
-                from verify.privacy_loss import audit_finite
+                from verify.audit.privacy_loss import audit_finite
 
                 with np.errstate(all="ignore"):
                     res = audit_finite(mech, list(zip(A, B)), [[k] for k in range(n + 1)])

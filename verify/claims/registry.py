@@ -3,7 +3,7 @@
 A :class:`Claim` is frozen: a stable id (``004-Lemma-4.1``), its source (seed file, section), the
 statement exactly as checked (plain math), the kind of check, and a check function returning a
 frozen :class:`ClaimResult` (verdict, evidence, precision, time).  Claims live in the modules of
-:mod:`verify.claimsets`; :func:`load_registry` imports all of them.  The registry refuses duplicate
+:mod:`verify.claims.sets`; :func:`load_registry` imports all of them.  The registry refuses duplicate
 ids and claims without a check at registration time.
 
 Verdicts
@@ -290,13 +290,13 @@ _LOADED = False
 
 
 def load_registry() -> Registry:
-    """Import every module of :mod:`verify.claimsets` (each registers its claims) and return REGISTRY."""
+    """Import every module of :mod:`verify.claims.sets` (each registers its claims) and return REGISTRY."""
     global _LOADED
     if not _LOADED:
-        import verify.claimsets as pkg
+        import verify.claims.sets as pkg
 
         for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
             if not info.name.startswith("_"):
-                importlib.import_module(f"verify.claimsets.{info.name}")
+                importlib.import_module(f"verify.claims.sets.{info.name}")
         _LOADED = True
     return REGISTRY

@@ -2,7 +2,7 @@
 
 Each :class:`CatalogueEntry` is one mechanism at one parameter point: the noise family, the
 growth function and the eta that the calibration of :mod:`smoothsens_core.calibration` returns
-for the target eps (and delta), wrapped as a :class:`verify.privacy_loss.SmoothMechanismSpec`
+for the target eps (and delta), wrapped as a :class:`verify.audit.privacy_loss.SmoothMechanismSpec`
 so the auditor can search its worst case (004 Def. 8 abstraction).
 
 When the calibration module (or one of its functions) is not importable, eta is taken from the
