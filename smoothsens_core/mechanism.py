@@ -31,6 +31,17 @@ from .validation import check_integer, check_metric, check_positive, check_proba
 __all__ = ["Mechanism", "MechanismWithReference", "SmoothSensitivityMechanism"]
 
 
+def _check_outputs(y: ArrayLike) -> NDArray[np.float64]:
+    """Outputs y as a float array; NaN is rejected naming y (not x)."""
+    try:
+        arr = np.asarray(y, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"y must be an array of real numbers; got {type(y).__name__}") from exc
+    if arr.size and np.any(np.isnan(arr)):
+        raise ValueError(f"y must not contain NaN; got NaN at index {tuple(int(i) for i in np.argwhere(np.isnan(arr))[0])}")
+    return arr
+
+
 @runtime_checkable
 class Mechanism(Protocol):
     """The contract of a mechanism the exact auditor can audit.
@@ -110,7 +121,8 @@ class SmoothSensitivityMechanism:
             raise TypeError(f"noise must be a smoothsens_core distribution; got {type(self.noise).__name__}")
         object.__setattr__(self, "eta", check_positive("eta", self.eta))
         object.__setattr__(self, "eps", check_positive("eps", self.eps))
-        if self.delta != 0.0:
+        # delta = 0 is a pure guarantee; otherwise delta must be a probability in (0, 1) (NaN fails).
+        if not (isinstance(self.delta, (int, float)) and self.delta == 0.0):
             object.__setattr__(self, "delta", check_probability("delta", self.delta))
         object.__setattr__(self, "metric", check_metric(self.metric, allowed=("euclidean", "hamming")))
         object.__setattr__(self, "Lambda", check_positive("Lambda", self.Lambda, allow_inf=True))
@@ -163,9 +175,12 @@ class SmoothSensitivityMechanism:
 
     def log_density(self, x: Any, y: ArrayLike) -> NDArray[np.float64]:
         """ln p_x(y) = ln h((y - f(x))/s(x)) - ln s(x), with s(x) = B(x)/eta."""
+        y_arr = _check_outputs(y)
         s = self._scale(x)
         fx = np.asarray(self.f(x), dtype=float)  # type: ignore[misc]
-        z = (np.asarray(y, dtype=float) - fx) / s
+        if fx.size and np.any(np.isnan(fx)):
+            raise ValueError("f(x) is NaN for some input x: check x (NaN or outside the query's domain)")
+        z = (y_arr - fx) / s
         return np.asarray(self.noise.logpdf(z)) - np.log(s)
 
     def release(self, x: Any, rng: Any) -> NDArray[np.float64]:
