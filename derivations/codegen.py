@@ -49,7 +49,7 @@ import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import sympy as sp
 from sympy.codegen.rewriting import optimize, optims_numpy, sinc_opts
@@ -424,9 +424,11 @@ def _finish(result, *args):
 '''
 
 
-def discover_targets(package: str = "derivations") -> list[GeneratedModule]:
+def discover_targets(package: str = "derivations",
+                     progress: Callable[[str], None] | None = None) -> list[GeneratedModule]:
     """Import every module of ``package`` defining ``codegen_targets()`` and collect its targets
-    (sorted by derivation module name)."""
+    (sorted by derivation module name).  ``progress(name)`` is called before each derivation
+    module runs (the derivations take minutes in all; the CLI prints one line per module)."""
     pkg = importlib.import_module(package)
     out: list[GeneratedModule] = []
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
@@ -436,6 +438,8 @@ def discover_targets(package: str = "derivations") -> list[GeneratedModule]:
         fn = getattr(mod, "codegen_targets", None)
         if fn is None:
             continue
+        if progress is not None:
+            progress(f"{package}.{info.name}")
         for gm in fn():
             if not isinstance(gm, GeneratedModule):
                 raise TypeError(f"{package}.{info.name}.codegen_targets() must return GeneratedModule objects")

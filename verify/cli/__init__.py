@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from typing import Sequence
@@ -43,6 +44,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         return int(handler(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (`smoothsens calibrate | head`): not an error of ours.  Point stdout
+        # at devnull so the interpreter's final flush does not raise again (Python docs, "Note on
+        # SIGPIPE").
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except (ValueError, TypeError, KeyError, FileNotFoundError) as exc:
         # User errors get one clear line, not a traceback.
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc

@@ -7,6 +7,7 @@ Progress goes to stderr; the table is written as ``NAME.csv`` and the figure as 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
@@ -15,18 +16,39 @@ __all__ = ["register", "run"]
 
 
 def _floats(text: str) -> list[float]:
+    """Comma-separated numbers ('1/4000' allowed); argparse shows the message on failure."""
     out = []
     for part in text.split(","):
         part = part.strip()
-        if part.startswith("1/"):
-            out.append(1.0 / float(part[2:]))
-        else:
-            out.append(float(part))
+        try:
+            value = 1.0 / float(part[2:]) if part.startswith("1/") else float(part)
+        except (ValueError, ZeroDivisionError):
+            raise argparse.ArgumentTypeError(
+                f"expected comma-separated numbers such as 1,0.5 or 1/4000; got {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"values must be finite numbers; got {text!r}")
+        out.append(value)
+    return out
+
+
+def _positive_floats(text: str) -> list[float]:
+    """:func:`_floats` with every value > 0 (eps per unit distance, 004 Def. 5)."""
+    out = _floats(text)
+    bad = [v for v in out if not v > 0]
+    if bad:
+        raise argparse.ArgumentTypeError(f"values must be > 0; got {bad[0]:g} in {text!r}")
     return out
 
 
 def _ints(text: str) -> list[int]:
-    return [int(float(p)) for p in text.split(",")]
+    """Comma-separated positive integers (numbers of users)."""
+    try:
+        out = [int(float(p)) for p in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers such as 1000,10000; got {text!r}") from None
+    if any(v < 1 for v in out):
+        raise argparse.ArgumentTypeError(f"values must be integers >= 1; got {text!r}")
+    return out
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -47,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--reps", type=int, default=None, help="repetitions per configuration")
     p.add_argument("--n", type=_ints, default=None,
                    help="number(s) of users, comma separated (one-way, noise-mse: a list; others: one value)")
-    p.add_argument("--eps", type=_floats, default=None,
+    p.add_argument("--eps", type=_positive_floats, default=None,
                    help="eps value(s) per unit distance, comma separated; '1/4000' is accepted")
     p.add_argument("--thresholds", type=_floats, default=None, help="one-way thresholds T (USD)")
     p.add_argument("--k", type=int, default=None, help="grid size: (k+1) x (k+1) queries (two-way, kde)")

@@ -31,12 +31,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from derivations.codegen import REGENERATE_COMMAND, check_generated, default_output_dir, write_generated
+    from derivations.codegen import (
+        REGENERATE_COMMAND,
+        check_generated,
+        default_output_dir,
+        discover_targets,
+        write_generated,
+    )
 
     out = args.out if args.out is not None else default_output_dir()
     t0 = time.perf_counter()
+    print("smoothsens regenerate: running the SymPy derivations (about 2 minutes on 2 cores)", file=sys.stderr)
+
+    def step(module: str) -> None:
+        print(f"  [{time.perf_counter() - t0:6.1f} s] {module}", file=sys.stderr, flush=True)
+
+    targets = discover_targets(progress=step)
     if args.check:
-        ok, report = check_generated(out)
+        ok, report = check_generated(out, targets)
         if ok:
             print(f"smoothsens regenerate --check: {report.strip()} ({out}; {time.perf_counter() - t0:.1f} s)")
             return 0
@@ -44,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         cmd = REGENERATE_COMMAND + (f" --out {args.out}" if args.out is not None else "")
         print(f"smoothsens regenerate --check: out of date; update with `{cmd}`", file=sys.stderr)
         return 1
-    changed = write_generated(out)
+    changed = write_generated(out, targets)
     for path in changed:
         print(f"wrote {path}")
     print(f"smoothsens regenerate: {len(changed)} file(s) changed in {out} ({time.perf_counter() - t0:.1f} s)")

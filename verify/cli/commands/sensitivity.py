@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -67,7 +68,11 @@ def read_points(path: str) -> np.ndarray:
             skip = 0
         except ValueError:
             skip = 1
-        arr = np.loadtxt(pth, delimiter=",", skiprows=skip, ndmin=2)
+        if not first.strip():
+            raise ValueError(f"--input {path} is empty: it must hold one point per row")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "input contained no data": reported below
+            arr = np.loadtxt(pth, delimiter=",", skiprows=skip, ndmin=2)
     else:
         raise ValueError(f"--input must end in .csv or .npy; got {path}")
     arr = np.asarray(arr, dtype=float)
@@ -75,6 +80,8 @@ def read_points(path: str) -> np.ndarray:
         arr = arr.reshape(-1, 1)
     if arr.ndim != 2:
         raise ValueError(f"--input must hold a 2-D array of points (n x d); got shape {arr.shape}")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"--input {path} holds no points (only a header?): it must hold one point per row")
     return arr
 
 
