@@ -28,6 +28,7 @@ __all__ = [
     "Verdict",
     "CheckKind",
     "SEEDS",
+    "PAPERS",
     "CheckContext",
     "ClaimResult",
     "Claim",
@@ -45,6 +46,14 @@ SEEDS: Mapping[str, str] = {
     "002": "002_c1d9ef7457320fa2.txt",
     "003": "003_589fbd8247981f2a.txt",
     "004": "004_69025f458ca54b64.txt",
+}
+
+#: Each seed's paper, for the reports (authors and title as printed on the seed's first page).
+PAPERS: Mapping[str, str] = {
+    "000": "appendix (omitted proofs) of a paper on direction-oriented smooth sensitivity",
+    "002": "Hladík & Tětek, Smooth Sensitivity Revisited: Towards Optimality",
+    "003": "Takagi, Kato, Cao & Yoshikawa, Asymmetric Differential Privacy",
+    "004": "Liang & Yi, Smooth Sensitivity for Geo-Privacy",
 }
 
 

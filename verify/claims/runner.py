@@ -16,7 +16,10 @@ from __future__ import annotations
 import json
 import multiprocessing
 import platform
+import re
+import shutil
 import sys
+import textwrap
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -26,6 +29,8 @@ from typing import Any, Iterable, Sequence
 from smoothsens_core import __version__
 from verify.claims import (
     OMISSIONS,
+    PAPERS,
+    SEEDS,
     CheckContext,
     Claim,
     ClaimResult,
@@ -128,19 +133,32 @@ class AuditReport:
         return EXIT_OK
 
     # ---- text table ---------------------------------------------------------------------
-    def table(self, width: int = 140) -> str:
-        rows = [("claim", "verdict", "evidence")]
-        for e in self.entries:
-            rows.append((e.claim.id, e.display_verdict, " ".join(e.result.summary.split())))
-        w0 = max(len(r[0]) for r in rows)
-        w1 = max(len(r[1]) for r in rows)
-        room = max(20, width - w0 - w1 - 4)
-        lines = []
-        for i, (a, b, c) in enumerate(rows):
-            c = c if len(c) <= room else c[: room - 1] + "…"
-            lines.append(f"{a:<{w0}}  {b:<{w1}}  {c}")
-            if i == 0:
-                lines.append(f"{'-' * w0}  {'-' * w1}  {'-' * min(room, 60)}")
+    def ordered(self) -> list[AuditEntry]:
+        """Entries grouped by paper (000, 002, 003, 004) and in the paper's numbering within each."""
+        return sorted(self.entries, key=lambda e: claim_order_key(e.claim))
+
+    def table(self, width: int | None = None) -> str:
+        """One block per paper (with its title), one row per claim; the evidence is wrapped to the
+        terminal width on continuation lines, never cut."""
+        if width is None:
+            width = max(80, shutil.get_terminal_size((140, 24)).columns)
+        entries = self.ordered()
+        if not entries:
+            return "(no claims selected)"
+        w0 = max(len("claim"), *(len(e.claim.id) for e in entries))
+        w1 = max(len("verdict"), *(len(e.display_verdict) for e in entries))
+        room = max(30, width - w0 - w1 - 4)
+        pad = " " * (w0 + w1 + 4)
+        lines = [f"{'claim':<{w0}}  {'verdict':<{w1}}  evidence", f"{'-' * w0}  {'-' * w1}  {'-' * min(room, 60)}"]
+        seed = None
+        for e in entries:
+            if e.claim.seed != seed:
+                seed = e.claim.seed
+                lines.append(f"[{seed}] {PAPERS.get(seed, '')}")
+            text = textwrap.wrap(" ".join(e.result.summary.split()), room, break_long_words=True,
+                                 break_on_hyphens=False) or [""]
+            lines.append(f"{e.claim.id:<{w0}}  {e.display_verdict:<{w1}}  {text[0]}")
+            lines.extend(pad + t for t in text[1:])
         return "\n".join(lines)
 
     def totals_line(self) -> str:
@@ -151,7 +169,7 @@ class AuditReport:
                 f"{t['internal_errors']}")
 
     def errata(self) -> list[AuditEntry]:
-        return [e for e in self.entries if e.result.verdict is Verdict.ERRATUM]
+        return [e for e in self.ordered() if e.result.verdict is Verdict.ERRATUM]
 
     def errata_text(self) -> str:
         out = []
@@ -173,7 +191,8 @@ class AuditReport:
                         "workers": self.workers},
             "python": platform.python_version(),
             "totals": self.totals(),
-            "claims": [e.to_json() for e in self.entries],
+            "papers": dict(PAPERS),
+            "claims": [e.to_json() for e in self.ordered()],
             "omissions": [{"seed": o.seed, "where": o.where, "reason": o.reason} for o in self.omissions],
         }
 
@@ -193,9 +212,14 @@ class AuditReport:
             md.append(f"| {v.value} | {t[v.value]} |")
         md.append(f"| planted controls caught | {t['planted_caught']} of {t['planted_caught'] + t['planted_missed']} |")
         md.append(f"| internal errors | {t['internal_errors']} |\n")
+        md.append("## Papers\n")
+        md.append("| seed | paper | file |\n|---|---|---|")
+        for seed in sorted({e.claim.seed for e in self.entries}):
+            md.append(f"| {seed} | {_md(PAPERS.get(seed, ''))} | `{SEEDS[seed]}` |")
+        md.append("")
         md.append("## Summary\n")
         md.append("| claim | paper | kind | verdict | evidence | s |\n|---|---|---|---|---|---|")
-        for e in self.entries:
+        for e in self.ordered():
             md.append(f"| `{e.claim.id}` | {e.claim.seed} {_md(e.claim.section)} | {e.claim.kind.value} | "
                       f"{e.display_verdict} | {_md(e.result.summary)} | {e.result.seconds:.2f} |")
         md.append("")
@@ -208,17 +232,17 @@ class AuditReport:
             md.append(f"- printed: {_md(str(ev.get('printed', '(see evidence)')))}")
             md.append(f"- corrected: {_md(str(ev.get('corrected', '(see evidence)')))}")
             md.append(f"- evidence: {_md(e.result.summary)}\n")
-        refuted = [e for e in self.entries if e.result.verdict is Verdict.REFUTED and not e.planted]
+        refuted = [e for e in self.ordered() if e.result.verdict is Verdict.REFUTED and not e.planted]
         md.append("## Refuted paper claims\n")
         md.append("None.\n" if not refuted else "")
         for e in refuted:
             md.append(f"- `{e.claim.id}`: {_md(e.result.summary)}")
-        inc = [e for e in self.entries if e.result.verdict is Verdict.INCONCLUSIVE]
+        inc = [e for e in self.ordered() if e.result.verdict is Verdict.INCONCLUSIVE]
         md.append("\n## Inconclusive\n")
         md.append("None.\n" if not inc else "")
         for e in inc:
             md.append(f"- `{e.claim.id}`: {_md(e.result.summary)}")
-        planted = [e for e in self.entries if e.planted]
+        planted = [e for e in self.ordered() if e.planted]
         md.append("\n## Planted controls (must be REFUTED)\n")
         md.append("None selected.\n" if not planted else "")
         for e in planted:
@@ -228,7 +252,7 @@ class AuditReport:
         for o in self.omissions:
             md.append(f"- {o.seed} {_md(o.where)}: {_md(o.reason)}")
         md.append("\n## Details\n")
-        for e in self.entries:
+        for e in self.ordered():
             md.append(f"### `{e.claim.id}`\n")
             md.append(f"- source: seed {e.claim.seed} (`{e.claim.source_file}`), {_md(e.claim.section)}")
             md.append(f"- statement: {_md(e.claim.statement)}")
@@ -261,6 +285,19 @@ def _one_line(s: Any) -> str:
 
 def _md(s: str) -> str:
     return _one_line(s).replace("|", "\\|")
+
+
+_ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8, "IX": 9, "X": 10}
+
+
+def claim_order_key(c: Claim) -> tuple[Any, ...]:
+    """Sort key: the paper, then the numbers of the claim id in the paper's numbering (roman section
+    numbers of 003 read as integers), then the id; "Sec-3.3" < "Lemma-3.5" < "Lemma-4.1"."""
+    rest = c.id.split("-", 1)[1] if "-" in c.id else c.id
+    nums: list[int] = []
+    for tok in re.findall(r"[0-9]+|[IVX]+(?=[.\-]|$)", rest):
+        nums.append(int(tok) if tok.isdigit() else _ROMAN.get(tok, 99))
+    return (c.seed, tuple(nums) or (10**6,), c.id)
 
 
 def select_claims(ids: Sequence[str] | None = None, papers: Sequence[str] | None = None,
