@@ -14,19 +14,18 @@ a planted control that is *not* refuted is a failure of the auditor (reported, a
 from __future__ import annotations
 
 import json
-import multiprocessing
 import platform
 import re
 import shutil
 import sys
 import textwrap
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from smoothsens_core import __version__
+from verify.parallel import Executor, SerialExecutor, get_executor, progress_bar
 from verify.claims import (
     OMISSIONS,
     PAPERS,
@@ -109,6 +108,8 @@ class AuditReport:
     seconds: float = 0.0
     started: str = ""
     omissions: list[Any] = field(default_factory=list)
+    backend: str = "serial"
+    events: list[str] = field(default_factory=list)
 
     # ---- totals and status --------------------------------------------------------------
     def totals(self) -> dict[str, int]:
@@ -187,8 +188,8 @@ class AuditReport:
             "tool": f"smoothsens {__version__}",
             "started": self.started,
             "seconds": round(self.seconds, 3),
-            "context": {"seed": self.ctx.seed, "budget": self.ctx.budget, "dps": self.ctx.dps,
-                        "workers": self.workers},
+            "context": {"seed": self.ctx.seed, "budget": self.ctx.budget, "dps": self.ctx.dps},
+            "run": {"backend": self.backend, "workers": self.workers, "events": list(self.events)},
             "python": platform.python_version(),
             "totals": self.totals(),
             "papers": dict(PAPERS),
@@ -201,7 +202,12 @@ class AuditReport:
         md: list[str] = []
         md.append("# smoothsens audit report\n")
         md.append(f"smoothsens {__version__}; started {self.started}; {self.seconds:.1f} s; seed {self.ctx.seed}, "
-                  f"budget {self.ctx.budget:g}, mpmath {self.ctx.dps} digits, {self.workers} worker(s).\n")
+                  f"budget {self.ctx.budget:g}, mpmath {self.ctx.dps} digits, {self.backend}.\n")
+        if self.events:
+            md.append("Cluster events (each task re-ran from its own inputs and seed; no result was lost "
+                      "or counted twice):\n")
+            md.extend(f"- {_md(ev)}" for ev in self.events)
+            md.append("")
         md.append("Verdicts: VERIFIED (holds within the stated precision or symbolically), ERRATUM (printed "
                   "form wrong, corrected form holds), REFUTED (false; certified counterexample), "
                   "INCONCLUSIVE (undecided; reason given).  Planted controls are deliberately wrong "
@@ -318,31 +324,28 @@ def _run_one(cid: str, seed: int, budget: float, dps: int) -> ClaimResult:
     return ClaimResult(res.verdict, res.summary, _jsonable(res.evidence), res.precision, res.seconds)
 
 
-def _progress(total: int, enabled: bool) -> Any:
-    if not enabled:
-        return None
-    try:
-        from tqdm import tqdm  # noqa: PLC0415 - optional dependency
+def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, progress: bool = True,
+              scheduler: str | None = None, executor: Executor | None = None) -> AuditReport:
+    """Run ``claims`` with context ``ctx`` and collect the report.
 
-        return tqdm(total=total, file=sys.stderr, unit="claim", desc="audit", leave=False)
-    except ImportError:  # pragma: no cover - tqdm is optional
-        return None
-
-
-def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, progress: bool = True) -> AuditReport:
-    """Run ``claims`` with context ``ctx`` (``workers`` > 1: a process pool) and collect the report.
-
-    A check that raises becomes INCONCLUSIVE with ``internal_error`` in its evidence (Claim.run);
-    a worker process that dies is reported the same way.  Results keep the registry order."""
+    Parallelism is Dask's (:mod:`verify.parallel`): ``executor`` if given, else ``scheduler`` (the
+    address of a running Dask scheduler) or ``workers`` > 1 (a LocalCluster of that many workers,
+    shut down at the end); serial otherwise.  Each claim is one task: its result depends only on
+    (claim, seed, budget, dps), so the report is the same however the tasks are scheduled.  A check
+    that raises becomes INCONCLUSIVE with ``internal_error`` in its evidence (Claim.run); a task
+    that still fails after the retries (e.g. its workers kept dying) is reported the same way."""
     claims = list(claims)
     if workers < 1:
         raise ValueError(f"workers must be an integer >= 1; got workers={workers}")
     t0 = time.perf_counter()
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    own = executor is None
+    ex = get_executor(scheduler, workers if len(claims) > 1 else 1) if own else executor
     results: dict[str, ClaimResult] = {}
-    bar = _progress(len(claims), progress)
+    bar = progress_bar(len(claims), "audit", progress)
 
-    def done(cid: str, res: ClaimResult) -> None:
+    def done(i: int, res: ClaimResult) -> None:
+        cid = claims[i].id
         results[cid] = res
         if bar is not None:
             bar.set_postfix_str(f"{cid}: {res.verdict.value}", refresh=False)
@@ -351,23 +354,30 @@ def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, p
             print(f"[{len(results)}/{len(claims)}] {cid}: {res.verdict.value}", file=sys.stderr)
 
     try:
-        if workers == 1 or len(claims) <= 1:
-            for c in claims:
-                done(c.id, c.run(ctx))
+        if isinstance(ex, SerialExecutor):
+            ex.map(lambda c: c.run(ctx), [(c,) for c in claims], label="claim", progress=done)
         else:
-            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method)) as pool:
-                futs = {pool.submit(_run_one, c.id, ctx.seed, ctx.budget, ctx.dps): c for c in claims}
-                for f in as_completed(futs):
-                    c = futs[f]
-                    try:
-                        res = f.result()
-                    except Exception as exc:  # noqa: BLE001 - a dead worker is an internal error
-                        res = ClaimResult(Verdict.INCONCLUSIVE, f"internal error: worker failed: {exc!r}",
-                                          {"internal_error": True})
-                    done(c.id, res)
+            ex.map(_run_one_safe, [(c.id, ctx.seed, ctx.budget, ctx.dps) for c in claims], label="claim",
+                   progress=done)
     finally:
         if bar is not None:
             bar.close()
+        backend, n_workers, events = ex.describe(), ex.workers, list(ex.events)
+        if own:
+            ex.close()
     entries = [AuditEntry(c, results[c.id]) for c in claims]
-    return AuditReport(entries, ctx, workers, time.perf_counter() - t0, started, list(OMISSIONS))
+    report = AuditReport(entries, ctx, n_workers, time.perf_counter() - t0, started, list(OMISSIONS))
+    report.backend = backend
+    report.events = events
+    return report
+
+
+def _run_one_safe(cid: str, seed: int, budget: float, dps: int) -> ClaimResult:
+    """:func:`_run_one`, with an exception of the task itself turned into an internal error (a
+    check's own exceptions are already caught by ``Claim.run``; this catches e.g. import failures
+    on a remote worker)."""
+    try:
+        return _run_one(cid, seed, budget, dps)
+    except Exception as exc:  # noqa: BLE001 - reported as an internal error, never hidden
+        return ClaimResult(Verdict.INCONCLUSIVE, f"internal error: task failed on its worker: {exc!r}",
+                           {"internal_error": True})

@@ -98,7 +98,11 @@ def register(subparsers: Any) -> None:
                    help=f"quick profile: budget {QUICK_BUDGET} and, unless --workers is given, one process per core "
                         "(at most 2): under a minute")
     p.add_argument("--workers", type=_int_at_least(1), default=None, metavar="N",
-                   help="run claims in N parallel processes (default 1; with --quick: min(2, cores))")
+                   help="run claims on a Dask LocalCluster of N worker processes (default 1 = serial; with "
+                        "--quick: min(2, cores)); needs the [dask] extra, else runs serially and says so")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run claims on an existing Dask cluster, e.g. tcp://host:8786 (the workers need "
+                        "smoothsens installed); the report is the same as a serial run with the same seed")
     p.add_argument("--out", type=Path, default=Path("audit-report"), metavar="DIR",
                    help="folder of the reports (default audit-report/)")
     p.add_argument("--json", type=Path, default=None, metavar="PATH", help="JSON report path (default DIR/verdicts.json)")
@@ -138,8 +142,10 @@ def run(args: argparse.Namespace) -> int:
     budget = args.budget if args.budget is not None else (QUICK_BUDGET if args.quick else 1.0)
     ctx = CheckContext(seed=args.seed, budget=budget, dps=args.precision)
     workers = args.workers if args.workers is not None else (min(2, os.cpu_count() or 1) if args.quick else 1)
-    report = run_audit(claims, ctx, workers=workers, progress=not args.no_progress)
+    report = run_audit(claims, ctx, workers=workers, scheduler=args.scheduler, progress=not args.no_progress)
     print(report.table())
+    for ev in report.events:
+        print(f"cluster: {ev}", file=sys.stderr)
     print()
     print(report.totals_line())
     errata = report.errata_text()

@@ -1,0 +1,98 @@
+"""Dask as the one parallel backend (issue 18): same report serially and on a LocalCluster, even
+when a worker is killed mid-run; seeds per chunk independent of scheduling."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import numpy as np
+import pytest
+
+from verify import parallel
+from verify.claims import CheckContext
+from verify.claims.runner import run_audit, select_claims
+
+distributed = pytest.importorskip("distributed", reason="the [dask] extra is part of the test extra")
+
+CTX = CheckContext(seed=20261122, budget=0.1, dps=50)
+
+
+def _claims():
+    # Paper 000: nine claims of every kind (symbolic, numeric, property), about 10 s serially.
+    return select_claims(papers=["000"])
+
+
+def _stable(report) -> dict:
+    """The report's JSON without its timing and run fields (seconds, start time, backend)."""
+    d = json.loads(json.dumps(report.to_json(), default=str))
+    for k in ("seconds", "started", "run"):
+        d.pop(k)
+    for c in d["claims"]:
+        c.pop("seconds", None)
+    return d
+
+
+def test_spawned_seeds_depend_only_on_master_seed_and_index():
+    a = [np.random.default_rng(s).random() for s in parallel.spawn_seeds(7, 4)]
+    b = [np.random.default_rng(s).random() for s in parallel.spawn_seeds(7, 4)]
+    c = [np.random.default_rng(s).random() for s in parallel.spawn_seeds(8, 4)]
+    assert a == b and a != c and len(set(a)) == 4
+
+
+def test_without_dask_workers_fall_back_to_serial_and_say_how(monkeypatch, capsys):
+    monkeypatch.setattr(parallel, "dask_available", lambda: False)
+    ex = parallel.get_executor(None, 2)
+    assert isinstance(ex, parallel.SerialExecutor)
+    assert "pip install 'smoothsens[dask]'" in capsys.readouterr().err
+    with pytest.raises(ValueError, match=r"need dask.distributed.*smoothsens\[dask\]"):
+        parallel.get_executor("tcp://127.0.0.1:1", 1)
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return run_audit(_claims(), CTX, workers=1, progress=False)
+
+
+def test_local_cluster_report_equals_serial_report(serial):
+    with parallel.DaskExecutor(None, 2) as ex:
+        dask = run_audit(_claims(), CTX, executor=ex, progress=False)
+    assert serial.backend == "serial" and dask.backend.startswith("dask LocalCluster")
+    assert _stable(dask) == _stable(serial)
+
+
+class _KillOnce(parallel.DaskExecutor):
+    """A LocalCluster executor that SIGKILLs one worker process after the first task finishes."""
+
+    killed: list[str]
+
+    def map(self, fn, tasks, *, label="task", progress=None):
+        self.killed = []
+
+        def hook(i, res):
+            if not self.killed:
+                pids = self.client.run(os.getpid)  # worker address -> pid
+                addr, pid = sorted(pids.items())[0]
+                os.kill(pid, signal.SIGKILL)
+                self.killed.append(addr)
+            if progress is not None:
+                progress(i, res)
+
+        return super().map(fn, tasks, label=label, progress=hook)
+
+
+def test_killed_worker_mid_run_gives_the_identical_report(serial):
+    with _KillOnce(None, 2) as ex:
+        report = run_audit(_claims(), CTX, executor=ex, progress=False)
+        killed = ex.killed
+    assert killed, "the test did not kill a worker"
+    assert _stable(report) == _stable(serial)
+    assert sum(e.internal_error for e in report.entries) == 0
+    assert any(killed[0] in ev for ev in report.events), report.events  # the report says so
+
+
+def test_iter_chunks_covers_the_range_once():
+    assert list(parallel.iter_chunks(10, 4)) == [(0, 4), (4, 4), (8, 2)]
+    with pytest.raises(ValueError, match="chunk must be >= 1"):
+        list(parallel.iter_chunks(3, 0))
