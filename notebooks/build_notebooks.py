@@ -1,17 +1,21 @@
-"""Build the notebooks of smoothsens programmatically (nbformat) and optionally execute them.
+"""Build the notebooks of smoothsens programmatically (nbformat) and execute them, in one command.
 
-    python3 notebooks/build_notebooks.py            # write the .ipynb files (no outputs)
-    python3 notebooks/build_notebooks.py --execute  # write and execute at full size (outputs kept)
-    python3 notebooks/build_notebooks.py --execute --only 02
+    python3 notebooks/build_notebooks.py              # build and execute all six at full size (outputs kept)
+    python3 notebooks/build_notebooks.py --only 02    # only 02_one_way_threshold.ipynb
+    python3 notebooks/build_notebooks.py --quick      # execute at quick sizes (seconds; for a look, not to commit)
+    python3 notebooks/build_notebooks.py --no-execute # write the cells only: every output is dropped
 
-Each notebook reads ``SMOOTHSENS_NOTEBOOK_QUICK=1`` from the environment to shrink its sizes (the
-test suite runs them that way, see tests/test_notebooks.py).  ``--only`` selects notebooks by file-name
-prefix (``--only 05`` writes and executes only 05_asymmetric_one_sided.ipynb).
+A notebook file is written only after its execution succeeded, so a failed run never leaves an
+unexecuted notebook behind.  Each notebook reads ``SMOOTHSENS_NOTEBOOK_QUICK=1`` from the
+environment to shrink its sizes (``--quick`` sets it; the test suite runs them that way, see
+tests/test_notebooks.py, which also checks that the committed files match this builder and were
+executed at full size).  Needs only the ``[notebooks]`` extra (nbclient, ipykernel, matplotlib).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -177,7 +181,7 @@ a heavy-tailed alternative to the Gaussian kernel of 004 Sec. 4.3. The steps:
    a brute-force search of the definition;
 2. calibrate the noise (`smoothsens_core.calibration`: Student's t of 004 Lemma 3.5 with the split
    $\\nu\\gamma=\\varepsilon/3$ of 004 Sec. 5, and PolyPlace of 002 Thm. 8);
-3. audit the mechanism (`verify.audit.privacy_loss`): a worst-case search of the privacy loss
+3. audit the mechanism (`verify.audit.exact`): a worst-case search of the privacy loss
    $\\ln p_x(y)-\\ln p_{x'}(y)-\\varepsilon|x-x'|$ with mpmath certification, on the concrete mechanism, on a
    deliberately mis-calibrated copy (a planted bug the audit must catch), and on the abstract calibration
    (any $f$ with any $g_E$-smooth bound);
@@ -256,32 +260,32 @@ for c in (cal_t, cal_p):
     ("md", """\
 ## 3 · Audit
 
-`audit_mechanism` samples pairs $x,x'$ (log-uniform distances) and outputs $y$, maximises the slack
+`audit_density_mechanism` samples pairs $x,x'$ (log-uniform distances) and outputs $y$, maximises the slack
 $\\ln p_x(y)-\\ln p_{x'}(y)-\\varepsilon|x-x'|$ locally, and re-evaluates the best candidates in mpmath at 50 digits;
 only a violation that survives in mpmath is *certified*. The planted copy uses $2\\eta$ (half the noise):
 the audit must find a certified violation there."""),
     ("code", """\
-from smoothsens_core.mechanism import SmoothSensitivityMechanism
-from verify.audit.privacy_loss import audit_mechanism, audit_smooth_mechanism, EuclideanNeighbourhood, SmoothMechanismSpec
+import dataclasses
+from verify.audit.exact import audit_density_mechanism, audit_smooth_mechanism, EuclideanNeighbourhood
 box = EuclideanNeighbourhood(-10.0, 10.0, dim=1)
 n_pairs = 60 if QUICK else 400
 reports = {}
 for label, cal in (("Student's t", cal_t), ("PolyPlace", cal_p)):
-    mech = SmoothSensitivityMechanism(f=engine.f, B=B, noise=cal.noise, eta=cal.eta, eps=eps)
-    reports[label] = audit_mechanism(mech, box, rng=np.random.default_rng(0), n_pairs=n_pairs, n_local=3)
-planted = SmoothSensitivityMechanism(f=engine.f, B=B, noise=cal_t.noise, eta=2 * cal_t.eta, eps=eps)
-reports["planted: Student's t with 2*eta"] = audit_mechanism(planted, box, rng=np.random.default_rng(0),
-                                                             n_pairs=n_pairs, n_local=3)
+    mech = cal.mechanism(engine.f, B)
+    reports[label] = audit_density_mechanism(mech, box, rng=np.random.default_rng(0), n_pairs=n_pairs, n_local=3)
+planted = dataclasses.replace(cal_t.mechanism(engine.f, B), eta=2 * cal_t.eta)  # fault: half the noise
+reports["planted: Student's t with 2*eta"] = audit_density_mechanism(planted, box, rng=np.random.default_rng(0),
+                                                                     n_pairs=n_pairs, n_local=3)
 for label, r in reports.items():
     print(f"{label:32s} -> {r.summary()}")
-assert not reports["Student's t"].certified and reports["planted: Student's t with 2*eta"].certified"""),
+assert reports["Student's t"].passed and reports["planted: Student's t with 2*eta"].violated"""),
     ("md", """\
 The abstract audit checks the calibration itself: over *every* pair allowed by 004 Def. 8
 ($|\\ln B(x)-\\ln B(x')|\\le\\gamma d$, $|f(x)-f(x')|\\le\\min(B(x),B(x'))\\,d$), whatever $f$ is."""),
     ("code", """\
 for label, cal in (("Student's t (004 Lemma 3.5)", cal_t), ("PolyPlace (002 Thm. 8)", cal_p)):
-    spec = SmoothMechanismSpec(label, cal.noise, cal.eta, growth_exp(cal.gamma), eps)
-    r = audit_smooth_mechanism(spec, rng=np.random.default_rng(1), n_random=1000 if QUICK else 8000, n_local=3)
+    r = audit_smooth_mechanism(cal.mechanism(name=label), rng=np.random.default_rng(1),
+                               n_random=1000 if QUICK else 8000, n_local=3)
     print(f"{label:28s} -> {r.summary()}")"""),
     ("md", """\
 ## 4 · Reading the report
@@ -590,7 +594,7 @@ Figures: 003 Fig. 4 (expected fraction of safe locations found, $\\mathbb E[\\be
 high-sensitive case) and Fig. 5 (how many locations SALap answers); Figs. 2–3 (the Tokyo maps) become counts
 "found safe / truly safe". Then the necessary conditions of 003 Sec. III (inequalities (5) and (7) with their examples
 $\\varepsilon>8.4$, $\\delta>0.12$, and Prop. IV.7), an exact audit of ALap, AGeo and SALap on $p$-neighbouring pairs, and the verdicts of the 003 claims.
-Everything is computed with `smoothsens_core.asymmetric`, `verify.cli.commands.asymmetric` and the claim registry.
+Everything is computed with `smoothsens_core.asymmetric`, `verify.experiments.asymmetric` and the claim registry.
 
 **What differs and why.**
 * *Data.* The Peopleflow trajectories (5,835 Tokyo locations, 10,338 users) are not available here.
@@ -609,7 +613,7 @@ Everything is computed with `smoothsens_core.asymmetric`, `verify.cli.commands.a
   mechanism one can run; in the high-sensitive case it gets the budget $\\varepsilon$ per location (optimistic for DP)."""),
     ("code", SETUP),
     ("code", """\
-from verify.cli.commands.asymmetric import synthetic_visits, location_threshold_example
+from verify.experiments.asymmetric import synthetic_visits, location_threshold_example
 seed, n_loc, n_users, t, v_max = 0, 300, 400, 5, 4
 alpha, delta = 1e-3, 1e-4                     # the paper's defaults (003 Sec. VI-B.2)
 eps_grid = (0.1, 0.3, 1.0, 4.0) if QUICK else (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0)
@@ -820,7 +824,7 @@ so $\\delta>0.12$ is not necessary. The conclusion of the paper (δ must be unre
 ## Audit: ALap, AGeo and SALap on $p$-neighbouring pairs, and the relaxation
 
 On a small instance of the low-sensitive domain ($d=3$ locations, $n=2$ users, all ordered $p$-neighbouring pairs under the composed
-relation), `verify.audit.privacy_loss.audit_finite` maximises $\\ln\\Pr[M(X)=z]-\\ln\\Pr[M(X')=z]-\\varepsilon$ over a grid of outputs $z$ (all outputs for
+relation), `verify.audit.exact.audit_finite` maximises $\\ln\\Pr[M(X)=z]-\\ln\\Pr[M(X')=z]-\\varepsilon$ over a grid of outputs $z$ (all outputs for
 AGeo), and the mechanisms' exact suprema (`max_privacy_loss`) are printed next to it. The *reversed* pairs (a user who was nowhere is
 replaced by one at $l_i$) are not $p$-neighbouring: there the loss is infinite — the relaxation is real (003 Sec. IV-B.1). The auditor
 certifies a violation only in mpmath, through a `log_density_mp` the asymmetric mechanisms do not have, so its infinite float slack is
@@ -828,7 +832,7 @@ reported uncertified; the mpmath certificate is the one of claim `003-Def-IV.2-r
 *printed* sign of Def. V.3 is audited on the $p$-neighbouring pairs."""),
     ("code", """\
 from smoothsens_core.asymmetric import AGeo, SALap, neighbouring_pairs, is_neighbouring
-from verify.audit.privacy_loss import audit_finite
+from verify.audit.exact import audit_finite
 d_a, n_a, eps_a = 3, 2, 1.0
 C_a = np.hstack([np.zeros((d_a, 1), bool), np.eye(d_a, dtype=bool)])
 q_a = CountingQuery(C_a)
@@ -915,31 +919,40 @@ def build() -> dict[str, nbformat.NotebookNode]:
     return dict(sorted(nbs.items()))
 
 
-def execute(path: Path, timeout: int = 900) -> float:
+def execute(nb: nbformat.NotebookNode, timeout: int = 1800) -> float:
+    """Execute ``nb`` in place in a fresh python3 kernel (working folder: notebooks/); seconds taken."""
     from nbclient import NotebookClient
 
-    nb = nbformat.read(path, as_version=4)
     t0 = time.perf_counter()
     NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(HERE)}}).execute()
-    nbformat.write(nb, path)
     return time.perf_counter() - t0
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--execute", action="store_true", help="execute at full size and keep the outputs")
-    ap.add_argument("--only", default=None, help="only notebooks whose name starts with this prefix")
+    ap.add_argument("--only", default=None, help="only notebooks whose file name starts with this prefix")
+    ap.add_argument("--quick", action="store_true", help="execute at quick sizes (SMOOTHSENS_NOTEBOOK_QUICK=1)")
+    ap.add_argument("--no-execute", action="store_true", help="write the cells without executing (drops outputs)")
+    ap.add_argument("--execute", action="store_true", help=argparse.SUPPRESS)  # the default; kept for old commands
     args = ap.parse_args(argv)
-    for name, nb in build().items():
-        if args.only and not name.startswith(args.only):
-            continue
+    if args.quick:
+        os.environ["SMOOTHSENS_NOTEBOOK_QUICK"] = "1"
+        print("quick sizes: do not commit these outputs (tests/test_notebooks.py expects full-size runs)",
+              file=sys.stderr)
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    selected = {n: nb for n, nb in build().items() if not args.only or n.startswith(args.only)}
+    if not selected:
+        raise SystemExit(f"--only {args.only!r} matches no notebook; names: {', '.join(build())}")
+    for name, nb in selected.items():
         path = HERE / name
+        if args.no_execute:
+            nbformat.write(nb, path)
+            print(f"{name}: written WITHOUT outputs (--no-execute)", file=sys.stderr)
+            continue
+        print(f"{name}: executing ...", file=sys.stderr, flush=True)
+        secs = execute(nb)
         nbformat.write(nb, path)
-        if args.execute:
-            secs = execute(path)
-            print(f"{name}: executed in {secs:.1f} s", file=sys.stderr)
-        else:
-            print(f"{name}: written", file=sys.stderr)
+        print(f"{name}: executed in {secs:.1f} s and written", file=sys.stderr)
     return 0
 
 

@@ -31,7 +31,7 @@ def test_committed_notebooks_match_builder_and_carry_outputs():
     for name, nb_built in built.items():
         nb = nbformat.read(NOTEBOOKS / name, as_version=4)
         assert [c.source for c in nb.cells] == [c.source for c in nb_built.cells], (
-            f"{name} differs from the builder: run python3 notebooks/build_notebooks.py --execute --only {name[:2]}"
+            f"{name} differs from the builder: run python3 notebooks/build_notebooks.py --only {name[:2]}"
         )
         code = [c for c in nb.cells if c.cell_type == "code"]
         assert code and all(c.execution_count is not None for c in code), f"{name} is not executed"
@@ -56,3 +56,21 @@ def test_notebook_runs_in_quick_mode(path, monkeypatch):
     # the quick switch reached the kernel (the setup cell prints the mode)
     outs = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
     assert "quick mode" in outs
+
+
+def test_builder_executes_what_it_writes(tmp_path, monkeypatch):
+    """`python3 notebooks/build_notebooks.py` builds AND executes (issue 17: rebuilding used to drop
+    every output); `--no-execute` is the explicit way to write cells only."""
+    mod = _builder()
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    monkeypatch.setattr(mod, "HERE", tmp_path)
+    monkeypatch.setattr(mod, "build", lambda: {"99_tiny.ipynb": new_notebook(cells=[new_code_cell("print(6 * 7)")])})
+    assert mod.main(["--only", "99"]) == 0
+    nb = nbformat.read(tmp_path / "99_tiny.ipynb", as_version=4)
+    assert nb.cells[0].execution_count == 1 and nb.cells[0].outputs[0]["text"].strip() == "42"
+    assert mod.main(["--only", "99", "--no-execute"]) == 0
+    nb = nbformat.read(tmp_path / "99_tiny.ipynb", as_version=4)
+    assert nb.cells[0].execution_count is None and not nb.cells[0].outputs
+    with pytest.raises(SystemExit, match="matches no notebook"):
+        mod.main(["--only", "00"])

@@ -1,19 +1,27 @@
-"""verify: the claim registry, the privacy-loss auditor, Hypothesis strategies and the CLI.
+"""verify: the claim registry, the privacy-loss auditors, Hypothesis strategies and the CLI.
 
-The black-box auditors of third-party code (:mod:`verify.audit.blackbox`) are exported here:
-``verify.audit_smooth_bound``, ``verify.audit_sampler`` and ``verify.audit_mechanism`` (the
-black-box mechanism auditor; the exact, density-based one stays
-``verify.audit.privacy_loss.audit_mechanism``).  They are imported on first access (PEP 562), so
-``import verify`` stays cheap for the CLI and the other modules.
+The auditors of mechanisms and of third-party code are exported here:
+
+* ``verify.audit_density_mechanism`` - the exact auditor of a mechanism with a log-density
+  (:mod:`verify.audit.exact`: worst-case search, mpmath certificates);
+* ``verify.audit_smooth_mechanism`` - the exact auditor of a calibrated (abstract) mechanism over
+  every (f, B) of 004 Def. 8;
+* ``verify.audit_blackbox_mechanism``, ``verify.audit_smooth_bound``, ``verify.audit_sampler`` - the
+  black-box auditors of :mod:`verify.audit.blackbox` (calls only).
+
+They are imported on first access (PEP 562), so ``import verify`` stays cheap for the CLI and the
+other modules.
 """
 
 from typing import Any
 
 from smoothsens_core import __version__
 
-__all__ = ["__version__", "audit_smooth_bound", "audit_sampler", "audit_mechanism"]
+__all__ = ["__version__", "audit_smooth_bound", "audit_sampler", "audit_blackbox_mechanism",
+           "audit_density_mechanism", "audit_smooth_mechanism"]
 
-_BLACKBOX = ("audit_smooth_bound", "audit_sampler", "audit_mechanism")
+_BLACKBOX = ("audit_smooth_bound", "audit_sampler", "audit_blackbox_mechanism")
+_EXACT = ("audit_density_mechanism", "audit_smooth_mechanism")
 
 
 def __getattr__(name: str) -> Any:
@@ -21,8 +29,12 @@ def __getattr__(name: str) -> Any:
         from .audit import blackbox
 
         return getattr(blackbox, name)
+    if name in _EXACT:
+        from .audit import exact
+
+        return getattr(exact, name)
     raise AttributeError(f"module 'verify' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(list(globals()) + list(_BLACKBOX))
+    return sorted(list(globals()) + list(_BLACKBOX) + list(_EXACT))

@@ -1,9 +1,15 @@
-"""JSON-ready values for the reports: NumPy scalars and arrays to Python, non-finite floats to strings."""
+"""JSON-ready values for the reports: the one sanitiser of :mod:`verify` (claims, auditors, CLI).
+
+Mappings become dicts with string keys; lists, tuples, sets and NumPy arrays become lists; NumPy
+scalars become Python scalars; enums their value; non-finite floats the strings "inf"/"-inf"/"nan";
+anything else that JSON cannot hold (mpmath numbers, SymPy expressions, ...) its ``str``.
+"""
 
 from __future__ import annotations
 
+import enum
 import math
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -11,18 +17,19 @@ __all__ = ["jsonable"]
 
 
 def jsonable(v: Any) -> Any:
-    """``v`` with dicts/lists/tuples/arrays converted recursively; inf and nan become "inf"/"nan"."""
-    if isinstance(v, dict):
+    """``v`` converted recursively to values :func:`json.dumps` accepts (see the module docstring)."""
+    if isinstance(v, Mapping):
         return {str(k): jsonable(t) for k, t in v.items()}
-    if isinstance(v, (list, tuple)):
+    if isinstance(v, (list, tuple, set)):
         return [jsonable(t) for t in v]
+    if isinstance(v, enum.Enum):
+        return v.value
     if isinstance(v, np.ndarray):
-        return jsonable(v.tolist())
-    if isinstance(v, (bool, np.bool_)):
-        return bool(v)
-    if isinstance(v, (np.floating, float)):
-        f = float(v)
-        return f if math.isfinite(f) else str(f)
-    if isinstance(v, np.integer):
-        return int(v)
-    return v
+        return [jsonable(t) for t in v.tolist()]
+    if isinstance(v, np.generic):
+        return jsonable(v.item())
+    if isinstance(v, float):
+        return v if math.isfinite(v) else str(v)
+    if isinstance(v, (int, str, bool)) or v is None:
+        return v
+    return str(v)

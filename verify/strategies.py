@@ -1,25 +1,29 @@
 """Hypothesis strategies for privacy property tests (importable into users' own test suites).
 
 Neighbour pairs under each metric of the papers, and mechanism parameters inside their valid
-ranges, calibrated by the lemmas' formulas (via :mod:`verify.audit.catalogue`):
+ranges, calibrated by the core (:mod:`smoothsens_core.calibration`, ``calibrate_*(...).mechanism()``):
 
 * :func:`euclidean_pairs`      x, x' in R^dim with ||x - x'||_2 <= Lambda (004 Def. 5).
 * :func:`hamming_pairs`        datasets differing in one record (DP; 002 Sec. 2.1).
 * :func:`p_neighbouring_pairs` ordered pairs X ~^p X' of 003 Def. IV.1 (corrected: not p(x) or p(x')).
 * :func:`smooth_pairs`         (d, ln B(x) - ln B(x'), f(x) - f(x'), y) allowed by 004 Def. 8.
-* :func:`gencauchy_specs`, :func:`student_t_specs`, :func:`laplace_approx_specs`,
-  :func:`polyplace_specs`, :func:`calibrated_specs`: calibrated abstract mechanisms.
+* :func:`gencauchy_mechanisms`, :func:`student_t_mechanisms`, :func:`laplace_approx_mechanisms`,
+  :func:`polyplace_mechanisms`, :func:`calibrated_mechanisms`: calibrated abstract mechanisms
+  (:class:`smoothsens_core.mechanism.SmoothSensitivityMechanism`).
 
 Example::
 
     from hypothesis import given
-    from verify.strategies import calibrated_specs, smooth_pairs
-    from verify.audit.privacy_loss import abstract_loss
+    from verify.strategies import calibrated_mechanisms, smooth_pairs
+    from verify.audit.exact import abstract_loss
 
-    @given(data=st.data(), spec=calibrated_specs(pure_only=True))
-    def test_loss_bounded(data, spec):
-        d, r, shift, y = data.draw(smooth_pairs(spec))
-        assert abstract_loss(spec, [r], [shift], [y])[0] <= spec.eps * d + 1e-9
+    @given(data=st.data(), mech=calibrated_mechanisms(pure_only=True))
+    def test_loss_bounded(data, mech):
+        d, r, shift, y = data.draw(smooth_pairs(mech))
+        assert abstract_loss(mech, [r], [shift], [y])[0] <= mech.eps * d + 1e-9
+
+For audits drawn from these strategies, assert ``result.passed`` (not ``not result.violated``): an
+audit whose float excess could not be certified is ``inconclusive``, which is not a pass.
 """
 
 from __future__ import annotations
@@ -30,19 +34,19 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from hypothesis import strategies as st
 
-from verify.audit.catalogue import spec_gencauchy, spec_laplace_approx, spec_polyplace, spec_student_t
-from verify.audit.privacy_loss import SmoothMechanismSpec
+from smoothsens_core import calibration as cal
+from smoothsens_core.mechanism import SmoothSensitivityMechanism
 
 __all__ = [
     "euclidean_pairs",
     "hamming_pairs",
     "p_neighbouring_pairs",
     "smooth_pairs",
-    "gencauchy_specs",
-    "student_t_specs",
-    "laplace_approx_specs",
-    "polyplace_specs",
-    "calibrated_specs",
+    "gencauchy_mechanisms",
+    "student_t_mechanisms",
+    "laplace_approx_mechanisms",
+    "polyplace_mechanisms",
+    "calibrated_mechanisms",
 ]
 
 _finite = {"allow_nan": False, "allow_infinity": False}
@@ -99,27 +103,29 @@ def p_neighbouring_pairs(draw: Any, universe: Sequence[Any], n: int,
 
 
 @st.composite
-def smooth_pairs(draw: Any, spec: SmoothMechanismSpec) -> tuple[float, float, list[float], list[float]]:
-    """(d, r, shift, y) allowed by 004 Def. 8 for ``spec`` (B(x') = 1, f(x') = 0 normalisation):
+def smooth_pairs(draw: Any, mech: SmoothSensitivityMechanism) -> tuple[float, float, list[float], list[float]]:
+    """(d, r, shift, y) allowed by 004 Def. 8 for ``mech`` (B(x') = 1, f(x') = 0 normalisation):
     d in (0, min(Lambda, 8/eps)] (d = 1 for Hamming), |r| <= ln g0(d),
     ||shift||_1 <= min(e^r, 1) d, y anywhere (scaled to the noise: moderate values and far tails)."""
-    if spec.metric == "hamming":
+    if mech.growth is None:
+        raise ValueError("smooth_pairs needs the mechanism's growth function; got growth=None")
+    if mech.metric == "hamming":
         d = 1.0
     else:
-        d = draw(st.floats(1e-4, min(spec.Lambda, 8.0 / spec.eps), **_finite))
-    lg = float(spec.growth.log_g0(d))
+        d = draw(st.floats(1e-4, min(mech.Lambda, 8.0 / mech.eps), **_finite))
+    lg = float(mech.growth.log_g0(d))
     # The worst cases sit on the constraint boundaries: draw them as often as interior points.
     frac = st.one_of(st.sampled_from([-1.0, 1.0]), st.floats(-1.0, 1.0, **_finite))
     r = draw(frac) * lg
     cap = min(math.exp(r), 1.0) * d
-    w = draw(st.lists(frac, min_size=spec.m, max_size=spec.m))
+    w = draw(st.lists(frac, min_size=mech.m, max_size=mech.m))
     norm = max(1.0, sum(abs(t) for t in w))
     shift = [cap * t / norm for t in w]
-    scale = max(math.exp(r), 1.0) / spec.eta
+    scale = max(math.exp(r), 1.0) / mech.eta
     # Outputs near the centres (where the shift term of the loss peaks) and in the far tails
     # (where the scale term peaks).
     z = st.one_of(st.floats(-8, 8, **_finite), st.floats(-25, 25, **_finite).map(math.sinh))
-    y = [scale * draw(z) for _ in range(spec.m)]
+    y = [scale * draw(z) for _ in range(mech.m)]
     return d, r, shift, y
 
 
@@ -128,7 +134,7 @@ def _eps() -> st.SearchStrategy[float]:
 
 
 @st.composite
-def gencauchy_specs(draw: Any, max_m: int = 1) -> SmoothMechanismSpec:
+def gencauchy_mechanisms(draw: Any, max_m: int = 1) -> SmoothSensitivityMechanism:
     """GenCauchy(p, theta) mechanisms of 004 Lemma 3.3 / Cor. 3.2 with p in (1, 8], theta in [1, 3],
     m <= max_m, gamma in (0, eps / max(m, m(p theta - 1))) so that eta > 0."""
     eps = draw(_eps())
@@ -137,38 +143,38 @@ def gencauchy_specs(draw: Any, max_m: int = 1) -> SmoothMechanismSpec:
     m = draw(st.integers(1, max_m))
     cap = eps / max(m, m * (p * theta - 1))
     gamma = draw(st.floats(0.01, 0.95)) * cap
-    return spec_gencauchy(eps, gamma, p, theta, m=m)
+    return cal.calibrate_gencauchy(eps, gamma, p=p, theta=theta, m=m).mechanism()
 
 
 @st.composite
-def student_t_specs(draw: Any) -> SmoothMechanismSpec:
+def student_t_mechanisms(draw: Any) -> SmoothSensitivityMechanism:
     """Student's t mechanisms of 004 Lemma 3.5: nu in (1, 30], gamma in (0, eps/nu)."""
     eps = draw(_eps())
     nu = draw(st.floats(1.05, 30.0, **_finite))
     gamma = draw(st.floats(0.01, 0.95)) * eps / nu
-    return spec_student_t(eps, gamma, nu)
+    return cal.calibrate_student_t(eps, gamma, nu=nu).mechanism()
 
 
 @st.composite
-def laplace_approx_specs(draw: Any) -> SmoothMechanismSpec:
+def laplace_approx_mechanisms(draw: Any) -> SmoothSensitivityMechanism:
     """Laplace with g_L of 004 Lemma 3.6: delta in [1e-9, 0.5], gamma in (0, eps/ln(1/delta))."""
     eps = draw(_eps())
     delta = 10 ** draw(st.floats(-9, math.log10(0.5), **_finite))
     gamma = draw(st.floats(0.01, 0.95)) * eps / math.log(1 / delta)
-    return spec_laplace_approx(eps, delta, gamma)
+    return cal.calibrate_laplace_approx(eps, delta, gamma).mechanism()
 
 
 @st.composite
-def polyplace_specs(draw: Any) -> SmoothMechanismSpec:
+def polyplace_mechanisms(draw: Any) -> SmoothSensitivityMechanism:
     """PolyPlace mechanisms of 002 Thm. 8: 0 < gamma < eps (alpha = eps/gamma > 1.02), DP."""
     eps = draw(_eps())
     gamma = draw(st.floats(0.01, 0.98)) * eps
-    return spec_polyplace(eps, gamma, alpha=eps / gamma)
+    return cal.calibrate_polyplace(eps, gamma, metric="hamming").mechanism()
 
 
-def calibrated_specs(pure_only: bool = False) -> st.SearchStrategy[SmoothMechanismSpec]:
+def calibrated_mechanisms(pure_only: bool = False) -> st.SearchStrategy[SmoothSensitivityMechanism]:
     """Any calibrated mechanism of the core (pure ones only with ``pure_only``)."""
-    options = [gencauchy_specs(max_m=3), student_t_specs(), polyplace_specs()]
+    options = [gencauchy_mechanisms(max_m=3), student_t_mechanisms(), polyplace_mechanisms()]
     if not pure_only:
-        options.append(laplace_approx_specs())
+        options.append(laplace_approx_mechanisms())
     return st.one_of(*options)

@@ -60,8 +60,8 @@ from ..validation import (
     check_integer,
     check_positive,
     check_probability,
+    check_metric,
     check_real,
-    metric_from_paper,
 )
 
 __all__ = [
@@ -94,6 +94,9 @@ DEFAULT_SPLIT = 1.0 / 3.0
 DEFAULT_GAMMA_FRACTION = 1.0 / 9.0
 
 _LN2 = math.log(2.0)
+#: The metrics a calibration certifies (:data:`smoothsens_core.validation.METRICS`): "euclidean" (GP,
+#: eps per unit distance, 004 Def. 5) and "hamming" (DP with the Hamming metric, 004 Remark after Lemma 3.5).
+_METRICS = ("euclidean", "hamming")
 #: Search box of the GenCauchy shape optimiser: theta in [1, _THETA_MAX] (at a budget split the
 #: infimum is approached as p -> 1+, theta -> inf, the Laplace-like limit; the box keeps it finite).
 _THETA_MAX = 1000.0
@@ -154,7 +157,8 @@ class Calibration:
     shape       the free shape parameters (p, theta, m / nu / s, alpha).
     growth      "g_E" or "g_L" (004 Sec. 3.1.2).
     formula     the eps formula in plain math.
-    metric      "gp" (eps per unit distance) or "dp" (Hamming metric, plain eps).
+    metric      "euclidean" (GP: eps per unit distance, 004 Def. 5) or "hamming" (DP: plain eps,
+                004 Remark after Lemma 3.5); the papers' words "gp"/"dp" are accepted only by the CLI.
     """
 
     family: str
@@ -168,7 +172,7 @@ class Calibration:
     shape: Mapping[str, float] = field(default_factory=dict, hash=False)
     growth: str = "g_E"
     formula: str = ""
-    metric: str = "gp"
+    metric: str = "euclidean"
 
     def growth_function(self) -> GrowthFunction:
         """The growth function of B as an object: g_E or g_L with this ``gamma`` (004 Sec. 3.1.2)."""
@@ -183,7 +187,7 @@ class Calibration:
         parameter (noise, eta, eps, delta, metric, growth, m) is this calibration's own."""
         return SmoothSensitivityMechanism(
             noise=self.noise, eta=self.eta, eps=self.eps, delta=self.delta,
-            metric=metric_from_paper(self.metric, allowed=("euclidean", "hamming")),
+            metric=check_metric(self.metric, _METRICS),
             growth=self.growth_function(), Lambda=Lambda, m=int(self.shape.get("m", 1)),
             f=f, B=B, name=name or self.family, source=self.source,
         )
@@ -220,12 +224,6 @@ class Calibration:
 # ---------------------------------------------------------------------------------------------
 # Validation helpers.
 # ---------------------------------------------------------------------------------------------
-def _check_metric(metric: str) -> str:
-    if metric not in ("gp", "dp"):
-        raise ValueError(f"metric must be 'gp' or 'dp'; got metric={metric!r}")
-    return metric
-
-
 def _check_split(split: Any) -> float:
     return check_in_interval("split", split, 0.0, 1.0)
 
@@ -275,7 +273,7 @@ def calibrate_gencauchy(
     m: int = 1,
     *,
     split: float | None = None,
-    metric: str = "gp",
+    metric: str = "euclidean",
 ) -> Calibration:
     """GenCauchy(0,1,p,theta) mechanism with g_E, 004 Lemma 3.3 (m = 1) and Cor. 3.2 (m outputs).
 
@@ -288,7 +286,7 @@ def calibrate_gencauchy(
     p = _check_p(p)
     theta = _check_theta(theta)
     m = check_integer("m", m, minimum=1)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     bound = float(gamma_max_gencauchy_gp(eps, p, theta, m))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
@@ -314,7 +312,7 @@ def calibrate_gencauchy(
 
 
 def calibrate_student_t(
-    eps: float, gamma: float | None = None, nu: float = 3.0, *, split: float | None = None, metric: str = "gp"
+    eps: float, gamma: float | None = None, nu: float = 3.0, *, split: float | None = None, metric: str = "euclidean"
 ) -> Calibration:
     """Student's t T_nu(0,1) mechanism with g_E, 004 Lemma 3.5 (nu > 1).
 
@@ -324,7 +322,7 @@ def calibrate_student_t(
     """
     eps = check_positive("eps", eps)
     nu = _check_nu(nu)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     bound = float(gamma_max_student_t_gp(eps, nu))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
@@ -348,7 +346,7 @@ def calibrate_student_t(
 
 
 def calibrate_laplace_approx(
-    eps: float, delta: float, gamma: float | None = None, *, split: float | None = None, metric: str = "gp"
+    eps: float, delta: float, gamma: float | None = None, *, split: float | None = None, metric: str = "euclidean"
 ) -> Calibration:
     """Laplace Lap(0,1) with the linear growth g_L(r) = 1 + gamma r, 004 Lemma 3.6 (approximate GP).
 
@@ -358,7 +356,7 @@ def calibrate_laplace_approx(
     """
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     bound = float(gamma_max_laplace_gl(eps, delta))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
@@ -384,7 +382,7 @@ def calibrate_laplace_approx(
 
 
 def calibrate_polyplace(
-    eps: float, gamma: float | None = None, *, split: float | None = None, metric: str = "gp"
+    eps: float, gamma: float | None = None, *, split: float | None = None, metric: str = "euclidean"
 ) -> Calibration:
     """PolyPlace mechanism of 002 Thm. 8: M = q + PolyPlace(SS/gamma, eps/gamma), 0 < gamma < eps.
 
@@ -394,7 +392,7 @@ def calibrate_polyplace(
     i.e. gamma < eps/2 (002 Lemma 13).  With ``gamma`` None, gamma = split eps (default eps/3).
     """
     eps = check_positive("eps", eps)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * eps
     g = check_positive("gamma", gamma)
@@ -420,13 +418,13 @@ def calibrate_polyplace(
 
 
 def calibrate_gencauchy_nrs07(
-    eps: float, gamma: float | None = None, p: float = 4.0, *, split: float | None = None, metric: str = "gp"
+    eps: float, gamma: float | None = None, p: float = 4.0, *, split: float | None = None, metric: str = "euclidean"
 ) -> Calibration:
     """[NRS07] GenCauchy(0,1,p,1) as quoted in 004 (Remark after Lemma 3.5) and 002 Claim 16:
     eps = (p + 1) gamma + (p + 1) eta, so eta = eps/(p + 1) - gamma, needing gamma < eps/(p + 1)."""
     eps = check_positive("eps", eps)
     p = _check_p(p)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     bound = float(gamma_max_gencauchy_nrs07(eps, p))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
@@ -450,13 +448,13 @@ def calibrate_gencauchy_nrs07(
 
 
 def calibrate_student_t_bs19(
-    eps: float, gamma: float | None = None, nu: float = 3.0, *, split: float | None = None, metric: str = "gp"
+    eps: float, gamma: float | None = None, nu: float = 3.0, *, split: float | None = None, metric: str = "euclidean"
 ) -> Calibration:
     """[BS19] T_nu(0,1) as quoted in 004 (Remark after Lemma 3.5) and 002 Claim 17:
     eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta, needing gamma < eps/(nu + 1)."""
     eps = check_positive("eps", eps)
     nu = _check_nu(nu)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     bound = float(gamma_max_student_t_bs19(eps, nu))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
@@ -480,13 +478,13 @@ def calibrate_student_t_bs19(
 
 
 def calibrate_laplace_nrs07(
-    eps: float, delta: float, gamma: float | None = None, *, split: float | None = None, metric: str = "gp"
+    eps: float, delta: float, gamma: float | None = None, *, split: float | None = None, metric: str = "euclidean"
 ) -> Calibration:
     """Laplace with g_E scaled as in 002 Claim 18 (after [NRS07]): eps = eta + gamma ln(2/delta),
     so eta = eps - gamma ln(2/delta), needing gamma < eps / ln(2/delta)."""
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     bound = float(gamma_max_laplace_nrs07(eps, delta))
     if gamma is None:
         gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
@@ -788,7 +786,7 @@ def calibration_table(
     delta: float | None = None,
     gamma: float | None = None,
     *,
-    metric: str = "gp",
+    metric: str = "euclidean",
     optimise: bool = True,
 ) -> list[dict[str, Any]]:
     """One row per mechanism at a common gamma (default eps/9, 004 Sec. 5), as dicts.
@@ -801,7 +799,7 @@ def calibration_table(
     mechanisms when ``delta`` is given, and the older NRS07/BS19 calibrations themselves.
     """
     eps = check_positive("eps", eps)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     if delta is not None:
         delta = check_probability("delta", delta)
     g = DEFAULT_GAMMA_FRACTION * eps if gamma is None else check_positive("gamma", gamma)
@@ -828,10 +826,23 @@ def calibration_table(
     for fam, label, kw in specs:
         row: dict[str, Any] = {"family": label, "mechanism": fam, "gamma": g, "metric": metric}
         try:
-            if kw.get("_opt"):
-                cal = optimise_calibration(fam, eps, gamma=g, delta=delta if fam in _NEEDS_DELTA else None)
-            else:
-                cal = calibrate(fam, eps, delta=delta if fam in _NEEDS_DELTA else None, gamma=g, metric=metric, **kw)
+            try:
+                if kw.get("_opt"):
+                    cal = optimise_calibration(fam, eps, gamma=g, delta=delta if fam in _NEEDS_DELTA else None)
+                else:
+                    cal = calibrate(fam, eps, delta=delta if fam in _NEEDS_DELTA else None, gamma=g, metric=metric,
+                                    **kw)
+            except ValueError:
+                if gamma is not None or kw.get("_opt"):
+                    raise
+                # The common default gamma = eps/9 is above this mechanism's limit (the Laplace
+                # mechanisms need gamma ln(1/delta) < eps): use the mechanism's own default split
+                # (a third of eps on the scale term) and say so, rather than an infeasible row.
+                cal = calibrate(fam, eps, delta=delta if fam in _NEEDS_DELTA else None, gamma=None, metric=metric,
+                                **kw)
+                row["gamma"] = cal.gamma
+                row["note"] = (f"gamma chosen for this mechanism (its own default split, 1/3 of eps on the "
+                               f"scale term): the common gamma = eps/9 = {g:.6g} is above its limit")
         except ValueError as exc:
             row.update(source="", growth="", eta=None, eps=None, delta=delta if fam in _NEEDS_DELTA else 0.0,
                        noise_std=None, shape="", older_source="", eps_older=None, error=str(exc))
@@ -874,6 +885,9 @@ def format_calibration_table(rows: list[dict[str, Any]]) -> str:
     # the error text can be long: keep it last by moving it to a trailing note
     notes = []
     for r, line in zip(rows, table):
+        if r.get("note"):
+            notes.append(f"  {r['family']}: {r['note']}")
+            line[3] += " *"
         if r.get("error"):
             notes.append(f"  {r['family']}: {r['error']}")
             line[1] = "infeasible (see note)"

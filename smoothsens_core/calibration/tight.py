@@ -44,9 +44,14 @@ the best attained value are bisected until the gap is below ``rtol``.  The retur
 a certified upper bound (up to a relative 1e-12 margin for floating-point rounding, added), and
 ``lower`` a value attained by a concrete (z) or (r, Delta, y) witness.
 
-Families: Student's t T_nu (any nu > 0), GenCauchy(p > 1, theta > 0), PolyPlace(s, alpha), and
-Laplace (rate infinite: |1 + z psi| = |1 - z| is unbounded, so no pure guarantee; the approximate
-Lemma 3.6 case is the next section).
+Families.  Nothing here names a family: the shape of ln h comes from the noise object itself
+(:class:`~smoothsens_core.distributions.ContinuousDistribution`: ``_logpdf``, the score ``_score``,
+``score_breakpoints()``, ``score_scale_limit`` = t2(inf), ``tail_exponent`` k and ``tail_from``, with
+the formulas and sources in each family's module).  Any centred symmetric family with a bounded score
+whose density decreases in |z| is certified: Student's t T_nu (any nu > 0), GenCauchy(p >= 1, theta),
+PolyPlace(s, alpha), PowerLaw(k, l) (000 Thm. 1).  A family with unbounded |1 + z psi| (exponential
+tails: Laplace, |1 + z psi| = |1 - z|) has an infinite rate, so no pure guarantee; the approximate
+Lemma 3.6 case of Laplace is the next section.
 
 Laplace with g_L, approximate GP (004 Lemma 3.6, 004 Def. 5)
 -----------------------------------------------------------
@@ -133,7 +138,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..validation import check_finite_array, check_positive, check_probability
+from ..validation import check_finite_array, check_metric, check_positive, check_probability
 
 __all__ = ["TightResult", "tight_epsilon", "tight_eta", "tight_calibration", "TightCalibration", "tight_table",
            "format_tight_table", "optimise_tight", "hockey_stick_laplace", "TightDeltaResult", "tight_delta_laplace",
@@ -141,14 +146,17 @@ __all__ = ["TightResult", "tight_epsilon", "tight_eta", "tight_calibration", "Ti
            "format_tight_table_laplace"]
 
 _MARGIN = 1e-12  # relative margin added to certified upper bounds (floating-point rounding)
+#: The metrics of the certifier (smoothsens_core.validation.METRICS): "euclidean" = GP per unit distance
+#: (004 Def. 5), "hamming" = DP at distance 1 (004 Remark after Lemma 3.5).
+_METRICS = ("euclidean", "hamming")
 
 
 @dataclass(frozen=True)
 class _Shape:
-    """The standardised density in the form the certifier needs (z >= 0)."""
+    """The standardised density in the form the certifier needs (z >= 0), read off the noise object."""
 
     name: str
-    logh: Callable[[np.ndarray], np.ndarray]  # ln h up to an additive constant, z >= 0
+    logh: Callable[[np.ndarray], np.ndarray]  # ln h (standardised), z >= 0
     t1: Callable[[np.ndarray], np.ndarray]  # |psi(z)|
     t2: Callable[[np.ndarray], np.ndarray]  # |1 + z psi(z)|
     breaks: tuple[float, ...]  # t1, t2 monotone between these; beyond the last t1 decr., t2 incr.
@@ -158,80 +166,47 @@ class _Shape:
 
 
 def _shape_of(noise: Any) -> tuple[_Shape, float]:
-    """(_Shape of the standardised noise, its scale sigma) for a smoothsens distribution object."""
-    from .. import distributions as D
+    """(_Shape of the standardised noise, its scale sigma) for a smoothsens continuous distribution.
 
-    if getattr(noise, "loc", 0.0) != 0.0:
+    Everything comes from the family itself (:class:`~smoothsens_core.distributions.ContinuousDistribution`):
+    ln h = ``_logpdf``, psi = ``_score``, the breakpoints ``score_breakpoints()``, ``score_scale_limit``,
+    ``tail_exponent`` and ``tail_from``.  The certifier needs a centred, symmetric density that is
+    nonincreasing in |z| with a bounded score (module docstring)."""
+    from ..distributions import ContinuousDistribution
+
+    if not isinstance(noise, ContinuousDistribution):
+        raise TypeError(f"noise must be a smoothsens_core.distributions.ContinuousDistribution; "
+                        f"got {type(noise).__name__}")
+    if noise.loc != 0.0:
         raise ValueError(f"noise must be centred (loc=0); got loc={noise.loc!r}")
-    if isinstance(noise, D.StudentT):
-        nu = float(noise.nu)
-        shape = _Shape(
-            name=f"StudentT(nu={nu:g})",
-            logh=lambda z: -(nu + 1.0) / 2.0 * np.log1p(z * z / nu),
-            t1=lambda z: (nu + 1.0) * z / (nu + z * z),
-            # 1 + z psi = nu (1 - z^2)/(nu + z^2)
-            t2=lambda z: nu * np.abs(1.0 - z * z) / (nu + z * z),
-            breaks=(1.0, math.sqrt(nu)),
-            t2_limit=nu,
-            k_tail=nu + 1.0,
-            tail_from=0.0,
-        )
-        return shape, float(noise.scale)
-    if isinstance(noise, D.GenCauchy):
-        p, th = float(noise.p), float(noise.theta)
-        if not p > 1.0:
-            raise ValueError(f"tight calibration needs GenCauchy p > 1 (psi unbounded at 0 otherwise); got p={p!r}")
-        a = p * th - 1.0
+    if not noise.symmetric:
+        raise ValueError(f"noise must be symmetric (Z and -Z equal in law: the certifier works on z >= 0); "
+                         f"got {noise!r}")
+    breaks = noise.score_breakpoints()
+    t1_at = np.abs(noise._score(np.array([0.0, *breaks])))
+    if not np.all(np.isfinite(t1_at)):
+        raise ValueError(f"tight calibration needs a bounded score psi = (ln h)' (the shift term eta |psi| is "
+                         f"unbounded otherwise); psi is unbounded at z = 0 for {noise!r}")
 
-        # log space: z^p overflows for large z and p; L = ln(1 + z^p) = logaddexp(0, p ln z)
-        def _lz(z: np.ndarray) -> np.ndarray:
-            with np.errstate(divide="ignore"):
-                return np.log(z)
+    probe = np.concatenate([np.geomspace(1e-6, 1e6, 121), np.array(breaks)])
+    if np.any(noise._score(probe) > 0.0):
+        raise ValueError(f"noise density must be nonincreasing in |z| (psi <= 0 on z > 0; the worst shift of "
+                         f"the module docstring needs it); got {noise!r}")
 
-        def t1(z: np.ndarray) -> np.ndarray:
-            lz = _lz(z)
-            return th * p * np.exp((p - 1.0) * lz - np.logaddexp(0.0, p * lz))
+    def t1(z: np.ndarray) -> np.ndarray:
+        return np.abs(noise._score(z))
 
-        def t2(z: np.ndarray) -> np.ndarray:
-            # 1 + z psi = (1 - (p theta - 1) z^p)/(1 + z^p) = w - a (1 - w),  w = 1/(1 + z^p)
-            w = np.exp(-np.logaddexp(0.0, p * _lz(z)))
-            return np.abs(w - a * (1.0 - w))
+    def t2(z: np.ndarray) -> np.ndarray:
+        return np.abs(noise._score_scale(z))
 
-        brk = [(p - 1.0) ** (1.0 / p)]
-        if a > 0:
-            brk.append(a ** (-1.0 / p))
-        shape = _Shape(f"GenCauchy(p={p:g}, theta={th:g})", lambda z: -th * np.logaddexp(0.0, p * _lz(z)), t1, t2,
-                       tuple(sorted(brk)), t2_limit=abs(a), k_tail=p * th, tail_from=0.0)
-        return shape, float(noise.scale)
-    if isinstance(noise, D.PolyPlace):
-        al = float(noise.alpha)
-        knee = 1.0 / al
-        c_out = math.log(al + 1.0) + al * math.log1p(-1.0 / (al * al)) - math.log(al - 1.0)
+    def logh(z: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return noise._logpdf(z)
 
-        def logh(z: np.ndarray) -> np.ndarray:
-            # 002 Def. 6 at s = 1, divided by N (al - 1): inner (1 - z)^(al-1); outer with its constant
-            with np.errstate(divide="ignore", invalid="ignore"):
-                inner = (al - 1.0) * np.log1p(-np.minimum(z, knee))
-                outer = c_out - (al + 1.0) * np.log1p(z)
-            return np.where(z < knee, inner, outer)
-
-        def t1(z: np.ndarray) -> np.ndarray:
-            with np.errstate(divide="ignore"):
-                return np.where(z < knee, (al - 1.0) / (1.0 - np.minimum(z, knee)), (al + 1.0) / (1.0 + z))
-
-        def t2(z: np.ndarray) -> np.ndarray:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                inner = (1.0 - al * z) / (1.0 - np.minimum(z, knee))
-                outer = (al * z - 1.0) / (1.0 + z)
-            return np.abs(np.where(z < knee, inner, outer))
-
-        shape = _Shape(f"PolyPlace(alpha={al:g})", logh, t1, t2, (knee,), t2_limit=al, k_tail=al + 1.0,
-                       tail_from=knee)
-        return shape, float(noise.s)
-    if isinstance(noise, D.Laplace):
-        return _Shape("Laplace", lambda z: -z, lambda z: np.ones_like(z), lambda z: np.abs(1.0 - z), (1.0,),
-                      t2_limit=math.inf, k_tail=math.inf, tail_from=0.0), float(noise.scale)
-    raise TypeError(f"noise must be a StudentT, GenCauchy, PolyPlace or Laplace object; got {type(noise).__name__}")
+    shape = _Shape(name=repr(noise), logh=logh, t1=t1, t2=t2, breaks=breaks,
+                   t2_limit=float(noise.score_scale_limit), k_tail=float(noise.tail_exponent),
+                   tail_from=float(noise.tail_from))
+    return shape, float(noise.scale)
 
 
 @dataclass(frozen=True)
@@ -242,7 +217,8 @@ class TightResult:
     ``lower``    a value attained by ``witness`` (so the truth is in [lower, upper]).
     ``witness``  GP: {"z": standardised output}; DP: {"r": ln B(x)/B(x'), "shift": Delta, "y": output}
                  for B(x') = 1, f(x') = 0 (with eta1 = eta / noise scale, see the module docstring).
-    ``metric``   "gp" (infinitesimal rate, every distance) or "dp" (Hamming, d = 1).
+    ``metric``   "euclidean" (GP, 004 Def. 5: the infinitesimal rate, valid at every distance) or
+                 "hamming" (DP: the worst case at d = 1).
     """
 
     upper: float
@@ -257,12 +233,6 @@ class TightResult:
     @property
     def eps(self) -> float:
         return self.upper
-
-
-def _check_metric(metric: str) -> str:
-    if metric not in ("gp", "dp"):
-        raise ValueError(f"metric must be 'gp' or 'dp'; got metric={metric!r}")
-    return metric
 
 
 def _gp_rate(shape: _Shape, gamma: float, eta1: float, rtol: float, max_rounds: int = 40,
@@ -306,7 +276,7 @@ def _gp_rate(shape: _Shape, gamma: float, eta1: float, rtol: float, max_rounds: 
         b = np.concatenate([b[~split], sub[:, 1:].ravel()])
         cells += 8 * sa.size
     upper = max(up_global, best_val) * (1.0 + _MARGIN)
-    return TightResult(upper, best_val, {"z": best_z}, "gp", shape.name, gamma, eta1, cells)
+    return TightResult(upper, best_val, {"z": best_z}, "euclidean", shape.name, gamma, eta1, cells)
 
 
 def _dp_G(shape: _Shape, eta1: float, r: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -317,7 +287,7 @@ def _dp_G(shape: _Shape, eta1: float, r: np.ndarray, y: np.ndarray) -> np.ndarra
 def _dp_rate(shape: _Shape, gamma: float, eta1: float, rtol: float, max_rounds: int = 40,
              max_cells: int = 150_000) -> TightResult:
     if not math.isfinite(shape.k_tail):
-        return TightResult(math.inf, math.inf, {}, "dp", shape.name, gamma, eta1, 0)
+        return TightResult(math.inf, math.inf, {}, "hamming", shape.name, gamma, eta1, 0)
     # y range: the polynomial tail form holds once eta1 e^-gamma (y - 1) >= tail_from; Y far beyond
     Y = max(1e7, 1e7 * (1.0 + shape.tail_from / (eta1 * math.exp(-gamma)) + 1.0 / eta1))
     k = shape.k_tail
@@ -370,40 +340,43 @@ def _dp_rate(shape: _Shape, gamma: float, eta1: float, rtol: float, max_rounds: 
     shift = min(math.exp(r), 1.0, best_w["y"])
     witness = {"r": r, "shift": shift, "y": best_w["y"]}
     upper = max(up_global, best_val) * (1.0 + _MARGIN) + 1e-15
-    return TightResult(upper, best_val, witness, "dp", shape.name, gamma, eta1, cells)
+    return TightResult(upper, best_val, witness, "hamming", shape.name, gamma, eta1, cells)
 
 
-def tight_epsilon(noise: Any, gamma: float, eta: float, metric: str = "gp", *, rtol: float | None = None) -> TightResult:
+def tight_epsilon(noise: Any, gamma: float, eta: float, metric: str = "euclidean", *, rtol: float | None = None) -> TightResult:
     """The exact worst case of (privacy loss)/dist of M(x) = f(x) + (B(x)/eta) Z (module docstring).
 
-    ``noise`` is a centred StudentT, GenCauchy, PolyPlace or Laplace object (its scale is folded into
-    eta), ``gamma`` the g_E growth parameter of B, ``eta`` the noise divisor.  ``metric="gp"``: the
-    infinitesimal rate sup_z [eta1 |psi(z)| + gamma |1 + z psi(z)|], valid at every distance;
-    ``metric="dp"``: the d = 1 (Hamming) worst case sup_{r, y} G(r, y).  Returns a
-    :class:`TightResult` whose ``upper`` is certified (never below the truth) and ``lower`` attained,
-    with upper - lower <= rtol |lower| (up to the rounding margin) when the refinement settles
-    (default rtol 1e-9 for "gp", 1e-5 for "dp"; for "dp" the refinement stops at a cell budget and
-    the gap can then be larger: it is what ``upper - lower`` says).
+    ``noise`` is a centred symmetric smoothsens continuous distribution (StudentT, GenCauchy,
+    PolyPlace, PowerLaw, Laplace, ...: its shape is read from the object, see :func:`_shape_of`; its
+    scale is folded into eta), ``gamma`` the g_E growth parameter of B, ``eta`` the noise divisor.
+    ``metric="euclidean"`` (GP, 004 Def. 5): the infinitesimal rate
+    sup_z [eta1 |psi(z)| + gamma |1 + z psi(z)|], valid at every distance; ``metric="hamming"`` (DP):
+    the d = 1 worst case sup_{r, y} G(r, y).  Returns a :class:`TightResult` whose ``upper`` is
+    certified (never below the truth) and ``lower`` attained, with upper - lower <= rtol |lower| (up
+    to the rounding margin) when the refinement settles (default rtol 1e-9 for "euclidean", 1e-5 for
+    "hamming"; for "hamming" the refinement stops at a cell budget and the gap can then be larger: it
+    is what ``upper - lower`` says).
     """
     gamma = check_positive("gamma", gamma)
     eta = check_positive("eta", eta)
-    metric = _check_metric(metric)
-    rtol = (1e-9 if metric == "gp" else 1e-5) if rtol is None else check_positive("rtol", rtol)
+    metric = check_metric(metric, _METRICS)
+    rtol = (1e-9 if metric == "euclidean" else 1e-5) if rtol is None else check_positive("rtol", rtol)
     shape, sigma = _shape_of(noise)
     eta1 = eta / sigma
-    if shape.name == "Laplace":
+    if not math.isfinite(shape.t2_limit):
+        # |1 + z psi| unbounded (exponential tails, e.g. Laplace): the scale term alone has no finite sup
         return TightResult(math.inf, math.inf, {"z": math.inf}, metric, shape.name, gamma, eta1, 0)
-    gp = _gp_rate(shape, gamma, eta1, rtol if metric == "gp" else min(rtol, 1e-9))
-    if metric == "gp":
+    gp = _gp_rate(shape, gamma, eta1, rtol if metric == "euclidean" else min(rtol, 1e-9))
+    if metric == "euclidean":
         return gp
     dp = _dp_rate(shape, gamma, eta1, rtol)
     # the GP rate bounds the loss at every distance (path argument), so also at d = 1
     if gp.upper < dp.upper:
-        return TightResult(gp.upper, dp.lower, dp.witness, "dp", dp.noise, gamma, eta1, dp.cells + gp.cells)
+        return TightResult(gp.upper, dp.lower, dp.witness, "hamming", dp.noise, gamma, eta1, dp.cells + gp.cells)
     return dp
 
 
-def tight_eta(noise_shape: Any, gamma: float, eps: float, metric: str = "gp", *, rtol: float | None = None,
+def tight_eta(noise_shape: Any, gamma: float, eps: float, metric: str = "euclidean", *, rtol: float | None = None,
               xtol: float | None = None) -> float:
     """The largest eta (least noise) with certified tight_epsilon(noise, gamma, eta).upper <= eps.
 
@@ -412,8 +385,8 @@ def tight_eta(noise_shape: Any, gamma: float, eps: float, metric: str = "gp", *,
     gamma sup|1 + z psi|, is the eta -> 0 limit of the GP rate)."""
     eps = check_positive("eps", eps)
     gamma = check_positive("gamma", gamma)
-    metric = _check_metric(metric)
-    xtol = (1e-12 if metric == "gp" else 1e-6) if xtol is None else check_positive("xtol", xtol)
+    metric = check_metric(metric, _METRICS)
+    xtol = (1e-12 if metric == "euclidean" else 1e-6) if xtol is None else check_positive("xtol", xtol)
     f = lambda e: tight_epsilon(noise_shape, gamma, e, metric, rtol=rtol).upper  # noqa: E731
     lo = 1e-12 * eps
     if not f(lo) < eps:
@@ -460,13 +433,13 @@ class TightCalibration:
     note: str = ""
 
 
-def tight_calibration(printed: Any, metric: str = "gp", *, rtol: float | None = None) -> TightCalibration:
+def tight_calibration(printed: Any, metric: str = "euclidean", *, rtol: float | None = None) -> TightCalibration:
     """The tight counterpart of a printed calibration (same noise shape, eps and gamma).
 
     If the attained rate at the printed eta already equals the printed eps (to 1e-9 relative; the
     PolyPlace case, where 002 Lemma 12 makes the rate constant), the printed calibration is tight:
     no larger eta is admissible and ``eta_tight`` is the printed eta."""
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     at = tight_epsilon(printed.noise, printed.gamma, printed.eta, metric, rtol=rtol)
     sd = float(printed.noise.std())
     if at.lower >= printed.eps * (1.0 - 1e-9):
@@ -481,7 +454,7 @@ def tight_calibration(printed: Any, metric: str = "gp", *, rtol: float | None = 
     return TightCalibration(printed, metric, at.upper, at.lower, eta_t, std_t, saved, False)
 
 
-def tight_table(eps: float, gamma: float | None = None, metric: str = "gp") -> list[dict[str, Any]]:
+def tight_table(eps: float, gamma: float | None = None, metric: str = "euclidean") -> list[dict[str, Any]]:
     """Printed vs tight calibrations at a common gamma (default eps/9, 004 Sec. 5), as dicts.
 
     Rows: Student's t nu = 3 (004 Sec. 5) and nu = 4 (004 Remark), GenCauchy(4, 1) (004 Lemma 3.3),
@@ -490,7 +463,7 @@ def tight_table(eps: float, gamma: float | None = None, metric: str = "gp") -> l
     from . import DEFAULT_GAMMA_FRACTION, calibrate_gencauchy, calibrate_polyplace, calibrate_student_t
 
     eps = check_positive("eps", eps)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     g = DEFAULT_GAMMA_FRACTION * eps if gamma is None else check_positive("gamma", gamma)
     makers = [
         ("Student t(nu=3)", lambda: calibrate_student_t(eps, g, 3.0, metric=metric)),
@@ -553,7 +526,7 @@ def format_tight_table(rows: list[dict[str, Any]]) -> str:
     return _format_rows(rows, cols)
 
 
-def optimise_tight(family: str, eps: float, gamma: float, metric: str = "gp", *, theta: float = 1.0) -> TightCalibration:
+def optimise_tight(family: str, eps: float, gamma: float, metric: str = "euclidean", *, theta: float = 1.0) -> TightCalibration:
     """The shape parameter minimising the noise std under the *tight* calibration at (eps, gamma).
 
     ``family`` "student_t" (free nu > 2) or "gencauchy" (free p, with p theta > 3; ``theta`` fixed).
@@ -568,7 +541,7 @@ def optimise_tight(family: str, eps: float, gamma: float, metric: str = "gp", *,
 
     eps = check_positive("eps", eps)
     gamma = check_positive("gamma", gamma)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     if family == "student_t":
         lo, hi = 2.0, eps / gamma  # nu > 2 (finite std), nu gamma < eps (the eta -> 0 limit is nu gamma)
         make = lambda v: D.StudentT(v)  # noqa: E731
@@ -821,20 +794,20 @@ class TightDeltaResult:
 
 def _check_lambda(metric: str, Lambda: Any) -> float:
     Lambda = check_positive("Lambda", Lambda, allow_inf=True)
-    if metric == "dp" and Lambda < 1.0:
-        raise ValueError(f"Lambda must be >= 1 for metric='dp' (Hamming neighbours are at distance 1); "
+    if metric == "hamming" and Lambda < 1.0:
+        raise ValueError(f"Lambda must be >= 1 for metric='hamming' (Hamming neighbours are at distance 1); "
                          f"got Lambda={Lambda!r}")
     return Lambda
 
 
-def tight_delta_laplace(eps: float, eta: float, gamma: float, metric: str = "gp", Lambda: float = math.inf, *,
+def tight_delta_laplace(eps: float, eta: float, gamma: float, metric: str = "euclidean", Lambda: float = math.inf, *,
                         rtol: float | None = None, method: str = "auto") -> TightDeltaResult:
     """The exact delta of M(x) = f(x) + (B(x)/eta) Z, Z ~ Lap(0,1), B g_L-smooth (004 Lemma 3.6).
 
-    delta_tight = sup over pairs allowed by 004 Def. 8 with g_L (and 0 < d <= Lambda for "gp",
-    d = 1 for "dp") of H_{e^(eps d)}(P_x || P_x') (004 Def. 5); see the module docstring (L1)-(L6).
+    delta_tight = sup over pairs allowed by 004 Def. 8 with g_L (and 0 < d <= Lambda for "euclidean",
+    d = 1 for "hamming") of H_{e^(eps d)}(P_x || P_x') (004 Def. 5); see the module docstring (L1)-(L6).
     ``eps`` the per-unit-distance eps, ``eta`` the noise divisor, ``gamma`` the g_L parameter,
-    ``Lambda`` the neighbourhood radius of 004 Def. 5 (for "dp" only d = 1 matters; Lambda >= 1).
+    ``Lambda`` the neighbourhood radius of 004 Def. 5 (for "hamming" only d = 1 matters; Lambda >= 1).
     ``method="auto"`` uses the exact closed form where (L3)-(L5) prove it (eta <= eps for the
     r >= 0 branch, eta + gamma <= eps for r < 0) and certified cells (L6) for the rest;
     ``"cells"`` runs the cells everywhere (a cross-check; the Lambda = inf tail still uses (L5)).
@@ -843,12 +816,12 @@ def tight_delta_laplace(eps: float, eta: float, gamma: float, metric: str = "gp"
     eps = check_positive("eps", eps)
     eta = check_positive("eta", eta)
     gamma = check_positive("gamma", gamma)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     Lambda = _check_lambda(metric, Lambda)
     rtol = 1e-7 if rtol is None else check_positive("rtol", rtol)
     if method not in ("auto", "cells"):
         raise ValueError(f"method must be 'auto' or 'cells'; got method={method!r}")
-    D = 1.0 if metric == "dp" else Lambda
+    D = 1.0 if metric == "hamming" else Lambda
     printed = math.exp(-(eps - eta) / gamma) if eta < eps else None
 
     def result(upper: float, lower: float, wit: dict[str, float], how: str, cells: int = 0) -> TightDeltaResult:
@@ -877,7 +850,7 @@ def tight_delta_laplace(eps: float, eta: float, gamma: float, metric: str = "gp"
     # cells (L6): over r < 0 only when (L3) covers r >= 0, else over both signs
     both = method == "cells" or pos_upper is None
     tail_up = 0.0
-    if metric == "dp":
+    if metric == "hamming":
         d_edges = None
         n_u = 64
     else:
@@ -901,7 +874,7 @@ def tight_delta_laplace(eps: float, eta: float, gamma: float, metric: str = "gp"
     return result(upper, best2, wit2, how, cells)
 
 
-def tight_eta_laplace(eps: float, delta: float, gamma: float, metric: str = "gp", Lambda: float = math.inf, *,
+def tight_eta_laplace(eps: float, delta: float, gamma: float, metric: str = "euclidean", Lambda: float = math.inf, *,
                       rtol: float | None = None, xtol: float | None = None) -> float:
     """The largest eta (least noise) whose certified tight delta (:func:`tight_delta_laplace`) is <= delta.
 
@@ -909,13 +882,13 @@ def tight_eta_laplace(eps: float, delta: float, gamma: float, metric: str = "gp"
     nondecreasing in the shift, module docstring (L2)), so the admissible etas form an interval
     (0, eta_tight]: Brent's method on the certified upper bound, then the returned eta is checked
     to satisfy upper <= delta.  Compare with the printed eta = eps - gamma ln(1/delta) of 004
-    Lemma 3.6 (which needs gamma ln(1/delta) < eps).  For "gp" with Lambda = inf every eta > eps
+    Lemma 3.6 (which needs gamma ln(1/delta) < eps).  For "euclidean" with Lambda = inf every eta > eps
     has delta_tight = 1 (L5), so eta_tight <= eps.  Raises ValueError when even eta -> 0 exceeds
     delta (gamma too large for this delta)."""
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
     gamma = check_positive("gamma", gamma)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     Lambda = _check_lambda(metric, Lambda)
     xtol = 1e-12 if xtol is None else check_positive("xtol", xtol)
     f = lambda e: tight_delta_laplace(eps, e, gamma, metric, Lambda, rtol=rtol).upper - delta  # noqa: E731
@@ -927,7 +900,7 @@ def tight_eta_laplace(eps: float, delta: float, gamma: float, metric: str = "gp"
             f"(printed Lemma 3.6 needs gamma ln(1/delta) < eps, here {gamma * math.log(1.0 / delta):.6g} vs eps); "
             f"got gamma={gamma!r}, eps={eps!r}, delta={delta!r}, metric={metric!r}, Lambda={Lambda!r}"
         )
-    if metric == "gp" and math.isinf(Lambda):
+    if metric == "euclidean" and math.isinf(Lambda):
         hi = eps
         if f(hi) <= 0.0:
             return eps  # every eta > eps has delta_tight = 1 (L5)
@@ -977,7 +950,7 @@ class TightLaplaceCalibration:
     note: str = ""
 
 
-def tight_calibration_laplace(eps: float, delta: float, gamma: float, metric: str = "gp",
+def tight_calibration_laplace(eps: float, delta: float, gamma: float, metric: str = "euclidean",
                               Lambda: float = math.inf) -> TightLaplaceCalibration:
     """Printed vs tight calibration of Laplace with g_L (004 Lemma 3.6) for a target (eps, delta).
 
@@ -987,7 +960,7 @@ def tight_calibration_laplace(eps: float, delta: float, gamma: float, metric: st
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
     gamma = check_positive("gamma", gamma)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     Lambda = _check_lambda(metric, Lambda)
     sd = math.sqrt(2.0)
     try:
@@ -1007,7 +980,7 @@ def tight_calibration_laplace(eps: float, delta: float, gamma: float, metric: st
                                    f"tight delta at the printed eta: {at.method}")
 
 
-def tight_table_laplace(eps: float, delta: float, gamma: float | None = None, metric: str = "gp",
+def tight_table_laplace(eps: float, delta: float, gamma: float | None = None, metric: str = "euclidean",
                         Lambda: float = math.inf) -> list[dict[str, Any]]:
     """The Laplace g_L row (004 Lemma 3.6) of the printed-vs-tight comparison, as a list of one dict.
 
@@ -1018,7 +991,7 @@ def tight_table_laplace(eps: float, delta: float, gamma: float | None = None, me
 
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
-    metric = _check_metric(metric)
+    metric = check_metric(metric, _METRICS)
     g = DEFAULT_GAMMA_FRACTION * eps if gamma is None else check_positive("gamma", gamma)
     row: dict[str, Any] = {"family": "Laplace g_L (approx.)", "source": "004 Lemma 3.6", "gamma": g,
                            "metric": metric, "eps": eps, "delta": delta}

@@ -3,9 +3,24 @@
 Modelled on SciPy's ``rv_continuous``: a family implements a few private methods on the
 *standardised* variable z = (x - loc) / scale (``_logpdf``, ``_cdf``, ``_sf``, ``_ppf``, ``_isf``,
 ``_sample``, ``_mean``, ``_variance``), and the public methods check and broadcast their arguments
-once, then call the private methods on valid input only.  Parameters are validated in the
-constructor (``ValueError`` naming the parameter and its range); nothing returns NaN for an
-invalid parameter.  Randomness only through a ``numpy.random.Generator`` passed in (or an int seed).
+once, then call the private methods on valid input only.
+
+A continuous family also answers for the shape of its log-density, which the calibration code
+(:mod:`smoothsens_core.calibration.tight`) and the auditors need and must not re-type:
+
+* ``_score(z)``: the score psi(z) = d/dz ln h(z) of the standardised density h, and the public
+  :meth:`ContinuousDistribution.score`.  The proofs of 004 Lemmas 3.3 and 3.5 bound the privacy loss of
+  f(x) + (B(x)/eta) Z by sup |psi| (the shift, 004 Claim 3.4) and the scale ratio, whose rate is
+  |1 + z psi(z)|;
+* :meth:`ContinuousDistribution.kinks`: where ln h (or psi) is not differentiable;
+* :meth:`ContinuousDistribution.score_breakpoints`: the z >= 0 between which |psi(z)| and
+  |1 + z psi(z)| are monotone;
+* ``tail_exponent`` k (h(z) ~ c |z|^(-k), 000 Thm. 1 tails), ``tail_from`` and
+  ``score_scale_limit`` = lim_{z -> inf} |1 + z psi(z)|.
+
+Parameters are validated in the constructor (``ValueError`` naming the parameter and its range);
+nothing returns NaN for an invalid parameter.  Randomness only through a ``numpy.random.Generator``
+passed in (or an int seed).
 """
 
 from __future__ import annotations
@@ -103,6 +118,85 @@ class ContinuousDistribution:
 
     def _variance(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _score(self, z: FloatArray) -> FloatArray:  # pragma: no cover - abstract
+        """psi(z) = d/dz ln h(z) of the standardised density on its support (vectorised).
+
+        Where ln h is not differentiable (a point of :meth:`_kinks_z`) the right derivative
+        lim_{t -> 0+} (ln h(z + t) - ln h(z))/t is returned (the left one at the right end of the
+        support), so psi(0) of a density with a kink at its centre is the limit from z > 0."""
+        raise NotImplementedError
+
+    def _kinks_z(self) -> tuple[float, ...]:
+        """The kinks of :meth:`kinks` on the standardised variable z (none by default)."""
+        return ()
+
+    def _score_breakpoints(self) -> tuple[float, ...]:  # pragma: no cover - abstract
+        """The z > 0 where |psi| or |1 + z psi| turns (kinks are added by :meth:`score_breakpoints`)."""
+        raise NotImplementedError
+
+    # ---- the shape of ln h (standardised), for calibration and audit ------------------------
+    @property
+    def tail_exponent(self) -> float:  # pragma: no cover - abstract
+        """k with h(z) ~ c |z|^(-k) as |z| -> inf (standardised density; math.inf for exponential tails)."""
+        raise NotImplementedError
+
+    @property
+    def score_scale_limit(self) -> float:  # pragma: no cover - abstract
+        """lim_{z -> inf} |1 + z psi(z)| (math.inf when |1 + z psi| is unbounded)."""
+        raise NotImplementedError
+
+    @property
+    def tail_from(self) -> float:
+        """The standardised z0 >= 0 from which the tail form holds: z^k h(z) is nondecreasing on
+        [z0, inf) (k = ``tail_exponent``), so ln h(z1) - ln h(z2) <= k ln(z2/z1) for z0 <= z1 <= z2,
+        and h(z) ~ c z^(-k).  0 unless the family says otherwise (PolyPlace: its outer branch)."""
+        return 0.0
+
+    def _score_scale(self, z: FloatArray) -> FloatArray:
+        """1 + z psi(z) on the standardised z: minus the derivative of ln[(1/b) h(y/b)] in ln b at
+        y/b = z, the scale term of the privacy loss (004 Lemmas 3.3, 3.5; calibration.tight)."""
+        with np.errstate(invalid="ignore", over="ignore"):
+            return 1.0 + z * self._score(z)
+
+    def _check_in_support(self, name: str, z: FloatArray) -> FloatArray:
+        lo, hi = self.support
+        if z.size and (np.any(z < lo) or np.any(z > hi)):
+            bad = tuple(int(i) for i in np.argwhere((z < lo) | (z > hi))[0])
+            raise ValueError(f"{name} must be in the support [{lo!r}, {hi!r}] of the standardised {self.name} "
+                             f"(the score of a zero density is undefined); got {name}={float(z[bad])!r} "
+                             f"at index {bad}")
+        return z
+
+    def score(self, x: ArrayLike) -> FloatArray | float:
+        """d/dx ln pdf(x) = psi((x - loc)/scale)/scale, psi the score of the standardised density.
+
+        ValueError for x outside the support (the density is zero there).  At a kink (see
+        :meth:`kinks`) the right derivative is returned (the left one at the right end of the support).
+        Computed in log space: no overflow for huge |x|."""
+        z = self._check_in_support("(x - loc)/scale", self._standardise(x))
+        with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+            out = self._score(z) / self.scale
+        return _scalar_or_array(out)
+
+    def kinks(self) -> tuple[float, ...]:
+        """The points (x units) where ln pdf, or its derivative (the score), is not differentiable.
+
+        There the density changes branch or |z| enters non-smoothly: Laplace loc (psi jumps);
+        PolyPlace loc (psi jumps) and loc +- s/alpha (ln h is C^1 there, both branches having
+        psi = -+alpha/s, 002 Lemma 12, but psi' jumps); GenCauchy(p, theta) and PowerLaw(k) loc when the
+        exponent is < 2 (psi jumps for p <= 1, psi' is unbounded for 1 < p < 2); Student's t none.
+        Interior points of the support only (the end point of a half-line is in ``support``)."""
+        return tuple(sorted(self.loc + self.scale * k for k in self._kinks_z()))
+
+    def score_breakpoints(self) -> tuple[float, ...]:
+        """Standardised points 0 <= z_1 < ... < z_n between which |psi(z)| and |1 + z psi(z)| are each
+        monotone (kinks at z >= 0 included); beyond z_n, |psi| decreases and |1 + z psi| increases to
+        ``score_scale_limit``.  The certified grid of :mod:`smoothsens_core.calibration.tight` is built
+        on them (a grid containing them has every term monotone on every cell).  For a density on a
+        half-line the points are values of |z| on its side (psi is odd, |1 + z psi| even, in z)."""
+        pts = {float(b) for b in self._score_breakpoints()} | {float(k) for k in self._kinks_z() if k >= 0.0}
+        return tuple(sorted(pts))
 
     # ---- public API: validate once, standardise, delegate -----------------------------------
     def _standardise(self, x: ArrayLike) -> FloatArray:

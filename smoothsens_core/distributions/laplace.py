@@ -7,9 +7,15 @@ Density (004 Sec. 2.1), location a = ``loc``, scale b = ``scale`` > 0:
 mean a, variance 2 b^2.  On the standardised variable z = (y - a)/b:
     F(z) = e^z / 2 for z <= 0,  1 - e^{-z}/2 for z > 0;   sf(z) = F(-z) (symmetry);
     F^{-1}(q) = ln(2q) for q <= 1/2,  -ln(2(1 - q)) for q > 1/2.
+
+Shape of ln h(z) = -ln 2 - |z|: score psi(z) = -sign(z) (right derivative -1 at the kink z = 0),
+|1 + z psi(z)| = |1 - |z||, minimal at |z| = 1 and unbounded (no pure smooth-sensitivity rate,
+004 Lemma 3.6 is approximate); exponential tails (tail exponent inf).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -58,3 +64,25 @@ class Laplace(ContinuousDistribution):
 
     def _variance(self) -> float:
         return 2.0
+
+    # ---- shape of ln h (module docstring) ---------------------------------------------------
+    def _score(self, z: FloatArray) -> FloatArray:
+        """psi(z) = -sign(z), 004 Sec. 2.1 density; -1 at the kink z = 0 (right derivative)."""
+        return np.where(z >= 0, -1.0, 1.0)
+
+    def _kinks_z(self) -> tuple[float, ...]:
+        return (0.0,)  # |z| is not differentiable at 0: psi jumps from +1 to -1
+
+    def _score_breakpoints(self) -> tuple[float, ...]:
+        # |psi| = 1 is constant; |1 + z psi| = |1 - z| decreases on [0, 1], increases after
+        return (1.0,)
+
+    @property
+    def tail_exponent(self) -> float:
+        """math.inf: h(z) = e^(-|z|)/2 decays faster than every power."""
+        return math.inf
+
+    @property
+    def score_scale_limit(self) -> float:
+        """math.inf: |1 + z psi(z)| = |1 - z| is unbounded."""
+        return math.inf

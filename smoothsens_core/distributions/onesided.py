@@ -73,6 +73,25 @@ class OneSidedExponential(ContinuousDistribution):
     def _variance(self) -> float:
         return 1.0
 
+    # ---- shape of ln h = -side z on the support (003 Def. V.3) -------------------------------
+    def _score(self, z: FloatArray) -> FloatArray:
+        """psi(z) = -side on the support (one-sided at its end point z = 0)."""
+        return np.full(np.shape(z), -float(self.side))
+
+    def _score_breakpoints(self) -> tuple[float, ...]:
+        # |psi| = 1 is constant; |1 + z psi| = |1 - |z|| decreases on |z| <= 1, increases after
+        return (1.0,)
+
+    @property
+    def tail_exponent(self) -> float:
+        """math.inf: h(z) = e^(-|z|) decays faster than every power."""
+        return math.inf
+
+    @property
+    def score_scale_limit(self) -> float:
+        """math.inf: |1 + z psi(z)| = |1 - |z|| is unbounded."""
+        return math.inf
+
     def _shape_repr(self) -> str:
         return f"side={self.side}"
 

@@ -162,3 +162,41 @@ class PolyPlace(ContinuousDistribution):
 
     def _variance(self) -> float:
         return float(polyplace_variance(1.0, self.alpha))
+
+    # ---- shape of ln h (002 Def. 6 density; 002 Lemma 12) ----------------------------------
+    def _score(self, z: FloatArray) -> FloatArray:
+        """psi(z) = -sign(z) (alpha - 1)/(1 - |z|) for |z| < 1/alpha and -sign(z) (alpha + 1)/(1 + |z|)
+        otherwise (s = 1); both equal -+alpha at |z| = 1/alpha (002 Lemma 12), and at the kink z = 0 the
+        right derivative -(alpha - 1) is returned."""
+        a = self.alpha
+        r = np.abs(z)
+        inner = r < 1.0 / a
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mag = np.where(inner, (a - 1.0) / (1.0 - np.where(inner, r, 0.0)), (a + 1.0) / (1.0 + r))
+        return np.where(z >= 0, -mag, mag)
+
+    def _kinks_z(self) -> tuple[float, ...]:
+        # psi jumps at 0; at +-1/alpha ln h is C^1 but psi' jumps (the density changes branch)
+        k = 1.0 / self.alpha
+        return (-k, 0.0, k)
+
+    def _score_breakpoints(self) -> tuple[float, ...]:
+        # |psi| increases on [0, 1/alpha), decreases after; |1 + z psi| = (1 - alpha z)/(1 - z) decreases
+        # to 0 at 1/alpha, then (alpha z - 1)/(1 + z) increases to alpha
+        return (1.0 / self.alpha,)
+
+    @property
+    def tail_exponent(self) -> float:
+        """alpha + 1: the outer branch N (alpha + 1)(1 - 1/alpha^2)^alpha (1 + |z|)^(-alpha - 1) (002 Def. 6)."""
+        return self.alpha + 1.0
+
+    @property
+    def tail_from(self) -> float:
+        """1/alpha, where the outer branch (1 + z)^(-alpha - 1) of 002 Def. 6 starts (z^(alpha+1) h(z) is
+        nondecreasing from there on)."""
+        return 1.0 / self.alpha
+
+    @property
+    def score_scale_limit(self) -> float:
+        """alpha = lim (alpha z - 1)/(1 + z) (002 Lemma 12: eta |psi| + gamma |1 + z psi| = alpha gamma)."""
+        return self.alpha

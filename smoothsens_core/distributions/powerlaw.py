@@ -55,6 +55,37 @@ class _PowerLawCore:
             t = self.k * np.log(az) - math.log(self.l)
         return -(math.log(self.l) + np.logaddexp(0.0, t))
 
+    # ---- shape of ln h (000 Thm. 1 density) -------------------------------------------------
+    def _score(self, z: FloatArray) -> FloatArray:
+        """psi(z) = -k sign(z) |z|^(k-1) / (|z|^k + l)  (d/dz of -ln(|z|^k + l)), on the support.
+
+        In log space, r = |z|: ln|psi| = ln k + (k - 1) ln r - ln(r^k + l) for r <= 1 and
+        ln k - ln r - ln(1 + l r^(-k)) for r > 1 (no overflow of r^k); psi(0) = 0 (k > 1)."""
+        k, ll = self.k, math.log(self.l)
+        r = np.abs(z)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            lr = np.log(r)
+            near = (k - 1.0) * lr - np.logaddexp(ll, k * lr)
+            far = -lr - np.logaddexp(0.0, ll - k * lr)
+            mag = k * np.exp(np.where(r <= 1.0, near, far))
+        mag = np.where(r == 0.0, 0.0, mag)
+        return np.where(z >= 0, -mag, mag)
+
+    def _score_breakpoints(self) -> tuple[float, ...]:
+        # |psi| = k r^(k-1)/(r^k + l): d/dr = 0 at r^k = (k - 1) l (a maximum); |1 + z psi| =
+        # |l - (k - 1) r^k|/(r^k + l): zero at r^k = l/(k - 1), then increasing to k - 1
+        return (((self.k - 1.0) * self.l) ** (1.0 / self.k), (self.l / (self.k - 1.0)) ** (1.0 / self.k))
+
+    @property
+    def tail_exponent(self) -> float:
+        """k: h(z) = 1/(C (|z|^k + l)) ~ |z|^(-k)/C (000 Thm. 1)."""
+        return self.k
+
+    @property
+    def score_scale_limit(self) -> float:
+        """k - 1 = lim |1 + z psi(z)| = lim |l - (k - 1) z^k|/(z^k + l)."""
+        return self.k - 1.0
+
     def _half_parts(self, z: FloatArray) -> tuple[FloatArray, FloatArray]:
         """(P(|Z| <= |z|), P(|Z| > |z|)), each computed where it is small: with t = |z|^k / l,
         u = t/(1+t) and 1 - u = 1/(1+t) are both formed directly, and the smaller of the two
@@ -128,6 +159,10 @@ class PowerLaw(_PowerLawCore, ContinuousDistribution):
 
     def _logpdf(self, z: FloatArray) -> FloatArray:
         return self._log_kernel(z) - self.log_c
+
+    def _kinks_z(self) -> tuple[float, ...]:
+        # |z|^k at 0: psi' is unbounded there for 1 < k < 2; smooth for k >= 2
+        return (0.0,) if self.k < 2.0 else ()
 
     def _cdf(self, z: FloatArray) -> FloatArray:
         # F(z) = P(|Z| > |z|)/2 for z < 0 and 1/2 + P(|Z| <= z)/2 for z >= 0 (no 1 - x cancellation near 0)

@@ -74,3 +74,29 @@ class StudentT(ContinuousDistribution):
 
     def _variance(self) -> float:
         return float(student_t_variance(self.nu))
+
+    # ---- shape of ln h (004 Sec. 2.1 density; 004 Lemma 3.5 / A.1 proof) --------------------
+    def _score(self, z: FloatArray) -> FloatArray:
+        """psi(z) = -(nu + 1) z / (nu + z^2), written as -(nu + 1)/(z + nu/z) for |z| > 1 (no overflow
+        of z^2 for huge |z|)."""
+        nu = self.nu
+        small = np.abs(z) <= 1.0
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            inner = -(nu + 1.0) * z / (nu + z * z)
+            outer = -(nu + 1.0) / (z + nu / z)
+        return np.where(small, inner, outer)
+
+    def _score_breakpoints(self) -> tuple[float, ...]:
+        # |psi| = (nu+1) z/(nu + z^2) peaks at z = sqrt(nu); |1 + z psi| = nu |1 - z^2|/(nu + z^2) is
+        # zero at z = 1 and increases to nu after
+        return (1.0, self._sqrt_nu)
+
+    @property
+    def tail_exponent(self) -> float:
+        """nu + 1: h(z) ~ c |z|^(-(nu + 1)) (004 Sec. 2.1)."""
+        return self.nu + 1.0
+
+    @property
+    def score_scale_limit(self) -> float:
+        """nu = lim |1 + z psi(z)| = lim nu |1 - z^2|/(nu + z^2) (004 Lemma 3.5: the nu gamma term)."""
+        return self.nu

@@ -8,6 +8,7 @@ O(chunk) scratch memory like the chunked evaluation itself (:mod:`._chunking`).
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import NamedTuple
 
@@ -17,7 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from ._chunking import DEFAULT_CHUNK
 from ..validation import shape_points
 
-__all__ = ["SensitivityValues", "points_1d", "points_nd", "as_float_array"]
+__all__ = ["SensitivityValues", "points_1d", "points_nd", "as_float_array", "scalar_real", "fast_pair"]
 
 
 class SensitivityValues(NamedTuple):
@@ -47,6 +48,42 @@ def as_float_array(name: str, value: ArrayLike) -> NDArray[np.float64]:
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"{name} must be an array of real numbers; got an array of dtype {arr.dtype} ({type(value).__name__})")
     return np.asarray(arr, dtype=float)
+
+
+def scalar_real(value: object) -> float | None:
+    """``value`` as a Python float if it is one finite real scalar (a float, NumPy float64 or int
+    that is not a bool), else None: the cheap test of the one-point fast paths, which then skip
+    the array machinery.  Anything else (arrays, sequences, NaN, bools, strings) returns None and
+    goes through the full validation of :func:`points_1d` / :func:`points_nd`, which raises the
+    documented errors."""
+    tv = type(value)
+    if tv is float or tv is np.float64:
+        v = float(value)  # type: ignore[arg-type]
+    elif tv is int and -(2**53) <= value <= 2**53:  # type: ignore[operator]
+        v = float(value)  # type: ignore[arg-type]
+    else:
+        return None
+    return v if math.isfinite(v) else None
+
+
+def fast_pair(value: object) -> tuple[float, float] | None:
+    """One point of R^2 given as a tuple/list of two finite real scalars or a float64 array of
+    shape (2,) or (1, 2), as two Python floats; else None (the caller then validates in full)."""
+    tv = type(value)
+    if tv is tuple or tv is list:
+        if len(value) != 2:  # type: ignore[arg-type]
+            return None
+        a, b = scalar_real(value[0]), scalar_real(value[1])  # type: ignore[index]
+    elif tv is np.ndarray and value.dtype == np.float64 and value.size == 2 and value.shape in ((2,), (1, 2)):  # type: ignore[attr-defined]
+        a, b = value.flat  # type: ignore[attr-defined]
+        a, b = float(a), float(b)
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return None
+    else:
+        return None
+    if a is None or b is None:
+        return None
+    return a, b
 
 
 def _check_finite(name: str, arr: NDArray[np.float64]) -> None:

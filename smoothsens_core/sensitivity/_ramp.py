@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 
 from ..growth import GrowthFunction
 
-__all__ = ["ramp_lipschitz", "ramp_smooth_sensitivity", "check_growth", "check_lambda"]
+__all__ = ["ramp_lipschitz", "ramp_smooth_sensitivity", "ramp_one_point", "check_growth", "check_lambda"]
 
 
 def check_growth(growth: object) -> GrowthFunction:
@@ -92,6 +92,20 @@ def _log_ell(e: NDArray[np.float64], w: float, Lambda: float) -> NDArray[np.floa
             return -np.log(e + w)
         val = np.where(e + w <= Lambda, -np.log(e + w), np.log(np.maximum(Lambda - e, 0.0) / (w * Lambda)))
     return val
+
+
+def ramp_one_point(d: float, width: float, growth: GrowthFunction) -> float:
+    """B*(x) for Lambda = inf and one point at (signed) distance d from the band, in ``math``: the
+    operations of :func:`ramp_smooth_sensitivity` (and of the fused g_E loop of the one-way
+    threshold) in the same order, so the result equals the bulk one within 1 ulp (``math.exp``
+    against NumPy's ``exp``; the g_L form has no transcendental function and is bit-identical)."""
+    dp = d if d > 0.0 else 0.0
+    near = 1.0 / (dp + width)
+    if growth.kind == "exp":
+        edge = math.exp(dp * -growth.gamma) * (1.0 / width)
+    else:
+        edge = (1.0 / width) / (1.0 + growth.gamma * dp)
+    return near if near >= edge else edge
 
 
 def ramp_smooth_sensitivity(

@@ -95,11 +95,31 @@ class RootFindingError(ValueError):
 # Scalar-free building blocks (fallbacks identical to the generated evaluators)
 # ---------------------------------------------------------------------------------------------
 def _psi(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
-    """psi(a, b) = log1p(a (a - b)) - a (a - b) + (a - b)^2/2 (ln of phi_0's two terms, 004 A.4 (2))."""
-    if kde_psi is not None:
-        return kde_psi(a, b)
-    u = a * (a - b)
-    return np.log1p(u) - u + 0.5 * (a - b) ** 2
+    """psi(a, b) = log1p(a (a - b)) - a (a - b) + (a - b)^2/2 (ln of phi_0's two terms, 004 A.4 (2)).
+
+    The generated ``kde_psi`` has two branches (a 17-term series for |u| < 1/10, u = a (a - b),
+    and log1p(u) - (a - b)(a + b)/2 beyond) and, printed as ``numpy.where``, evaluates both on
+    every element.  Here each branch is evaluated only on the elements that take it (boolean
+    index, compute, scatter back) with the generated expressions verbatim, so the result equals
+    ``kde_psi`` bit for bit (tests/core/test_sensitivity_kde.py checks it)."""
+    if kde_psi is None:
+        u = a * (a - b)
+        return np.log1p(u) - u + 0.5 * (a - b) ** 2
+    _x0 = a - b
+    _x1 = _x0 * a
+    small = np.abs(_x1) < 1 / 10
+    out = np.empty_like(_x0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        if small.any():
+            x0, x1, aa = _x0[small], _x1[small], a[small]
+            out[small] = x0**3*aa**3*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(1/19 - 1/20*x1) - 1/18) + 1/17) - 1/16) + 1/15) - 1/14) + 1/13) - 1/12) + 1/11) - 1/10) + 1/9) - 1/8) + 1/7) - 1/6) + 1/5) - 1/4) + 1/3) + (1/2)*x0**2*(1 - aa)*(aa + 1)  # noqa: E501
+            big = ~small
+            if big.any():
+                x0, x1 = _x0[big], _x1[big]
+                out[big] = -1/2*x0*(a[big] + b[big]) + np.log1p(x1)
+        else:
+            out[...] = -1/2*_x0*(a + b) + np.log1p(_x1)
+    return out
 
 
 def _chi(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -110,51 +130,59 @@ def _chi(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def _k(u: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.exp(-0.5 * u * u)
+    with np.errstate(over="ignore"):  # u * u = inf for u > 1.3e154: k = e^{-inf} = 0, correct
+        return np.exp(-0.5 * u * u)
 
 
 def _bisect(fun, lo, hi, b, where: str, guess=None):  # type: ignore[no-untyped-def]
     """Vectorised bracketed root of fun(a, b) = 0 with fun(lo) > 0 > fun(hi), certified per point.
 
-    14 bisection steps (bracket width <= 2^-14 of the initial one), 3 secant steps kept inside the
+    A narrow bracket around ``guess`` where it holds a sign change, else 14 bisection steps on the
+    a-priori bracket (width <= 2^-14 of the initial one); 2 secant steps kept inside the
     bracket, then a certificate: the signs of fun at x -+ delta (delta = 1e-10 |hi| / 2) must
     differ, which proves a root in a bracket of relative width 1e-10.  Points whose certificate
     fails continue by bisection until their bracket is that narrow.  A point without a sign change
     on its initial bracket raises :class:`RootFindingError` naming the input.  Every point's result
     depends on that point only (chunking does not change it)."""
-    flo = fun(lo, b)
-    fhi = fun(hi, b)
-    bad = ~((flo > 0) & (fhi < 0))
-    if np.any(bad):
-        i = int(np.argmax(bad))
-        raise RootFindingError(
-            f"no sign change of phi_0 on the bracket [{lo[i]!r}, {hi[i]!r}] for b = ||z - t||/h = "
-            f"{b[i]!r} ({where}); the chord partner of this input cannot be certified"
-        )
     lo = lo.copy()
     hi = hi.copy()
-    n_bisect = 14
     if guess is not None:
-        # Try the narrow bracket [g - w, g + w] around the tabulated guess; keep it where the sign
-        # change is confirmed, else keep the full bracket (and bisect as usual).
+        # Try the narrow bracket [g - w, g + w] around the tabulated guess (clipped into the
+        # a-priori bracket, which holds exactly one root besides a = b): a sign change on it
+        # certifies the root there.  Only the points without one are checked on their a-priori
+        # bracket and bisected, so every point's result depends on that point only.
         glo = np.clip(guess - _GUESS_W * np.abs(guess) - 1e-300, lo, hi)
         ghi = np.clip(guess + _GUESS_W * np.abs(guess) + 1e-300, lo, hi)
-        fglo, fghi = fun(glo, b), fun(ghi, b)
-        good = (fglo > 0) & (fghi < 0)
-        lo, flo = np.where(good, glo, lo), np.where(good, fglo, flo)
-        hi, fhi = np.where(good, ghi, hi), np.where(good, fghi, fhi)
-        n_bisect = 0 if good.all() else 14
-    for _ in range(n_bisect):
-        mid = 0.5 * (lo + hi)
-        fm = fun(mid, b)
-        pos = fm > 0
-        lo = np.where(pos, mid, lo)
-        flo = np.where(pos, fm, flo)
-        hi = np.where(pos, hi, mid)
-        fhi = np.where(pos, fhi, fm)
+        flo, fhi = fun(glo, b), fun(ghi, b)
+        good = (flo > 0) & (fhi < 0)
+        lo = np.where(good, glo, lo)
+        hi = np.where(good, ghi, hi)
+        rest = np.nonzero(~good)[0]
+    else:
+        flo, fhi = np.empty_like(lo), np.empty_like(hi)
+        rest = np.arange(lo.size)
+    if rest.size:
+        lr, hr, br = lo[rest], hi[rest], b[rest]
+        flr, fhr = fun(lr, br), fun(hr, br)
+        bad = ~((flr > 0) & (fhr < 0))
+        if np.any(bad):
+            i = int(np.argmax(bad))
+            raise RootFindingError(
+                f"no sign change of phi_0 on the bracket [{lr[i]!r}, {hr[i]!r}] for b = ||z - t||/h = "
+                f"{br[i]!r} ({where}); the chord partner of this input cannot be certified"
+            )
+        for _ in range(14):
+            mid = 0.5 * (lr + hr)
+            fm = fun(mid, br)
+            pos = fm > 0
+            lr = np.where(pos, mid, lr)
+            flr = np.where(pos, fm, flr)
+            hr = np.where(pos, hr, mid)
+            fhr = np.where(pos, fhr, fm)
+        lo[rest], hi[rest], flo[rest], fhi[rest] = lr, hr, flr, fhr
     # secant steps from the two bracket ends (regula falsi), clipped into the bracket
     x0, f0, x1, f1 = lo, flo, hi, fhi
-    for _ in range(3):
+    for _ in range(_SECANT_STEPS):
         with np.errstate(invalid="ignore", divide="ignore"):
             x2 = x1 - f1 * (x1 - x0) / (f1 - f0)
         # converged (f1 = f0, e.g. f = 0 exactly): stay at x1; outside the bracket: bisect
@@ -170,7 +198,7 @@ def _bisect(fun, lo, hi, b, where: str, guess=None):  # type: ignore[no-untyped-
     delta = 0.5 * _RTOL * np.abs(hi)
     xm, xp = np.maximum(x1 - delta, lo), np.minimum(x1 + delta, hi)
     fm, fp = fun(xm, b), fun(xp, b)
-    ok = (fm > 0) & (fp < 0) | (fun(x1, b) == 0)
+    ok = (fm > 0) & (fp < 0) | (f1 == 0)  # f1 = fun(x1, b) from the last secant step
     lo = np.where(ok, np.where(fm > 0, xm, x1), lo)
     hi = np.where(ok, np.where(fp < 0, xp, x1), hi)
     todo = ~ok & (hi - lo > _RTOL * np.abs(hi))
@@ -189,21 +217,123 @@ def _bisect(fun, lo, hi, b, where: str, guess=None):  # type: ignore[no-untyped-
     return 0.5 * (lo + hi)
 
 
-_GUESS_W = 1e-5  # relative half-width of the bracket around the tabulated guess
-_TABLE_B = np.linspace(0.0, 8.0, 8193)
+_GUESS_W = 1e-5  # relative half-width of the fallback bracket around the guess (see _bisect)
+_SECANT_STEPS = 2  # from a bracket of relative width 2e-5: error ~ (2e-5)^3 << the certificate's 1e-10
+_TABLE_STEP = 1.0 / 1024.0  # node spacing s of the guess table (exact in binary)
+_TABLE_N = 8192  # cells [b_i, b_i + s], i = 0 .. _TABLE_N - 1 (nodes up to b = 8 + 2s)
+_TABLE_END = _TABLE_N * _TABLE_STEP  # = 8: beyond, alpha(b) = r_-(b) (1 + O(e^{-b^2/2})) is the guess
+_UB_MARGIN = 1e-9  # added to the tabulated ln ell: covers rounding of the tabulated and the query values
+
+
+def _solve_full(fun, lo, hi, b):  # type: ignore[no-untyped-def]
+    """The root of fun(a, b) on the a-priori bracket by 64 bisections (to the last bits; table only)."""
+    lo, hi = lo.copy(), hi.copy()
+    for _ in range(64):
+        mid = 0.5 * (lo + hi)
+        pos = fun(mid, b) > 0
+        lo = np.where(pos, mid, lo)
+        hi = np.where(pos, hi, mid)
+    return 0.5 * (lo + hi)
 
 
 @lru_cache(maxsize=1)
-def _partner_table() -> NDArray[np.float64]:
-    """alpha on a grid of b in [0, 8] (certified full-bracket solves), for initial guesses only."""
-    return _partner(_TABLE_B, use_table=False)
+def _partner_table() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """(cubic coefficients of alpha per table cell, ln ell at the nodes + margin).
+
+    alpha is solved at the nodes b_i = i s (s = 2^-10, i = 0 .. 8194) to the last bits by bisection
+    on the a-priori brackets of :func:`kde_chord_partner` (series for |b - 1| < 1e-3).  On the cell
+    [b_i, b_{i+1}] the guess is the cubic through the nodes i-1 .. i+2 (Lagrange, in t = (b - b_i)/s;
+    f_{-1} at i = 0 by cubic extrapolation): its error is about 0.023 s^4 max|d^4 alpha/db^4|,
+    ~1e-13 relative, far inside the 1e-10 certificate.  The guess is only a guess: every point is
+    certified by a sign change (see :func:`_partner`).  The second table, ln ell(b_i) + 1e-9, bounds
+    ln ell from above on the neighbouring cells because ell increases on [0, 1] and decreases on
+    [1, inf) (D > 0 on (0, 1), D < 0 on (1, inf)); :func:`smooth_sensitivity_kde` uses it to skip the
+    points whose chord slope cannot reach the maximum."""
+    b = np.arange(_TABLE_N + 3) * _TABLE_STEP
+    a = np.empty_like(b)
+    e = b - 1.0
+    near = np.abs(e) < _SERIES
+    a[near] = 1.0 - e[near] / 2 + 3 * e[near] ** 2 / 32 + 9 * e[near] ** 3 / 1280
+    g1 = (b < 1.0) & ~near
+    bb = b[g1]
+    a[g1] = _solve_full(_psi, np.ones_like(bb), np.full_like(bb, KDE_A_W * (1 + 1e-12)), bb)
+    a[0] = KDE_A_W
+    g2 = (b > 1.0) & ~near & (b < 2.0)
+    bb = b[g2]
+    a[g2] = _solve_full(_psi, np.zeros_like(bb), np.ones_like(bb), bb)
+    g3 = b >= 2.0
+    bb = b[g3]
+    a[g3] = _solve_full(_chi, np.zeros_like(bb), _r_minus(bb) * (1 + 1e-9), bb)
+    fm1 = np.concatenate(([4 * a[0] - 6 * a[1] + 4 * a[2] - a[3]], a[:-3]))  # f_{-1} per cell
+    f0, f1, f2 = a[:-2], a[1:-1], a[2:]
+    coef = np.stack([f0,
+                     -fm1 / 3 - f0 / 2 + f1 - f2 / 6,
+                     fm1 / 2 - f0 + f1 / 2,
+                     -fm1 / 6 + f0 / 2 - f1 / 2 + f2 / 6], axis=1)  # c0 + c1 t + c2 t^2 + c3 t^3
+    log_ub = np.log(_ell(b, a)) + _UB_MARGIN
+    return np.ascontiguousarray(coef), log_ub
+
+
+def _guess(b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Initial guess of alpha(b): the cubic of the table cell (b <= 8), r_-(b) beyond."""
+    coef, _ = _partner_table()
+    pos = np.minimum(b, _TABLE_END) * (1.0 / _TABLE_STEP)
+    idx = np.minimum(pos.astype(np.intp), _TABLE_N - 1)
+    t = pos - idx
+    cf = coef[idx]  # one gather of the 4 coefficients
+    out = cf[:, 3] * t
+    out += cf[:, 2]
+    out *= t
+    out += cf[:, 1]
+    out *= t
+    out += cf[:, 0]
+    big = b > _TABLE_END
+    if big.any():
+        out[big] = _r_minus(b[big])
+    return out
+
+
+def _log_ell_upper(c: NDArray[np.float64]) -> NDArray[np.float64]:
+    """An upper bound of ln ell(c) (and of its computed value): ln ell at the node on the side of
+    b = 1 (ell increases on [0, 1], decreases on [1, inf)) plus 1e-9; for c > 8,
+    ln ell(c) <= ln alpha(c) < ln r_-(c) <= -ln(c - 2/c) (as sqrt(c^2 - 4) >= c - 4/c for c >= 2)."""
+    _, log_ub = _partner_table()
+    pos = np.minimum(c, _TABLE_END) * (1.0 / _TABLE_STEP)
+    lo_node = pos.astype(np.intp)  # floor: the node towards 1 for c >= 1
+    node = np.where(c < 1.0, lo_node + (pos > lo_node), lo_node)  # ceil for c < 1
+    out = log_ub[node]
+    big = c > _TABLE_END
+    if big.any():
+        cb = c[big]
+        with np.errstate(over="ignore", divide="ignore"):
+            out[big] = -np.log(cb - 2.0 / cb) + _UB_MARGIN
+    return out
+
+
+def _certify(fun, lo, hi, b, guess, where: str):  # type: ignore[no-untyped-def]
+    """The root of fun(a, b) near ``guess``, certified by a sign change fun(x - d) > 0 > fun(x + d)
+    (d = 1e-10 |x| / 2, clipped into the a-priori bracket [lo, hi], which holds exactly one root
+    besides a = b): two evaluations per point.  Points without that sign change go through
+    :func:`_bisect` (narrow bracket around the guess, else the a-priori bracket and bisection);
+    every point's result depends on that point only."""
+    delta = (0.5 * _RTOL) * np.abs(guess)
+    xm = np.maximum(guess - delta, lo)
+    xp = np.minimum(guess + delta, hi)
+    ok = fun(xm, b) > 0
+    ok &= fun(xp, b) < 0
+    out = xm + xp
+    out *= 0.5
+    if not ok.all():
+        bad = np.nonzero(~ok)[0]
+        out[bad] = _bisect(fun, lo[bad], hi[bad], b[bad], where, guess[bad])
+    return out
 
 
 def kde_chord_partner(b: ArrayLike) -> NDArray[np.float64]:
     """alpha(b): the radius a != b (in units of h) of the steepest chord of k(u) = e^{-u^2/2} from b,
     i.e. the root of phi_0(a, b) = 0 (004 A.4 eq. (2)); certified by a sign change on a bracket of
-    relative width 1e-10 (see ``_bisect``).  A-priori brackets: (1, a_W] for b < 1, (0, 1) for
-    1 < b < 2, (0, r_-(b)(1 + 1e-9)] for b >= 2 (r_- the smaller root of 1 + a(a - b)).
+    relative width 1e-10 (see ``_certify`` and ``_bisect``).  A-priori brackets: (1, a_W] for b < 1,
+    (0, 1) for 1 < b < 2, (0, r_-(b)(1 + 1e-9)] for b >= 2 (r_- the smaller root of 1 + a(a - b)).
     alpha(0) = a_W, alpha(1) = 1; for |b - 1| < 1e-3 the series alpha(1+e) = 1 - e/2 + 3e^2/32 +
     9e^3/1280 (derivations.stationary_004.derive_kde_series) is used."""
     b = check_finite_array("b", b)
@@ -212,43 +342,44 @@ def kde_chord_partner(b: ArrayLike) -> NDArray[np.float64]:
     return _partner(b)
 
 
-def _partner(b: NDArray[np.float64], use_table: bool = True) -> NDArray[np.float64]:
+def _partner(b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """alpha(b) for b >= 0: a guess from the cubic table (:func:`_guess`), certified per point by
+    two evaluations of phi_0's sign (:func:`_certify`; :func:`_bisect` for the rare failures)."""
     out = np.empty_like(b)
-    if use_table:
-        tab = _partner_table()
-        # uniform table: direct index + linear interpolation (cheaper than np.interp's search)
-        step = _TABLE_B[1] - _TABLE_B[0]
-        pos = np.minimum(b, _TABLE_B[-1]) * (1.0 / step)
-        idx = np.minimum(pos.astype(np.intp), _TABLE_B.size - 2)
-        frac = pos - idx
-        guess_all = tab[idx] + frac * (tab[idx + 1] - tab[idx])
-        big = b > _TABLE_B[-1]
-        if np.any(big):  # alpha(b) = r_-(b) (1 + O(e^{-b^2/2})) for large b
-            bb = b[big]
-            guess_all[big] = 2.0 / (bb + np.sqrt((bb - 2.0) * (bb + 2.0)))
-    else:
-        guess_all = None
+    guess_all = _guess(b)
     e = b - 1.0
     near = np.abs(e) < _SERIES
-    out[near] = 1.0 - e[near] / 2 + 3 * e[near] ** 2 / 32 + 9 * e[near] ** 3 / 1280
-    g1 = (b < 1.0) & ~near
-    if np.any(g1):  # b in [0, 1): alpha in (1, a_W]
-        bb = b[g1]
-        out[g1] = _bisect(_psi, np.ones_like(bb), np.full_like(bb, KDE_A_W * (1 + 1e-12)), bb, "b < 1",
-                          None if guess_all is None else guess_all[g1])
-        out[g1 & (b == 0.0)] = KDE_A_W
-    g2 = (b > 1.0) & ~near & (b < 2.0)
-    if np.any(g2):  # b in (1, 2): alpha in (0, 1)
-        bb = b[g2]
-        out[g2] = _bisect(_psi, np.zeros_like(bb), np.ones_like(bb), bb, "1 < b < 2",
-                          None if guess_all is None else guess_all[g2])
+    if near.any():
+        en = e[near]
+        out[near] = 1.0 - en / 2 + 3 * en ** 2 / 32 + 9 * en ** 3 / 1280
+    g12 = ~near & (b < 2.0)
+    if np.any(g12):  # b in [0, 1): alpha in (1, a_W];  b in (1, 2): alpha in (0, 1)
+        i12 = np.nonzero(g12)[0]
+        bb = b[i12]
+        lower = bb < 1.0
+        lo = np.where(lower, 1.0, 0.0)
+        hi = np.where(lower, KDE_A_W * (1 + 1e-12), 1.0)
+        out[i12] = _certify(_psi, lo, hi, bb, guess_all[i12], "b < 2")
+        out[g12 & (b == 0.0)] = KDE_A_W
     g3 = b >= 2.0
     if np.any(g3):  # b >= 2: alpha in (0, r_-(b)], r_- = 2/(b + sqrt(b^2 - 4)) the root of 1 + a(a - b)
         bb = b[g3]
-        r = 2.0 / (bb + np.sqrt((bb - 2.0) * (bb + 2.0)))
-        out[g3] = _bisect(_chi, np.zeros_like(bb), r * (1 + 1e-9), bb, "b >= 2",
-                          None if guess_all is None else guess_all[g3])
+        r = _r_minus(bb)
+        out[g3] = _certify(_chi, np.zeros_like(bb), r * (1 + 1e-9), bb, guess_all[g3], "b >= 2")
     return out
+
+
+def _r_minus(b: NDArray[np.float64]) -> NDArray[np.float64]:
+    """r_-(b) = 2/(b + sqrt(b^2 - 4)), the smaller root of 1 + a (a - b), b >= 2.  b^2 overflows for
+    b > 1.3e154, so there it is evaluated as (2/b)/(1 + sqrt((1 - 2/b)(1 + 2/b))) (same value up
+    to rounding, no overflow up to the largest double); below, the original form (unchanged bits)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        r = 2.0 / (b + np.sqrt((b - 2.0) * (b + 2.0)))
+    huge = b > 1e150
+    if np.any(huge):
+        bh = b[huge]
+        r[huge] = (2.0 / bh) / (1.0 + np.sqrt((1.0 - 2.0 / bh) * (1.0 + 2.0 / bh)))
+    return r
 
 
 def kde_chord_slope(b: ArrayLike) -> NDArray[np.float64]:
@@ -263,9 +394,10 @@ def kde_chord_slope(b: ArrayLike) -> NDArray[np.float64]:
 
 def _ell(b: NDArray[np.float64], a: NDArray[np.float64]) -> NDArray[np.float64]:
     e = b - 1.0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        chord = np.abs(_k(a) - _k(b)) / np.abs(a - b)
-    tangent = b * _k(b)
+    kb = _k(b)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        chord = np.abs(_k(a) - kb) / np.abs(a - b)
+        tangent = b * kb
     out = np.maximum(np.where(np.isfinite(chord), chord, 0.0), tangent)
     near = np.abs(e) < _SERIES
     if np.any(near):
@@ -377,12 +509,23 @@ def _log_bstar_linear(c: NDArray[np.float64], a_c: NDArray[np.float64], gh: floa
     m2 = (c > 1.0 + 1e-12) & (1.0 / gh + c > p_min)
     if np.any(m2):
         cc = c[m2]
-        # P decreases on (1, b_P): bisect the increasing function target - P
-        neg = lambda b, tg: -_p_minus_target(b, tg)  # noqa: E731
-        b2 = _bisect_increasing(neg, np.full_like(cc, 1.0 + 1e-12), np.full_like(cc, b_p), 1.0 / gh + cc,
-                                "g_L, b2 in (1, b_P)")
+        target = 1.0 / gh + cc
+        # P(1 + e) = 1 + 2/e + 5/8 + O(e) (from D(1 + e) = -e/2 + 5e^2/32 + ...): for targets
+        # beyond P(1 + 1e-12) ~ 2e12 the root lies below the bracket's lower end; there
+        # b2 = 1 + 2/(target - 13/8) (error O(e^2), which moves F(b2) only at second order).
+        near1 = target > 1e13
+        b2 = np.empty_like(cc)
+        b2[near1] = 1.0 + 2.0 / (target[near1] - 13.0 / 8.0)
+        rest = ~near1
+        if np.any(rest):
+            # P decreases on (1, b_P): bisect the increasing function target - P
+            neg = lambda b, tg: -_p_minus_target(b, tg)  # noqa: E731
+            cr = cc[rest]
+            b2[rest] = _bisect_increasing(neg, np.full_like(cr, 1.0 + 1e-12), np.full_like(cr, b_p), target[rest],
+                                          "g_L, b2 in (1, b_P)")
         ok = b2 < cc
-        cand = np.log(_ell(b2, kde_chord_partner(b2))) - np.log1p(gh * np.abs(cc - b2))
+        with np.errstate(over="ignore"):
+            cand = np.log(_ell(b2, _partner(b2))) - np.log1p(gh * np.abs(cc - b2))
         logB[m2] = np.where(ok, np.maximum(logB[m2], cand), logB[m2])
     return logB
 
@@ -417,6 +560,61 @@ def _radius(p: NDArray[np.float64], t: NDArray[np.float64], h: float) -> NDArray
         c = np.sqrt(np.einsum("ij,ij->i", diff, diff))
     c /= h
     return c
+
+
+def _radius_checked(
+    p: NDArray[np.float64], t: NDArray[np.float64], h: float
+) -> tuple[NDArray[np.float64], tuple[NDArray[np.intp], NDArray[np.float64]] | None]:
+    """c = ||x - t||/h as in :func:`_radius`, without spurious overflow, and the far points.
+
+    In d >= 2 the sum of squares overflows for ||x - t|| > 1.3e154; those rows are recomputed as
+    m sqrt(sum(((x_i - t_i)/m)^2)), m = max_i |x_i - t_i|.  Rows whose c = ||x - t||/h still
+    overflows get c = 0 as a placeholder and are returned as (indices, ||x - t||) for
+    :func:`_far_bstar`, which the caller uses to overwrite them."""
+    with np.errstate(over="ignore"):
+        c = _radius(p, t, h)
+    if np.isfinite(c).all():
+        return c, None
+    bad = np.nonzero(~np.isfinite(c))[0]
+    diff = p[bad] - t
+    m = np.max(np.abs(diff), axis=1)
+    with np.errstate(over="ignore"):
+        q = diff / m[:, None]
+        norm = m * np.sqrt(np.einsum("ij,ij->i", q, q))
+        cb = norm / h
+    c[bad] = cb
+    inf = ~np.isfinite(cb)
+    if not inf.any():
+        return c, None
+    idx = bad[inf]
+    c[idx] = 0.0
+    return c, (idx, norm[inf])
+
+
+def _far_bstar(norm: NDArray[np.float64], h: float, gamma: float, kind: str,
+               fixed: tuple[tuple[float, float], tuple[float, float]] | None) -> NDArray[np.float64]:
+    """B*(x) where c = ||x - t||/h overflows a double (so c > 1.8e308), from r = ||x - t|| (finite).
+
+    Limit used (derivation): for c -> inf the chord partner is alpha(c) = r_-(c) = 1/c + O(c^-3)
+    and ln ell(c) = -ln c + O(c^-2), exact to double precision here; write G = gamma r = (gamma h) c.
+    The candidates of :func:`smooth_sensitivity_kde` in ln(h B*) become
+      g_E:  b = c: -ln c;  b = 1: -1/2 - G + gamma h;  b2 < c: ln ell(b2) - G + gamma h b2
+            (b1 < c is not a candidate);
+      g_L:  b = c: -ln c;  b = 1 (and b2, whose root tends to 1 as its target 1/(gamma h) + c = inf,
+            so its candidate equals the b = 1 one to double precision): -1/2 - log1p(G - gamma h),
+    with ln c = ln r - ln h, and B* = exp(max(...) - ln h)."""
+    gh = gamma * h
+    G = gamma * norm
+    with np.errstate(divide="ignore", over="ignore"):
+        lnc = np.log(norm) - math.log(h)
+        if kind == "exp":
+            best = np.maximum(-lnc, -0.5 - G + gh)
+            if fixed is not None and not math.isnan(fixed[1][0]):
+                bs, lv = fixed[1]
+                best = np.maximum(best, lv - G + gh * bs)
+        else:
+            best = np.maximum(-lnc, -0.5 - np.log1p(G - gh))
+        return np.exp(best - math.log(h))
 
 
 def gaussian_kernel(
@@ -482,34 +680,59 @@ def smooth_sensitivity_kde(
     if g.kind == "linear":
 
         def block_linear(pc: NDArray[np.float64]) -> tuple[NDArray[np.float64]]:
-            c = _radius(pc, tt, h)
-            return (np.exp(_log_bstar_linear(c, _partner(c), gh)) / h,)
+            c, far = _radius_checked(pc, tt, h)
+            out = np.exp(_log_bstar_linear(c, _partner(c), gh)) / h
+            if far is not None:  # c = inf: the limit of _far_bstar
+                out[far[0]] = _far_bstar(far[1], h, float(g.gamma), "linear", None)
+            return (out,)
 
         (out_l,) = map_chunks(block_linear, p, 1, chunk)
         return out_l
-    b1, b2 = _stationary_radii(gh)
-    fixed = []
-    for bs in (b1, b2):
-        if not math.isnan(bs):
-            fixed.append((bs, math.log(float(_ell(np.array([bs]), kde_chord_partner(np.array([bs])))[0]))))
+    fixed = _fixed_candidates(gh)
+    b1, b2 = fixed[0][0], fixed[1][0]
 
     def block(pc: NDArray[np.float64]) -> tuple[NDArray[np.float64]]:
-        c = _radius(pc, tt, h)
-        logB = np.log(_ell(c, _partner(c)))
-        if fixed and not math.isnan(b1):
-            bs, lv = fixed[0]
-            cand = np.where(c < bs, lv - gh * (bs - c), -np.inf)
-            np.maximum(logB, cand, out=logB)
-        if not math.isnan(b2):
-            bs, lv = fixed[-1]
-            cand = np.where(c > bs, lv - gh * (c - bs), -np.inf)
-            np.maximum(logB, cand, out=logB)
+        c, far = _radius_checked(pc, tt, h)
         # b = 1 is always admissible: ell(1) e^{-gh|1 - c|} (a lower bound; guards the tiny-g series)
-        np.maximum(logB, -0.5 - gh * np.abs(1.0 - c), out=logB)
-        return (np.exp(logB) / h,)
+        best = np.abs(1.0 - c)
+        best *= -gh
+        best -= 0.5
+        if not math.isnan(b1):
+            bs, lv = fixed[0]
+            np.maximum(best, np.where(c < bs, lv - gh * (bs - c), -np.inf), out=best)
+        if not math.isnan(b2):
+            bs, lv = fixed[1]
+            np.maximum(best, np.where(c > bs, lv - gh * (c - bs), -np.inf), out=best)
+        # ln ell(c) is computed only where its upper bound reaches the best other candidate; elsewhere
+        # ln ell(c) < best, so the maximum (and its bits) are the same as with every term computed.
+        need = np.nonzero(_log_ell_upper(c) >= best)[0]
+        logB = best
+        if need.size:
+            cn = c[need]
+            logB[need] = np.maximum(np.log(_ell(cn, _partner(cn))), best[need])
+        out = np.exp(logB)
+        out /= h
+        if far is not None:  # c = inf: the limit of _far_bstar
+            out[far[0]] = _far_bstar(far[1], h, float(g.gamma), "exp", fixed)
+        return (out,)
 
     (out,) = map_chunks(block, p, 1, chunk)
     return out
+
+
+@lru_cache(maxsize=256)
+def _fixed_candidates(gh: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """((b1, ln ell(b1)), (b2, ln ell(b2))) for g = gamma h (NaN pairs where absent): the g_E
+    stationary radii and their log chord slopes, which depend on gamma h only (cached per value)."""
+    b1, b2 = _stationary_radii(gh)
+    res = []
+    for bs in (b1, b2):
+        if math.isnan(bs):
+            res.append((math.nan, math.nan))
+        else:
+            bb = np.array([bs])
+            res.append((bs, math.log(float(_ell(bb, _partner(bb))[0]))))
+    return res[0], res[1]
 
 
 def sensitivity_kde(

@@ -29,8 +29,8 @@ from numpy.typing import ArrayLike, NDArray
 from ..validation import check_positive, check_real
 from ..growth import GrowthFunction
 from ._chunking import DEFAULT_CHUNK, map_chunks
-from ._common import SensitivityValues, points_nd
-from ._ramp import check_growth, check_lambda, ramp_lipschitz, ramp_smooth_sensitivity
+from ._common import SensitivityValues, fast_pair, points_nd, scalar_real
+from ._ramp import check_growth, check_lambda, ramp_lipschitz, ramp_one_point, ramp_smooth_sensitivity
 
 __all__ = [
     "soft_two_way_threshold",
@@ -63,6 +63,54 @@ def _band_distance(p: NDArray[np.float64], T1: float, T2: float, tau: float) -> 
     D, u1, u2 = _dist_q0(p, c01, c02)
     inner = R1 - D + np.maximum(np.minimum(-u1, -u2), 0.0)
     return np.where(D > R2, D - R2, np.where(D < R1, inner, 0.0))
+
+
+def _band_distance_plus(c: NDArray[np.float64], R1: float, R2: float, c01: float, c02: float) -> NDArray[np.float64]:
+    """max(d(p), 0) for one chunk, fused and in place (the Lambda = inf path needs only d+):
+
+        d+ = max(D - R2, 0) + max(R1 - D, 0) + max(-max(u1, u2), 0),   u = c0 - p,
+
+    which is ``max(_band_distance, 0)`` bit for bit: for D > R2 the last two terms are 0; for
+    D < R1 the first is 0 and (0 + (R1 - D)) + m rounds as (R1 - D) + m with m = max(min(-u1, -u2), 0);
+    on the band all three are 0 (m > 0 needs u1, u2 < 0, i.e. D = 0 < R1)."""
+    u1 = c01 - c[:, 0]
+    u2 = c02 - c[:, 1]
+    m = np.maximum(u1, u2)
+    np.negative(m, out=m)
+    np.maximum(m, 0.0, out=m)
+    np.maximum(u1, 0.0, out=u1)
+    np.maximum(u2, 0.0, out=u2)
+    # hypot(u1, 0) = u1 and hypot(0, u2) = u2 exactly (IEEE hypot), so hypot is evaluated only where
+    # both are positive; elsewhere D = u1 + u2 (one term is 0): the same bits, hypot on fewer points.
+    both = u1 > 0.0
+    both &= u2 > 0.0
+    D = u1 + u2
+    idx = np.flatnonzero(both)
+    if idx.size:
+        D[idx] = np.hypot(u1[idx], u2[idx])
+    dp = D - R2
+    np.maximum(dp, 0.0, out=dp)
+    np.subtract(R1, D, out=u2)
+    np.maximum(u2, 0.0, out=u2)
+    dp += u2
+    dp += m
+    return dp
+
+
+_np_hypot = np.hypot
+
+
+def _one_point_band_distance(x: float, y: float, R1: float, R2: float, c01: float, c02: float) -> float:
+    """d(p) of ``_band_distance`` for one point in Python floats (same operations, same order;
+    hypot is NumPy's, whose rounding may differ from ``math.hypot`` by an ulp)."""
+    u1, u2 = c01 - x, c02 - y
+    D = float(_np_hypot(u1 if u1 > 0.0 else 0.0, u2 if u2 > 0.0 else 0.0))  # NumPy's rounding, as in bulk
+    if D > R2:
+        return D - R2
+    if D < R1:
+        m = min(-u1, -u2)
+        return R1 - D + (m if m > 0.0 else 0.0)
+    return 0.0
 
 
 def two_way_regions(points: ArrayLike, T1: float, T2: float, tau: float) -> NDArray[np.str_]:
@@ -129,11 +177,46 @@ def smooth_sensitivity_two_way_threshold(
     chunk: int = DEFAULT_CHUNK,
 ) -> NDArray[np.float64]:
     """B*(p) of the two-way f_tau (004 Lemma 4.3 for g_E, Lambda = inf; g_L and finite Lambda
-    by the ramp-profile derivation of ``_ramp``).  ``points`` has shape (n, 2)."""
+    by the ramp-profile derivation of ``_ramp``).  ``points`` has shape (n, 2).
+
+    Lambda = inf: B*(p) = max(1/(d+ + tau), 1/(tau g0(d+))), d+ = max(d(p), 0), fused in place per
+    chunk.  One point given as a pair of floats (tuple, list or array of shape (2,)/(1, 2)) takes a
+    ``math`` fast path with the same operations (equal to the bulk result within 1 ulp: ``math``
+    and NumPy may round exp/hypot differently)."""
+    if (Lambda is math.inf or Lambda == math.inf) and type(growth) is GrowthFunction:
+        pt = fast_pair(points)
+        if pt is not None:
+            a1, a2, tv = scalar_real(T1), scalar_real(T2), scalar_real(tau)
+            if a1 is not None and a2 is not None and tv is not None and tv > 0.0:
+                R1, R2, c01, c02 = _geometry(a1, a2, tv)
+                return np.array([ramp_one_point(_one_point_band_distance(pt[0], pt[1], R1, R2, c01, c02), tv, growth)])
     T1, T2, tau = _params(T1, T2, tau)
     g = check_growth(growth)
     Lam = check_lambda(Lambda)
     p = points_nd("points", points, 2)
+    if math.isinf(Lam):
+        R1, R2, c01, c02 = _geometry(T1, T2, tau)
+        gamma = float(g.gamma)
+        inv_tau = 1.0 / tau
+        is_exp = g.kind == "exp"
+
+        def block(c: NDArray[np.float64]) -> tuple[NDArray[np.float64]]:
+            dp = _band_distance_plus(c, R1, R2, c01, c02)
+            near = dp + tau
+            np.reciprocal(near, out=near)
+            if is_exp:  # e^{-gamma d+} (1/tau), as in _ramp.ramp_smooth_sensitivity
+                dp *= -gamma
+                np.exp(dp, out=dp)
+                dp *= inv_tau
+            else:  # (1/tau) / (1 + gamma d+)
+                dp *= gamma
+                dp += 1.0
+                np.divide(inv_tau, dp, out=dp)
+            np.maximum(near, dp, out=near)
+            return (near,)
+
+        (out,) = map_chunks(block, p, 1, chunk)
+        return out
     (out,) = map_chunks(
         lambda c: (ramp_smooth_sensitivity(_band_distance(c, T1, T2, tau), tau, Lam, g),), p, 1, chunk
     )

@@ -2,6 +2,7 @@
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -33,18 +34,124 @@ def test_calibration_remark_example_inverse_gives_eta_half():
     assert cal.calibrate_student_t_bs19(1.125, gamma=0.1, nu=4).eta == pytest.approx(0.5, rel=1e-13)
 
 
-def test_calibration_private_formulas_match_generated():
+# ---- the printed formulas, typed independently in mpmath (50 digits) from the papers -------------
+# 004 Lemma 3.3 (m = 1) / Cor. 3.2:  eps = max(m gamma, m (p theta - 1) gamma) + theta (p-1)^((p-1)/p) eta
+# 004 Lemma 3.5:                     eps = nu gamma + (nu + 1)/(2 sqrt(nu)) eta
+# 004 Lemma 3.6:                     eps = eta + gamma ln(1/delta)   (so delta = exp(-(eps - eta)/gamma))
+# 002 Thm. 8 / Lemma 12:             eps = alpha / s = alpha gamma  (s = 1/gamma)
+# NRS07 (004 Remark 3.5, 002 Cl. 16): eps = (p + 1) gamma + (p + 1) eta
+# BS19 (004 Remark 3.5, 002 Cl. 17):  eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta
+# NRS07 Laplace (002 Cl. 18):         eps = eta + gamma ln(2/delta)
+MP = mpmath.mpf
+
+
+def _mp_eps_gencauchy(g, e, p, th, m):
+    return max(m * g, m * (p * th - 1) * g) + th * (p - 1) ** ((p - 1) / p) * e
+
+
+def _mp_eps_student_t(g, e, nu):
+    return nu * g + (nu + 1) / (2 * mpmath.sqrt(nu)) * e
+
+
+def _mp_eps_laplace_gl(g, e, d):
+    return e + g * mpmath.log(1 / d)
+
+
+def _mp_eps_gencauchy_nrs07(g, e, p):
+    return (p + 1) * g + (p + 1) * e
+
+
+def _mp_eps_student_t_bs19(g, e, nu):
+    return (nu + 1) * g + (nu + 1) / (2 * mpmath.sqrt(nu)) * e
+
+
+def _mp_eps_laplace_nrs07(g, e, d):
+    return e + g * mpmath.log(2 / d)
+
+
+def _mp_eps_polyplace(g, alpha):
+    return alpha / (1 / g)  # alpha / s with s = 1/gamma (002 Thm. 8)
+
+
+def _lemma_eps(c, **kw):
+    """The printed eps of calibration ``c`` at its returned (gamma, eta, shape), in mpmath at 50 digits."""
+    with mpmath.workdps(50):
+        g, e = MP(c.gamma), MP(c.eta)
+        sh = {k: MP(v) for k, v in c.shape.items()}
+        d = MP(c.delta) if c.delta else None
+        value = {
+            "gencauchy": lambda: _mp_eps_gencauchy(g, e, sh.get("p"), sh.get("theta"), sh.get("m")),
+            "student_t": lambda: _mp_eps_student_t(g, e, sh.get("nu")),
+            "laplace_gl": lambda: _mp_eps_laplace_gl(g, e, d),
+            "polyplace": lambda: _mp_eps_polyplace(g, sh.get("alpha")),
+            "gencauchy_nrs07": lambda: _mp_eps_gencauchy_nrs07(g, e, sh.get("p")),
+            "student_t_bs19": lambda: _mp_eps_student_t_bs19(g, e, sh.get("nu")),
+            "laplace_nrs07": lambda: _mp_eps_laplace_nrs07(g, e, d),
+        }[c.family]()
+        return float(value)
+
+
+def _mp_vec(fn, *arrays):
+    with mpmath.workdps(50):
+        return np.array([float(fn(*(MP(float(a)) for a in row))) for row in zip(*arrays)])
+
+
+def test_calibration_generated_eps_formulas_match_the_printed_lemmas():
+    """Every forward eps formula of the calibrations (generated from derivations/privacy_loss.py and
+    derivations/polyplace.py) against the lemma typed above in mpmath: a wrong derivation fails here."""
     rng = np.random.default_rng(3)
-    g, e = rng.uniform(0.001, 2.0, 50), rng.uniform(0.001, 5.0, 50)
-    p, th, nu = rng.uniform(1.01, 10, 50), rng.uniform(1.0, 5.0, 50), rng.uniform(1.01, 30, 50)
-    d = rng.uniform(1e-12, 0.9, 50)
-    np.testing.assert_allclose(cal._eps_gencauchy_gp(g, e, p, th, 3), gen.eps_gencauchy_gp(g, e, p, th, 3), rtol=1e-13)
-    np.testing.assert_allclose(cal._eps_student_t_gp(g, e, nu), gen.eps_student_t_gp(g, e, nu), rtol=1e-13)
-    np.testing.assert_allclose(cal._eps_gencauchy_nrs07(g, e, p), gen.eps_gencauchy_nrs07(g, e, p), rtol=1e-13)
-    np.testing.assert_allclose(cal._eps_student_t_bs19(g, e, nu), gen.eps_student_t_bs19(g, e, nu), rtol=1e-13)
-    np.testing.assert_allclose(cal._eps_laplace_gl(g, e, d), gen.eps_laplace_gl(g, e, d), rtol=1e-13)
-    eps = e + 1.0
-    np.testing.assert_allclose(cal._delta_laplace_gl(g, e, eps), gen.delta_laplace_gl(g, e, eps), rtol=1e-12)
+    n = 60
+    g, e = rng.uniform(0.001, 2.0, n), rng.uniform(0.001, 5.0, n)
+    p, th, nu = rng.uniform(1.01, 10, n), rng.uniform(1.0, 5.0, n), rng.uniform(1.01, 30, n)
+    d = np.exp(rng.uniform(math.log(1e-12), math.log(0.9), n))
+    alpha = rng.uniform(1.01, 50.0, n)
+    for m in (1, 3):
+        np.testing.assert_allclose(cal._eps_gencauchy_gp(g, e, p, th, m),
+                                   _mp_vec(lambda *a: _mp_eps_gencauchy(*a, m), g, e, p, th), rtol=1e-13)
+    np.testing.assert_allclose(cal._eps_student_t_gp(g, e, nu), _mp_vec(_mp_eps_student_t, g, e, nu), rtol=1e-13)
+    np.testing.assert_allclose(cal._eps_laplace_gl(g, e, d), _mp_vec(_mp_eps_laplace_gl, g, e, d), rtol=1e-13)
+    np.testing.assert_allclose(cal._eps_gencauchy_nrs07(g, e, p), _mp_vec(_mp_eps_gencauchy_nrs07, g, e, p), rtol=1e-13)
+    np.testing.assert_allclose(cal._eps_student_t_bs19(g, e, nu), _mp_vec(_mp_eps_student_t_bs19, g, e, nu), rtol=1e-13)
+    np.testing.assert_allclose(cal._eps_laplace_nrs07(g, e, d), _mp_vec(_mp_eps_laplace_nrs07, g, e, d), rtol=1e-13)
+    np.testing.assert_allclose(cal._eps_polyplace(g, alpha), _mp_vec(_mp_eps_polyplace, g, alpha), rtol=1e-13)
+    # 004 Lemma 3.6 solved for delta: delta = exp(-(eps - eta)/gamma), eps > eta
+    eps = e + rng.uniform(0.01, 3.0, n)
+    with mpmath.workdps(50):
+        ref = [float(mpmath.exp(-(MP(a) - MP(b)) / MP(c))) for a, b, c in zip(eps, e, g)]
+    np.testing.assert_allclose(cal._delta_laplace_gl(g, e, eps), ref, rtol=1e-12, atol=1e-300)
+
+
+def test_calibration_generated_inverses_solve_the_printed_lemmas():
+    """eta_* and gamma_max_* against the lemmas solved by hand: eta is the root of eps(gamma, eta) = eps
+    (checked by substitution into the mpmath lemma), gamma_max the gamma where eta reaches 0."""
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        eps = float(rng.uniform(0.01, 10.0))
+        p, th, nu, m = float(rng.uniform(1.01, 10)), float(rng.uniform(1.0, 5.0)), float(rng.uniform(1.01, 30)), 2
+        d = float(np.exp(rng.uniform(math.log(1e-12), math.log(0.9))))
+        cases = [
+            (gen.gamma_max_gencauchy_gp(eps, p, th, m), lambda gg: gen.eta_gencauchy_gp(eps, gg, p, th, m),
+             lambda gg, ee: _mp_eps_gencauchy(gg, ee, MP(p), MP(th), m), eps / (m * max(1.0, p * th - 1.0))),
+            (gen.gamma_max_student_t_gp(eps, nu), lambda gg: gen.eta_student_t_gp(eps, gg, nu),
+             lambda gg, ee: _mp_eps_student_t(gg, ee, MP(nu)), eps / nu),
+            (gen.gamma_max_laplace_gl(eps, d), lambda gg: gen.eta_laplace_gl(eps, gg, d),
+             lambda gg, ee: _mp_eps_laplace_gl(gg, ee, MP(d)), eps / math.log(1 / d)),
+            (gen.gamma_max_gencauchy_nrs07(eps, p), lambda gg: gen.eta_gencauchy_nrs07(eps, gg, p),
+             lambda gg, ee: _mp_eps_gencauchy_nrs07(gg, ee, MP(p)), eps / (p + 1)),
+            (gen.gamma_max_student_t_bs19(eps, nu), lambda gg: gen.eta_student_t_bs19(eps, gg, nu),
+             lambda gg, ee: _mp_eps_student_t_bs19(gg, ee, MP(nu)), eps / (nu + 1)),
+            (gen.gamma_max_laplace_nrs07(eps, d), lambda gg: gen.eta_laplace_nrs07(eps, gg, d),
+             lambda gg, ee: _mp_eps_laplace_nrs07(gg, ee, MP(d)), eps / math.log(2 / d)),
+        ]
+        for gmax, eta_of, lemma, gmax_ref in cases:
+            assert float(gmax) == pytest.approx(gmax_ref, rel=1e-13)
+            gg = float(rng.uniform(0.01, 0.99)) * gmax_ref
+            eta = float(eta_of(gg))
+            assert eta > 0
+            with mpmath.workdps(50):
+                assert float(lemma(MP(gg), MP(eta))) == pytest.approx(eps, rel=1e-13)
+    # 002 Thm. 8: alpha = eps / gamma
+    assert float(gen.alpha_polyplace(1.5, 0.3)) == pytest.approx(5.0, rel=1e-15)
 
 
 # ---- round trips --------------------------------------------------------------------------------
@@ -71,22 +178,9 @@ def test_calibration_roundtrip_certified_eps_equals_target(eps, frac, p, theta, 
     for c in cs:
         assert c.eps == pytest.approx(eps, rel=1e-12), c.family
         assert c.eta > 0 and c.gamma > 0
-        # the certified eps is the formula re-evaluated at the returned parameters
-        if c.family == "gencauchy":
-            again = cal._eps_gencauchy_gp(c.gamma, c.eta, p, theta, m)
-        elif c.family == "student_t":
-            again = cal._eps_student_t_gp(c.gamma, c.eta, nu)
-        elif c.family == "laplace_gl":
-            again = cal._eps_laplace_gl(c.gamma, c.eta, delta)
-        elif c.family == "polyplace":
-            again = c.shape["alpha"] / c.shape["s"]
-        elif c.family == "gencauchy_nrs07":
-            again = cal._eps_gencauchy_nrs07(c.gamma, c.eta, p)
-        elif c.family == "student_t_bs19":
-            again = cal._eps_student_t_bs19(c.gamma, c.eta, nu)
-        else:
-            again = cal._eps_laplace_nrs07(c.gamma, c.eta, delta)
-        assert float(again) == pytest.approx(eps, rel=1e-12)
+        # the printed lemma (typed in mpmath above, not the generated evaluator) at the returned parameters
+        assert _lemma_eps(c) == pytest.approx(eps, rel=1e-12), c.family
+        assert c.shape.get("p", p) == p and c.shape.get("nu", nu) == nu
 
 
 def test_calibration_noise_std_is_std_of_noise_over_eta():
@@ -169,7 +263,12 @@ def test_calibration_dataclass_is_frozen_and_serialisable():
         (lambda: cal.calibrate_laplace_nrs07(1.0, 1e-5, 0.085), r"gamma ln\(2/delta\) < eps"),
         (lambda: cal.calibrate_gencauchy_nrs07(1.0, 0.2, p=4), r"\(p \+ 1\) gamma < eps"),
         (lambda: cal.calibrate_student_t_bs19(1.0, 0.2, nu=4), r"\(nu \+ 1\) gamma < eps"),
-        (lambda: cal.calibrate_student_t(1.0, 0.1, metric="hamming"), r"metric must be 'gp' or 'dp'"),
+        (lambda: cal.calibrate_student_t(1.0, 0.1, metric="gp"),
+         r"metric must be one of 'euclidean', 'hamming'; got metric='gp' \(the papers' GP is metric='euclidean'\)"),
+        (lambda: cal.calibrate_polyplace(1.0, 0.1, metric="dp"), r"metric must be one of 'euclidean', 'hamming'"),
+        (lambda: cal.calibrate_laplace_approx(1.0, 1e-5, 0.01, metric="p-neighbouring"),
+         r"metric must be one of 'euclidean', 'hamming'; got metric='p-neighbouring'"),
+        (lambda: cal.calibration_table(1.0, metric="gp"), r"metric must be one of 'euclidean', 'hamming'"),
         (lambda: cal.calibrate_student_t(1.0, split=1.0), r"split must be in \(0.0, 1.0\)"),
         (lambda: cal.calibrate("cauchy", 1.0), r"family must be one of"),
         (lambda: cal.calibrate("laplace_gl", 1.0), r"delta must be given"),
@@ -258,7 +357,7 @@ def test_calibration_std_increases_with_gamma_and_limit_is_infimum():
 
 # ---- the comparison table -----------------------------------------------------------------------
 def test_calibration_table_rows_and_infeasible_rows():
-    rows = cal.calibration_table(1.0, delta=1e-5)
+    rows = cal.calibration_table(1.0, delta=1e-5, gamma=1.0 / 9.0)
     by = {r["family"]: r for r in rows}
     assert by["Student t(nu=4)"]["gamma"] == pytest.approx(1.0 / 9.0)
     for r in rows:
@@ -266,7 +365,7 @@ def test_calibration_table_rows_and_infeasible_rows():
             assert r["eta"] is None and r["noise_std"] is None
         else:
             assert r["eps"] == pytest.approx(1.0, rel=1e-12)
-    # gamma = 1/9 > 1/ln(1e5): the Laplace g_L row is infeasible and says why
+    # an explicit gamma = 1/9 > 1/ln(1e5): the Laplace g_L row is infeasible and says why
     assert "gamma ln(1/delta) < eps" in by["Laplace g_L (approx.)"]["error"]
     # the older constant certifies a larger eps at the same (gamma, eta)
     assert by["Student t(nu=4)"]["eps_older"] > 1.0 and by["GenCauchy(p=4, theta=1)"]["eps_older"] > 1.0
@@ -279,3 +378,89 @@ def test_calibration_table_rows_and_infeasible_rows():
     # aligned columns: header and body rows have the same length
     body = lines[: 2 + len(rows)]
     assert len({len(line.rstrip()) for line in body[:2]}) == 1
+
+
+# ---- Calibration.mechanism(): the calibrated mechanism as one object ----------------------------
+def _calibrations():
+    """One calibration of every calibrate_* function, under both metrics."""
+    for metric in ("euclidean", "hamming"):
+        yield cal.calibrate_gencauchy(1.0, 0.05, p=3.0, theta=2.0, m=2, metric=metric)
+        yield cal.calibrate_gencauchy(1.0, 0.1, p=4.0, metric=metric)
+        yield cal.calibrate_student_t(1.0, 0.1, nu=3.0, metric=metric)
+        yield cal.calibrate_laplace_approx(1.0, 1e-3, 0.05, metric=metric)
+        yield cal.calibrate_polyplace(1.0, 0.3, metric=metric)
+        yield cal.calibrate_gencauchy_nrs07(1.0, 0.05, p=4.0, metric=metric)
+        yield cal.calibrate_student_t_bs19(1.0, 0.05, nu=4.0, metric=metric)
+        yield cal.calibrate_laplace_nrs07(1.0, 1e-3, 0.05, metric=metric)
+
+
+def test_calibration_every_function_is_in_the_mechanism_test_list():
+    fams = {c.family for c in _calibrations()}
+    assert fams == set(cal.FAMILIES)
+
+
+@pytest.mark.parametrize("c", list(_calibrations()), ids=lambda c: f"{c.family}-{c.metric}")
+def test_calibration_mechanism_carries_the_calibrated_parameters(c):
+    mech = c.mechanism()
+    assert mech.is_abstract and mech.f is None and mech.B is None
+    assert mech.eta == c.eta and mech.eps == c.eps and mech.delta == c.delta
+    assert mech.noise is c.noise and mech.metric == c.metric and c.metric in ("euclidean", "hamming")
+    # growth: g_L for 004 Lemma 3.6, g_E otherwise (004 Sec. 3.1.2), with the calibration's gamma
+    assert mech.growth.name == c.growth and mech.growth.gamma == c.gamma
+    assert mech.growth.kind == ("linear" if c.family == "laplace_gl" else "exp")
+    assert mech.m == int(c.shape.get("m", 1)) and mech.Lambda == math.inf
+    assert mech.name == c.family and mech.source == c.source
+    assert cal.calibrate_student_t(1.0, 0.1).mechanism(name="x", Lambda=2.0).Lambda == 2.0
+    # with a query: the same parameters, and the density is the location-scale formula
+    f = lambda x: 2.0 * np.asarray(x, float) - 1.0  # noqa: E731
+    B = lambda x: 0.5 + np.asarray(x, float) ** 2  # noqa: E731
+    conc = c.mechanism(f, B)
+    assert not conc.is_abstract
+    via = mech.with_query(f, B)
+    for m in (conc, via):
+        assert (m.eta, m.eps, m.delta, m.metric, m.m, m.growth) == (mech.eta, mech.eps, mech.delta, mech.metric,
+                                                                   mech.m, mech.growth)
+    # p_x(y) = (eta/B(x)) h((y - f(x)) eta/B(x)) (004 Lemma 3.3 proof), h the independent mpmath density
+    from verify.reference.distributions import reference_for
+
+    ref = reference_for(c.noise)
+    x = np.array([0.0, 0.7, -1.3])
+    y = np.array([0.2, -3.0, 11.0])
+    got = conc.log_density(x, y)
+    with mpmath.workdps(40):
+        expected = []
+        for xi, yi in zip(x, y):
+            s = (MP(0.5) + MP(xi) ** 2) / MP(c.eta)
+            expected.append(float(ref.logpdf((MP(yi) - (2 * MP(xi) - 1)) / s) - mpmath.log(s)))
+    np.testing.assert_allclose(got, expected, rtol=1e-13)
+    np.testing.assert_allclose(via.log_density(x, y), got, rtol=0)
+
+
+def test_calibration_mechanism_rejects_a_paper_word_metric():
+    # Calibration.metric is a metric name; a record built by hand with the papers' "gp" is refused
+    import dataclasses
+
+    bad = dataclasses.replace(cal.calibrate_student_t(1.0, 0.1), metric="gp")
+    with pytest.raises(ValueError, match=r"metric must be one of 'euclidean', 'hamming'; got metric='gp'"):
+        bad.mechanism()
+
+
+def test_default_table_gives_a_usable_row_for_every_mechanism():
+    """`smoothsens calibrate --eps 1 --delta 1e-5`: with the common default gamma = eps/9 the Laplace
+    mechanisms are infeasible ((eps/9) ln(1e5) > eps); they get their own default gamma
+    (gamma ln(1/delta) = eps/3 for g_L, 004 Lemma 3.6; gamma ln(2/delta) = eps/3 for 002 Claim 18),
+    and the row says so."""
+    import math as _m
+
+    from smoothsens_core.calibration import calibration_table
+
+    rows = calibration_table(1.0, 1e-5)
+    assert all(not r["error"] for r in rows), [r["error"] for r in rows if r["error"]]
+    lap = {r["mechanism"]: r for r in rows if r["mechanism"].startswith("laplace")}
+    assert set(lap) == {"laplace_gl", "laplace_nrs07"}
+    assert lap["laplace_gl"]["gamma"] == pytest.approx(1 / (3 * _m.log(1e5)), rel=1e-12)
+    assert lap["laplace_nrs07"]["gamma"] == pytest.approx(1 / (3 * _m.log(2e5)), rel=1e-12)
+    assert all("gamma chosen for this mechanism" in r["note"] for r in lap.values())
+    # an explicit infeasible gamma is still reported as infeasible, never silently changed
+    rows = calibration_table(1.0, 1e-5, gamma=1 / 9)
+    assert {r["mechanism"] for r in rows if r["error"]} == {"laplace_gl", "laplace_nrs07"}

@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 from smoothsens_core import calibration as cal
-from smoothsens_core.distributions import GenCauchy, Laplace, PolyPlace, StudentT
+from smoothsens_core.distributions import (
+    GenCauchy,
+    HalfPowerLaw,
+    Laplace,
+    OneSidedExponential,
+    PolyPlace,
+    PowerLaw,
+    StudentT,
+)
 
 
 def _student_t_rate_closed_form(nu, gamma, eta):
@@ -52,8 +60,12 @@ def test_tight_is_below_printed_on_grids():
 def test_tight_upper_bound_is_never_below_brute_force():
     rng = np.random.default_rng(11)
     z = np.concatenate([rng.uniform(0, 10, 200_000), np.exp(rng.uniform(-20, 20, 100_000))])
+    # PowerLaw (000 Thm. 1) and GenCauchy with p = 1 (bounded score, a kink at 0) are certified by the same
+    # generic code: nothing in tight.py names a family
     for noise, gamma, eta in [(StudentT(4.0), 0.1, 0.5), (GenCauchy(4.0, 1.0), 0.1, 0.5),
-                              (GenCauchy(1.5, 2.0), 0.05, 0.3), (PolyPlace(10.0, 10.0), 0.1, 1.0)]:
+                              (GenCauchy(1.5, 2.0), 0.05, 0.3), (PolyPlace(10.0, 10.0), 0.1, 1.0),
+                              (PowerLaw(3.0, 2.0), 0.1, 0.5), (PowerLaw(1.5, 0.5, scale=2.0), 0.05, 0.4),
+                              (GenCauchy(1.0, 2.0), 0.05, 0.3)]:
         r = cal.tight_epsilon(noise, gamma, eta)
         # F(z) from the distribution's own logpdf by central differences (independent of tight.py's psi)
         sc = noise.scale if not isinstance(noise, PolyPlace) else noise.s
@@ -68,8 +80,9 @@ def test_tight_upper_bound_is_never_below_brute_force():
 
 def test_tight_dp_bounded_by_gp_and_by_brute_force():
     noise, gamma, eta = StudentT(4.0), 0.1, 0.5
-    gp = cal.tight_epsilon(noise, gamma, eta, "gp")
-    dp = cal.tight_epsilon(noise, gamma, eta, "dp")
+    gp = cal.tight_epsilon(noise, gamma, eta, "euclidean")
+    dp = cal.tight_epsilon(noise, gamma, eta, "hamming")
+    assert gp.metric == "euclidean" and dp.metric == "hamming"
     assert dp.upper <= gp.upper and dp.lower <= dp.upper
     assert dp.upper - dp.lower <= 1e-4 * dp.lower
     # brute force over concrete pairs at Hamming distance 1: B(x') = 1, B(x) = e^r, f(x') = 0, f(x) = s
@@ -140,9 +153,9 @@ def test_tight_shaved_one_percent_has_certified_counterexample(noise, gamma):
 
 def test_tight_shaved_one_percent_dp_counterexample():
     noise, gamma, eps = StudentT(4.0), 0.1, 1.0
-    eta = cal.tight_eta(noise, gamma, eps, "dp")
+    eta = cal.tight_eta(noise, gamma, eps, "hamming")
     assert eta > cal.calibrate_student_t(eps, gamma, 4.0).eta
-    r = cal.tight_epsilon(noise, gamma, eta, "dp")
+    r = cal.tight_epsilon(noise, gamma, eta, "hamming")
     w = r.witness
     assert math.isfinite(w["y"])
     with mpmath.workdps(50):
@@ -158,9 +171,14 @@ def test_tight_shaved_one_percent_dp_counterexample():
     [
         (lambda: cal.tight_epsilon(StudentT(3.0), 0.0, 1.0), r"gamma must be in \(0, inf\)"),
         (lambda: cal.tight_epsilon(StudentT(3.0), 0.1, -1.0), r"eta must be in \(0, inf\)"),
-        (lambda: cal.tight_epsilon(StudentT(3.0), 0.1, 1.0, metric="hamming"), r"metric must be 'gp' or 'dp'"),
+        (lambda: cal.tight_epsilon(StudentT(3.0), 0.1, 1.0, metric="gp"),
+         r"metric must be one of 'euclidean', 'hamming'; got metric='gp' \(the papers' GP is metric='euclidean'\)"),
+        (lambda: cal.tight_eta(StudentT(3.0), 0.1, 1.0, metric="dp"), r"metric must be one of 'euclidean', 'hamming'"),
+        (lambda: cal.tight_table(1.0, metric="gp"), r"metric must be one of 'euclidean', 'hamming'"),
         (lambda: cal.tight_epsilon(StudentT(3.0, loc=1.0), 0.1, 1.0), r"noise must be centred"),
-        (lambda: cal.tight_epsilon(GenCauchy(1.0, 2.0), 0.1, 1.0), r"GenCauchy p > 1"),
+        (lambda: cal.tight_epsilon(GenCauchy(0.8, 2.0), 0.1, 1.0), r"bounded score psi.*unbounded at z = 0"),
+        (lambda: cal.tight_epsilon(HalfPowerLaw(3.0), 0.1, 1.0), r"noise must be symmetric"),
+        (lambda: cal.tight_epsilon(OneSidedExponential(-1), 0.1, 1.0, "hamming"), r"noise must be symmetric"),
         (lambda: cal.tight_eta(StudentT(4.0), 0.3, 1.0), r"gamma must be < eps"),
         (lambda: cal.tight_eta(StudentT(4.0), 0.1, 0.0), r"eps must be in \(0, inf\)"),
     ],
@@ -171,7 +189,7 @@ def test_tight_rejects_bad_parameters(call, match):
 
 
 def test_tight_rejects_unknown_noise_type():
-    with pytest.raises(TypeError, match="noise must be a StudentT, GenCauchy, PolyPlace or Laplace"):
+    with pytest.raises(TypeError, match="noise must be a smoothsens_core.distributions.ContinuousDistribution; got object"):
         cal.tight_epsilon(object(), 0.1, 1.0)
 
 

@@ -99,7 +99,7 @@ def _brute(eps, eta, gamma, metric, Lam, n=200_000, seed=0):
     # random scale ratios, plus the extremes u = +-1 and equal scales u = 0 (c = 1: with eta > eps the
     # pure shift can be the worst pair)
     u = np.concatenate([rng.uniform(-1, 1, n), rng.choice([-1.0, 0.0, 1.0], n // 5)])
-    if metric == "dp":
+    if metric == "hamming":
         d = np.ones(u.size)
     else:
         dmax = Lam if math.isfinite(Lam) else 1e4
@@ -113,15 +113,15 @@ def _brute(eps, eta, gamma, metric, Lam, n=200_000, seed=0):
 
 
 CASES = [  # (eps, eta, gamma, metric, Lambda): closed-form and cell cases, eta above and below eps
-    (1.0, 0.4243537267514885, 0.05, "gp", math.inf),
-    (1.0, 0.4243537267514885, 0.05, "dp", math.inf),
-    (1.0, 0.6534, 0.5, "gp", math.inf),  # eta + gamma > eps: cells for r < 0
-    (1.0, 0.6534, 0.5, "dp", math.inf),
-    (1.0, 1.01, 0.05, "dp", math.inf),  # eta > eps: cells everywhere
-    (1.0, 0.5, 0.05, "gp", 20.0),
-    (1.0, 1.2, 0.3, "gp", 3.0),  # eta > eps, finite Lambda
-    (0.5, 0.3, 1.5, "gp", math.inf),  # gamma > eps
-    (0.5, 0.3, 1.5, "dp", math.inf),
+    (1.0, 0.4243537267514885, 0.05, "euclidean", math.inf),
+    (1.0, 0.4243537267514885, 0.05, "hamming", math.inf),
+    (1.0, 0.6534, 0.5, "euclidean", math.inf),  # eta + gamma > eps: cells for r < 0
+    (1.0, 0.6534, 0.5, "hamming", math.inf),
+    (1.0, 1.01, 0.05, "hamming", math.inf),  # eta > eps: cells everywhere
+    (1.0, 0.5, 0.05, "euclidean", 20.0),
+    (1.0, 1.2, 0.3, "euclidean", 3.0),  # eta > eps, finite Lambda
+    (0.5, 0.3, 1.5, "euclidean", math.inf),  # gamma > eps
+    (0.5, 0.3, 1.5, "hamming", math.inf),
 ]
 
 
@@ -133,7 +133,7 @@ def test_tight_delta_certified_above_attained_and_brute_force(eps, eta, gamma, m
     brute = _brute(eps, eta, gamma, metric, Lam)
     assert brute <= res.upper
     # the brute force gets close to the bound (for Lambda = inf only up to phi(gamma 1e4) < 1)
-    phi_cap = 1.0 if (metric == "dp" or math.isfinite(Lam)) else (1 - 2e-3 / gamma)
+    phi_cap = 1.0 if (metric == "hamming" or math.isfinite(Lam)) else (1 - 2e-3 / gamma)
     assert brute >= res.lower * phi_cap * (1 - 1e-6)
     # a finite witness is a concrete pair whose value is the attained lower bound
     w = res.witness
@@ -154,9 +154,9 @@ def test_tight_delta_cells_agree_with_closed_form(eps, eta, gamma, metric, Lam):
 
 def test_tight_delta_closed_form_values():
     """(L3): cosh(eta/gamma) e^(-eps/gamma) phi(gamma Lambda), phi(u) = u/(1+u) (1+u)^(-1/u); mpmath, 30 digits."""
-    for eps, eta, gamma, metric, Lam in [(1.0, 0.42, 0.05, "gp", math.inf), (1.0, 0.42, 0.05, "dp", math.inf),
-                                         (2.0, 0.3, 0.2, "gp", 7.5), (1.0, 0.1, 0.01, "gp", math.inf)]:
-        D = 1.0 if metric == "dp" else Lam
+    for eps, eta, gamma, metric, Lam in [(1.0, 0.42, 0.05, "euclidean", math.inf), (1.0, 0.42, 0.05, "hamming", math.inf),
+                                         (2.0, 0.3, 0.2, "euclidean", 7.5), (1.0, 0.1, 0.01, "euclidean", math.inf)]:
+        D = 1.0 if metric == "hamming" else Lam
         with mpmath.workdps(30):
             E, H, G = mpmath.mpf(eps), mpmath.mpf(eta), mpmath.mpf(gamma)
             ref = mpmath.cosh(H / G) * mpmath.exp(-E / G)
@@ -180,7 +180,7 @@ def test_tight_delta_lambda_inf_eta_above_eps_is_one():
 # Printed (004 Lemma 3.6) vs tight
 # ---------------------------------------------------------------------------------------------
 def test_tight_delta_below_printed_on_grid():
-    ratios = {"gp": [], "dp": []}
+    ratios = {"euclidean": [], "hamming": []}
     for eps in (0.5, 1.0, 3.0):
         for gamma in (0.005, 0.02, 0.1, 0.3):
             for delta in (1e-9, 1e-6, 1e-3, 0.1, 0.5, 0.9):
@@ -188,18 +188,18 @@ def test_tight_delta_below_printed_on_grid():
                 if not gamma * L < eps:
                     continue
                 eta = calibrate_laplace_approx(eps, delta, gamma).eta
-                for metric in ("gp", "dp"):
+                for metric in ("euclidean", "hamming"):
                     res = tight_delta_laplace(eps, eta, gamma, metric)
                     assert res.delta_printed == pytest.approx(delta, rel=1e-9)
                     assert res.upper <= delta, (eps, gamma, delta, metric, res)
                     ratios[metric].append(res.upper / delta)
-                    if metric == "gp" and eta + gamma <= eps:
+                    if metric == "euclidean" and eta + gamma <= eps:
                         # (L3)/(L4) at the printed eta: ratio (1 + e^(-2 eta/gamma))/2
                         assert res.upper / delta == pytest.approx((1 + math.exp(-2 * eta / gamma)) / 2, rel=1e-9)
-    print(f"tight/printed delta: GP in [{min(ratios['gp']):.4f}, {max(ratios['gp']):.4f}], "
-          f"DP in [{min(ratios['dp']):.3g}, {max(ratios['dp']):.3g}]")
-    assert 0.5 <= min(ratios["gp"]) and max(ratios["gp"]) < 1.0
-    assert max(ratios["dp"]) < 0.2  # DP: phi(gamma) ~ gamma/e makes the printed delta very loose
+    print(f"tight/printed delta: GP in [{min(ratios['euclidean']):.4f}, {max(ratios['euclidean']):.4f}], "
+          f"DP in [{min(ratios['hamming']):.3g}, {max(ratios['hamming']):.3g}]")
+    assert 0.5 <= min(ratios["euclidean"]) and max(ratios["euclidean"]) < 1.0
+    assert max(ratios["hamming"]) < 0.2  # DP: phi(gamma) ~ gamma/e makes the printed delta very loose
 
 
 def test_tight_eta_matches_closed_form_and_is_certified():
@@ -213,7 +213,7 @@ def test_tight_eta_matches_closed_form_and_is_certified():
     assert eta <= ref and eta == pytest.approx(ref, rel=1e-10)
     assert tight_delta_laplace(eps, eta, gamma).upper <= delta
     assert tight_delta_laplace(eps, eta * (1 + 1e-6), gamma).lower > delta
-    for metric, Lam in (("dp", math.inf), ("gp", 20.0), ("dp", math.inf)):
+    for metric, Lam in (("hamming", math.inf), ("euclidean", 20.0), ("hamming", math.inf)):
         e = tight_eta_laplace(eps, delta, gamma, metric, Lam)
         assert e > eta_p
         assert tight_delta_laplace(eps, e, gamma, metric, Lam).upper <= delta
@@ -222,7 +222,7 @@ def test_tight_eta_matches_closed_form_and_is_certified():
 
 def test_tight_eta_dp_can_exceed_eps_for_large_delta():
     # DP, delta = 0.5: the r = 0 pair binds, 1 - exp(-(eta - eps)/2) = delta -> eta = eps + 2 ln 2
-    e = tight_eta_laplace(1.0, 0.5, 0.5, "dp")
+    e = tight_eta_laplace(1.0, 0.5, 0.5, "hamming")
     assert e == pytest.approx(1.0 + 2 * math.log(2.0), rel=1e-6)
 
 
@@ -236,31 +236,34 @@ def test_tight_calibration_laplace_reports_printed_and_tight():
 
 def test_tight_feasible_where_printed_is_not_dp():
     # gamma = eps/9 at delta = 1e-5: gamma ln(1/delta) = 1.28 > eps, printed infeasible; DP tight is feasible
-    tc = tight_calibration_laplace(1.0, 1e-5, 1 / 9, "dp")
+    tc = tight_calibration_laplace(1.0, 1e-5, 1 / 9, "hamming")
     assert tc.eta_printed is None and tc.std_saved is None and "infeasible" in tc.note
-    assert tc.eta_tight > 0 and tight_delta_laplace(1.0, tc.eta_tight, 1 / 9, "dp").upper <= 1e-5
+    assert tc.eta_tight > 0 and tight_delta_laplace(1.0, tc.eta_tight, 1 / 9, "hamming").upper <= 1e-5
     # GP with Lambda = inf has the same feasibility boundary as the printed lemma (eta -> 0: e^(-eps/gamma))
     with pytest.raises(ValueError, match=r"gamma is too large for delta"):
-        tight_calibration_laplace(1.0, 1e-5, 1 / 9, "gp")
-    rows = tight_table_laplace(1.0, 1e-5, None, "gp")
+        tight_calibration_laplace(1.0, 1e-5, 1 / 9, "euclidean")
+    rows = tight_table_laplace(1.0, 1e-5, None, "euclidean")
     assert rows[0]["error"] and "infeasible (see note)" in format_tight_table_laplace(rows)
-    rows = tight_table_laplace(1.0, 1e-5, None, "dp")
+    rows = tight_table_laplace(1.0, 1e-5, None, "hamming")
     out = format_tight_table_laplace(rows)
     assert not rows[0]["error"] and "infeasible" in out and "tight calibration is feasible" in out
 
 
 def test_tight_eta_is_not_refuted_and_shaved_delta_is():
-    """The approximate-mode auditor (verify.audit.privacy_loss) finds no violation at eta_tight, and a
+    """The approximate-mode auditor (verify.audit.exact) finds no violation at eta_tight, and a
     certified counterexample when delta is shaved by 1% (tightness)."""
+    from smoothsens_core.distributions import Laplace
     from smoothsens_core.growth import growth_linear
-    from verify.audit.privacy_loss import LaplaceNoise, SmoothMechanismSpec, audit_smooth_mechanism
+    from smoothsens_core.mechanism import SmoothSensitivityMechanism
+    from verify.audit.exact import audit_smooth_mechanism
 
     eps, delta, gamma = 1.0, 1e-5, 0.05
-    for metric, Lam in (("dp", math.inf), ("gp", 20.0)):
+    for metric, Lam in (("hamming", math.inf), ("euclidean", 20.0)):
         eta = tight_eta_laplace(eps, delta, gamma, metric, Lam)
         for dl, expect in ((delta, False), (0.99 * delta, True)):
-            spec = SmoothMechanismSpec("t", LaplaceNoise(), eta, growth_linear(gamma), eps, delta=dl,
-                                       metric="hamming" if metric == "dp" else "euclidean", Lambda=Lam)
+            spec = SmoothSensitivityMechanism(name="t", noise=Laplace(), eta=eta, growth=growth_linear(gamma), eps=eps,
+                                              delta=dl, metric="hamming" if metric == "hamming" else "euclidean",
+                                              Lambda=Lam)
             res = audit_smooth_mechanism(spec, rng=np.random.default_rng(7), n_random=1000, n_local=2, dps=50,
                                          maxfev=200)
             assert res.certified is expect, (metric, dl, res.summary())
@@ -278,9 +281,12 @@ def test_tight_eta_is_not_refuted_and_shaved_delta_is():
         (lambda: tight_delta_laplace(1.0, 0.5, 0.0), r"gamma must be in \(0, inf\)"),
         (lambda: tight_delta_laplace(float("nan"), 0.5, 0.1), r"eps must be a finite real number"),
         (lambda: tight_delta_laplace(1.0, 0.5, float("nan")), r"gamma must be a finite real number"),
-        (lambda: tight_delta_laplace(1.0, 0.5, 0.1, "hamming"), r"metric must be 'gp' or 'dp'"),
-        (lambda: tight_delta_laplace(1.0, 0.5, 0.1, "gp", 0.0), r"Lambda must be in \(0, inf\]"),
-        (lambda: tight_delta_laplace(1.0, 0.5, 0.1, "dp", 0.5), r"Lambda must be >= 1 for metric='dp'"),
+        (lambda: tight_delta_laplace(1.0, 0.5, 0.1, "dp"),
+         r"metric must be one of 'euclidean', 'hamming'; got metric='dp' \(the papers' DP is metric='hamming'\)"),
+        (lambda: tight_eta_laplace(1.0, 1e-5, 0.01, "gp"), r"metric must be one of 'euclidean', 'hamming'"),
+        (lambda: tight_table_laplace(1.0, 1e-5, 0.01, "p-neighbouring"), r"metric must be one of 'euclidean', 'hamming'"),
+        (lambda: tight_delta_laplace(1.0, 0.5, 0.1, "euclidean", 0.0), r"Lambda must be in \(0, inf\]"),
+        (lambda: tight_delta_laplace(1.0, 0.5, 0.1, "hamming", 0.5), r"Lambda must be >= 1 for metric='hamming'"),
         (lambda: tight_delta_laplace(1.0, 0.5, 0.1, method="grid"), r"method must be 'auto' or 'cells'"),
         (lambda: tight_eta_laplace(0.0, 1e-5, 0.1), r"eps must be in \(0, inf\)"),
         (lambda: tight_eta_laplace(1.0, 0.0, 0.1), r"delta must be in \(0.0, 1.0\)"),

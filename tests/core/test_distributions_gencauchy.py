@@ -12,7 +12,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from mp_reference_distributions import gencauchy4_cdf_printed, gencauchy_normaliser, gencauchy_pdf
+from verify.reference.distributions import gencauchy4_cdf_printed, gencauchy_normaliser, gencauchy_pdf
 from smoothsens_core.distributions import GenCauchy
 # The core's GenCauchy uses these generated evaluators (derivations/gencauchy.py); no hand-typed copy.
 from smoothsens_core._generated.noise import gencauchy4_cdf as _gencauchy4_cdf
@@ -168,3 +168,110 @@ def test_gencauchy_core_uses_the_generated_evaluators():
     hand_typed = ("_gencauchy_cdf", "_gencauchy4_cdf", "_gencauchy_log_normaliser", "_gencauchy_variance", "_two_sided_tail")
     assert not any(hasattr(core, n) for n in hand_typed)
     assert not any(hasattr(core_t, n) for n in ("_student_t_log_normaliser", "_student_t_variance"))
+
+
+# ---- issue 17: masked branch evaluation of cdf, one inverse per point in ppf -------------------
+def _mp_lower_tail(z: float, p: float, theta: float, dps: int = 60):
+    """F(z) for z < 0 from the definition's Beta form: P(|Z| > r)/2 = I_s(theta - 1/p, 1/p)/2,
+    s = 1/(1 + r^p) (derived from the density of 004 Sec. 2.1), at ``dps`` digits."""
+    import mpmath as mp
+
+    with mp.workdps(dps):
+        r = abs(mp.mpf(z))
+        a = 1 / mp.mpf(p)
+        b = mp.mpf(theta) - a
+        s = 1 / (1 + r ** mp.mpf(p))
+        return mp.betainc(b, a, 0, s, regularized=True) / 2
+
+
+@pytest.mark.parametrize("p, theta", [(4.0, 1.0), (2.5, 1.5), (2.0, 1.0), (1.3, 3.0)])
+def test_gencauchy_masked_cdf_is_the_generated_evaluator_bit_for_bit(p, theta):
+    from smoothsens_core._generated.noise import gencauchy4_cdf, gencauchy_cdf
+    from smoothsens_core.distributions.gencauchy import _gencauchy4_cdf_masked, _gencauchy_cdf_masked
+
+    rng = np.random.default_rng(17)
+    z = np.concatenate([rng.standard_cauchy(20000), rng.normal(size=20000),
+                        np.sign(rng.normal(size=4000)) * 10 ** rng.uniform(-300, 300, 4000),
+                        [0.0, -0.0, 1.0, -1.0, 1e300, -1e300]])
+    assert np.array_equal(_gencauchy_cdf_masked(z, p, theta), gencauchy_cdf(z, p, theta))
+    if (p, theta) == (4.0, 1.0):
+        assert np.array_equal(_gencauchy4_cdf_masked(z), gencauchy4_cdf(z))
+
+
+@pytest.mark.parametrize("p, theta", [(4.0, 1.0), (2.5, 1.5)])
+def test_gencauchy_cdf_matches_mpmath_across_the_tails(p, theta):
+    # reference: mpmath betainc at 60 digits; rtol 1e-13 for |z| from 1e-3 to 1e300
+    d = GenCauchy(p, theta)
+    for z in [-1e300, -1e200, -1e50, -1e10, -37.0, -3.0, -1.0, -0.5, -1e-3]:
+        ref = float(_mp_lower_tail(z, p, theta))
+        assert d.cdf(z) == pytest.approx(ref, rel=1e-13, abs=0.0)
+        assert d.sf(-z) == pytest.approx(ref, rel=1e-13, abs=0.0)
+
+
+@pytest.mark.parametrize("p, theta", [(4.0, 1.0), (2.5, 1.5)])
+def test_gencauchy_ppf_matches_mpmath_down_to_q_1e300(p, theta):
+    # round trip through the mpmath cdf (60 digits): F(ppf(q)) = q to 1e-13 relative, scaled by
+    # the tail exponent p*theta - 1 (a relative error e in z moves F by (p theta - 1) e in the tail)
+    d = GenCauchy(p, theta)
+    for q in [1e-300, 1e-200, 1e-100, 1e-30, 1e-10, 1e-3, 0.1, 0.3, 0.49]:
+        z = d.ppf(q)
+        assert z < 0
+        assert float(_mp_lower_tail(z, p, theta)) == pytest.approx(q, rel=1e-13 * max(1.0, p * theta - 1.0))
+
+
+# ---- issue 17 (D2): GenCauchy(4, 1) ppf by certified table guess + secant on App. C.1 -------------
+def _rel_err_z(ref, z: float, target: float, upper: bool) -> float:
+    """First-order relative error of the quantile z: (F(z) - target)/(z f(z)) (lower tail; the
+    upper tail with P(Z > z)), F, f from the mpmath reference at 120 digits."""
+    with mpmath.workdps(120):
+        zz = mpmath.mpf(z)
+        if upper:
+            return float(-(ref.sf(zz) - mpmath.mpf(target)) / (zz * ref.pdf(zz)))
+        return float((ref.cdf(zz) - mpmath.mpf(target)) / (zz * ref.pdf(zz)))
+
+
+def test_gencauchy4_ppf_matches_mpmath_reference_both_tails():
+    from verify.reference.distributions import reference_for
+
+    d = GenCauchy(4.0, 1.0)
+    ref = reference_for(d)
+    rng = np.random.default_rng(2)
+    qs = list(10.0 ** rng.uniform(-300, math.log10(0.5), 60)) + [
+        1e-300, 1e-100, 1e-20, 0.01, 0.1, 0.1097, 0.1098, 0.2, 0.3, 0.49, 0.5 - 1e-9, 0.5 - 2.0**-40]
+    for q in qs:
+        z = d.ppf(q)
+        assert z < 0
+        assert abs(_rel_err_z(ref, z, q, upper=False)) <= 1e-13, q
+        qq = 1.0 - q  # the upper tail: P(Z > z) = 1 - qq, exact (Sterbenz)
+        if qq < 1.0:
+            zu = d.ppf(qq)
+            assert zu > 0
+            assert abs(_rel_err_z(ref, zu, 1.0 - qq, upper=True)) <= 1e-13, q
+    assert d.ppf(0.5) == 0.0
+
+
+def test_gencauchy4_ppf_uncertified_points_fall_back_to_the_beta_inverse(monkeypatch):
+    # A zero-width certificate fails wherever the residual at the guess is not exactly 0: those points
+    # must come from the incomplete-beta inverse (the general path), not from the uncertified guess.
+    from smoothsens_core.distributions import gencauchy as gc
+
+    y = np.concatenate([10.0 ** np.linspace(-300, -1, 50), np.linspace(0.3, 0.999, 50)])
+    want = gc._gencauchy_abs_quantile(y, 4.0, 1.0)
+    seen = []
+    general = gc._gencauchy_abs_quantile
+
+    def spy(yy, p, theta):
+        seen.append(yy.copy())
+        return general(yy, p, theta)
+
+    monkeypatch.setattr(gc, "_PPF_CERT", 0.0)
+    monkeypatch.setattr(gc, "_gencauchy_abs_quantile", spy)
+    got = gc._gencauchy4_abs_quantile(y)
+    fell_back = np.isin(y, np.concatenate(seen))
+    assert fell_back.sum() >= 50
+    assert np.array_equal(got[fell_back], want[fell_back])
+    # the others were certified by an exactly zero residual at the guess
+    tail = y <= gc._Y1_41
+    kept_t, kept_b = ~fell_back & tail, ~fell_back & ~tail
+    assert np.array_equal(gc._tail41(got[kept_t], False)[0], y[kept_t])
+    assert np.array_equal(gc._body41(got[kept_b], False)[0], 1.0 - y[kept_b])

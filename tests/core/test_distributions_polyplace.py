@@ -12,13 +12,8 @@ import mpmath
 import numpy as np
 import pytest
 
-from mp_reference_distributions import (
-    polyplace_case,
-    polyplace_normaliser,
-    polyplace_pdf,
-    polyplace_variance_printed,
-    ref_second_central_moment,
-)
+from mp_reference_distributions import polyplace_case, ref_second_central_moment
+from verify.reference.distributions import polyplace_normaliser, polyplace_pdf, polyplace_variance_printed
 from smoothsens_core.distributions import PolyPlace
 # The core's PolyPlace uses these generated evaluators (derivations/polyplace.py); no hand-typed copy.
 from smoothsens_core._generated.noise import polyplace_log_normaliser as _polyplace_log_normaliser

@@ -11,6 +11,7 @@ the (eps, delta) Laplace mechanism the hockey-stick divergence is <= delta.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import mpmath
@@ -21,9 +22,8 @@ from hypothesis import strategies as st
 
 from smoothsens_core import calibration as cal
 from smoothsens_core.mechanism import SmoothSensitivityMechanism
-from verify.audit.privacy_loss import hockey_stick, noise_from_distribution, privacy_loss
-from verify.audit.privacy_loss import SmoothMechanismSpec
-from smoothsens_core.growth import growth_exp, growth_linear
+from verify.audit.exact import hockey_stick, privacy_loss
+from verify.reference.distributions import reference_for
 from verify.strategies import euclidean_pairs, smooth_pairs
 
 CALIBRATIONS = {
@@ -38,12 +38,11 @@ CALIBRATIONS = {
 PURE = [k for k in CALIBRATIONS if k != "laplace-approx"]
 
 
-def _spec(c, m=1):
-    """The auditor's view of a core calibration (growth g_E, or g_L for the Laplace lemma)."""
-    g = growth_linear(c.gamma) if c.growth == "g_L" else growth_exp(c.gamma)
-    metric = "hamming" if "polyplace" in c.family.lower() else "euclidean"
-    return SmoothMechanismSpec(c.family, noise_from_distribution(c.noise), c.eta, g, c.eps,
-                               delta=c.delta, metric=metric, m=m)
+def _spec(c):
+    """The abstract mechanism of a core calibration (growth g_E, or g_L for the Laplace lemma); the
+    PolyPlace mechanism of 002 Thm. 8 is a DP mechanism (Hamming metric)."""
+    mech = c.mechanism()
+    return dataclasses.replace(mech, metric="hamming") if "polyplace" in c.family.lower() else mech
 
 
 def _two_point_mechanism(c, r, shift):
@@ -58,8 +57,7 @@ def _two_point_mechanism(c, r, shift):
 @given(data=st.data())
 def test_core_mechanism_loss_bounded_on_def8_pairs(key, data):
     c = CALIBRATIONS[key]()
-    m = getattr(c, "shape", {}).get("m", 1) if isinstance(getattr(c, "shape", None), dict) else 1
-    spec = _spec(c, m=m)
+    spec = _spec(c)
     d, r, shift, y = data.draw(smooth_pairs(spec))
     total = 0.0
     for j in range(spec.m):  # iid coordinates (004 Cor. 3.2): the log-densities add up
@@ -106,8 +104,8 @@ def test_core_laplace_approx_hockey_stick_at_most_delta(data):
 def test_core_noise_logpdf_matches_auditor_mp_density(key):
     # The auditor's mpmath densities are written from the papers independently of the core.
     c = CALIBRATIONS[key]()
-    fam = noise_from_distribution(c.noise)
+    fam = reference_for(c.noise)
     z = np.array([0.0, 0.05, 0.3, 1.7, 25.0, -4.0, 1e5])
     with mpmath.workdps(30):
-        ref = np.array([float(fam.logpdf_mp(mpmath.mpf(float(t)))) for t in z])
+        ref = np.array([float(fam.logpdf(mpmath.mpf(float(t)))) for t in z])
     np.testing.assert_allclose(np.asarray(c.noise.logpdf(z)), ref, rtol=1e-11, atol=1e-11)

@@ -258,3 +258,66 @@ def test_kde_log_slope_shape_used_by_the_candidate_set():
     assert np.all(D < 0) and np.all(np.diff(D[: i + 1]) < 0) and np.all(np.diff(D[i:]) > 0)
     b_m, d_min = _d_min()
     assert b[i] == pytest.approx(b_m, abs=5e-3) and D[i] == pytest.approx(d_min, rel=1e-6)
+
+
+# ---- issue 17: masked psi, one-point path, radii beyond 1e154 ---------------------------------
+def test_kde_masked_psi_is_the_generated_psi_bit_for_bit():
+    from smoothsens_core._generated.stationary_004 import kde_psi
+    from smoothsens_core.sensitivity.kde import _psi
+
+    rng = np.random.default_rng(17)
+    b = rng.uniform(0, 8, 50000)
+    a = np.concatenate([rng.uniform(0, 2, 25000), b[25000:] * (1 + rng.normal(0, 0.01, 25000))])
+    assert np.array_equal(_psi(a, b), kde_psi(a, b), equal_nan=True)  # NaN: log1p(u), u < -1, both
+
+
+@pytest.mark.parametrize("growth", [growth_exp(0.3), growth_linear(0.3)])
+def test_kde_one_point_equals_the_bulk_bit_for_bit(growth):
+    # every point's certified root depends on that point only, so one point per call reproduces
+    # the bulk result exactly (d = 1 and d = 2)
+    rng = np.random.default_rng(3)
+    x1 = np.concatenate([rng.normal(0, 3, 300), [0.0, 1.0, 1.0005, 2.0, 9.0, 1e3]])
+    bulk = smooth_sensitivity_kde(x1, 0.0, 1.0, growth)
+    one = np.array([smooth_sensitivity_kde(float(v), 0.0, 1.0, growth)[0] for v in x1])
+    assert np.array_equal(one, bulk)
+    x2 = rng.normal(0, 2, (100, 2))
+    bulk2 = smooth_sensitivity_kde(x2, (0.5, -0.5), 0.7, growth)
+    one2 = np.array([smooth_sensitivity_kde(v, (0.5, -0.5), 0.7, growth)[0] for v in x2])
+    assert np.array_equal(one2, bulk2)
+
+
+def _mp_ell(c: float, dps: int = 80):
+    """ell(c) from its definition sup_a |k(a) - k(c)|/|a - c| (k(u) = e^{-u^2/2}) at dps digits: the
+    maximiser for c >= 2 is the root a in (0, r_-(c)] of 1 + a(a - c) = e^{(a^2 - c^2)/2} (004 A.4 (2))."""
+    import mpmath as mp
+
+    with mp.workdps(dps):
+        c = mp.mpf(c)
+        r = 2 / (c + mp.sqrt(c * c - 4))
+        a = mp.findroot(lambda a: 1 + a * (a - c) - mp.exp((a * a - c * c) / 2), r)
+        return (mp.exp(-a * a / 2) - mp.exp(-c * c / 2)) / (c - a)
+
+
+@pytest.mark.parametrize("c", [1e12, 1e150, 2e154, 1e155, 1e200, 1e300, 1.7e308])
+def test_kde_beyond_1e154_matches_mpmath(c):
+    # g_E: h B* = max(ell(c), stationary candidates carrying e^{-gamma h (c - b)} = 0) = ell(c);
+    # g_L: h B* = max(ell(c), e^{-1/2}/(1 + gamma h (c - 1))) (b = 1; b2 -> 1 agrees to O(1/c^2)).
+    import mpmath as mp
+
+    ell = _mp_ell(c)
+    assert smooth_sensitivity_kde(c, 0.0, 1.0, growth_exp(0.1))[0] == pytest.approx(float(ell), rel=1e-14)
+    with mp.workdps(80):
+        ref_l = max(ell, mp.exp(-0.5) / (1 + mp.mpf("0.1") * (mp.mpf(c) - 1)))
+    assert smooth_sensitivity_kde(c, 0.0, 1.0, growth_linear(0.1))[0] == pytest.approx(float(ref_l), rel=1e-14)
+    if c < 1e308:  # d = 2: the squared norm overflows beyond 1.3e154, the scaled norm does not
+        x = (c / math.sqrt(2.0), c / math.sqrt(2.0))
+        assert smooth_sensitivity_kde(x, (0.0, 0.0), 1.0, growth_exp(0.1))[0] == pytest.approx(float(ell), rel=1e-13)
+
+
+def test_kde_radius_overflowing_a_double_is_the_limit():
+    # c = ||x - t||/h = 1e310 overflows; _far_bstar's limit: ln(h B*) = max(-ln c, -1/2 - gamma r + gamma h)
+    # with r = 1e300, h = 1e-10, gamma = 1: -ln c wins, B* = 1/r.
+    assert smooth_sensitivity_kde(1e300, 0.0, 1e-10, growth_exp(1.0))[0] == pytest.approx(1e-300, rel=1e-14)
+    # r = 10, h = 1e-310 (c = 1e311): the b = 1 candidate e^{-1/2 - 10 gamma}/h wins for gamma = 0.1
+    assert smooth_sensitivity_kde(10.0, 0.0, 1e-305, growth_exp(0.1))[0] == pytest.approx(
+        math.exp(-0.5 - 1.0) / 1e-305, rel=1e-13)

@@ -306,3 +306,51 @@ def test_threshold_family_rejects_non_numeric_points_naming_the_parameter(call, 
 def test_threshold_rejects_non_growth_object():
     with pytest.raises(TypeError, match="growth must be"):
         smooth_sensitivity_threshold([0.0], 0.0, 1.0, 0.5)  # type: ignore[arg-type]
+
+
+# ---- issue 17: one-point fast paths equal the bulk path -------------------------------------
+def _ulps(a, b):
+    return np.abs(np.asarray(a) - np.asarray(b)) / np.spacing(np.abs(np.asarray(b)))
+
+
+@pytest.mark.parametrize("kind", ["exp", "linear"])
+def test_one_point_fast_paths_equal_the_bulk_within_one_ulp(kind):
+    # one-way threshold and bounded range: math.exp against NumPy's exp (<= 1 ulp; g_L has no
+    # transcendental function and is bit-identical); two-way threshold: bit-identical (NumPy's hypot)
+    from smoothsens_core.growth import growth_exp, growth_linear
+    from smoothsens_core.sensitivity import (
+        smooth_sensitivity_bounded_range,
+        smooth_sensitivity_threshold,
+        smooth_sensitivity_two_way_threshold,
+    )
+
+    g = growth_exp(0.3) if kind == "exp" else growth_linear(0.3)
+    rng = np.random.default_rng(17)
+    x = np.concatenate([rng.normal(1.0, 3.0, 2000), [1.0, 1.25, 0.75, 1e300, -1e300]])
+    bulk = smooth_sensitivity_threshold(x, 1.0, 0.5, g)
+    one = np.array([smooth_sensitivity_threshold(float(v), 1.0, 0.5, g)[0] for v in x])
+    assert _ulps(one, bulk).max() <= (1 if kind == "exp" else 0)
+    for shape in ("tent", "trapezoid"):
+        bulk = smooth_sensitivity_bounded_range(x, 0.0, 3.0, 0.5, g, shape=shape)
+        one = np.array([smooth_sensitivity_bounded_range(float(v), 0.0, 3.0, 0.5, g, shape=shape)[0] for v in x])
+        assert _ulps(one, bulk).max() <= (1 if kind == "exp" else 0)
+    p = rng.normal(1.0, 2.0, (2000, 2))
+    bulk = smooth_sensitivity_two_way_threshold(p, 1.0, 1.0, 0.5, g)
+    for row, ref in zip(p, bulk):
+        assert smooth_sensitivity_two_way_threshold(tuple(row), 1.0, 1.0, 0.5, g)[0] == ref
+        assert smooth_sensitivity_two_way_threshold(row, 1.0, 1.0, 0.5, g)[0] == ref
+
+
+def test_one_point_fast_path_keeps_the_validation_errors():
+    from smoothsens_core.growth import growth_exp
+    from smoothsens_core.sensitivity import smooth_sensitivity_threshold, smooth_sensitivity_two_way_threshold
+
+    g = growth_exp(0.3)
+    with pytest.raises(ValueError, match="tau must be in"):
+        smooth_sensitivity_threshold(1.0, 0.0, -1.0, g)
+    with pytest.raises(ValueError, match="x must contain only finite"):
+        smooth_sensitivity_threshold(float("nan"), 0.0, 1.0, g)
+    with pytest.raises(TypeError, match="growth must be"):
+        smooth_sensitivity_threshold(1.0, 0.0, 1.0, "g")
+    with pytest.raises(ValueError, match="tau must be in"):
+        smooth_sensitivity_two_way_threshold((1.0, 2.0), 0.0, 0.0, 0.0, g)

@@ -174,6 +174,6 @@ def test_comparisons_never_pass_on_nan_or_one_sided_infinity():
     assert good.agree and good.max_deviation < 1e-40
     ref = check_against_reference("inf", x, lambda v: mpmath.inf, [x], [{x: 1.0}])
     assert not ref.agree
-    from verify.claims.sets.derivations_noise import _ref
+    from verify.claims.evidence import reference_check as _ref
 
     assert not _ref("nan row", [{"derived": mpmath.nan, "definition": 1.0}], 1e-20)["ok"]

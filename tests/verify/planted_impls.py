@@ -23,6 +23,8 @@ Mechanisms (``release(x, rng)``): ``laplace_gp`` is the GP Laplace mechanism of 
 for the 1-Lipschitz f(x) = x at eps = 1, i.e. noise scale K/eps = 1; ``laplace_gp_half_scale``
 claims the same eps with scale 1/2 (its true eps is 2).  Both expose the exact density.
 ``release_half_scale_blackbox`` is the faulty one as a bare function (no density).
+``laplace_gp_scale_97pct`` claims eps = 1 with scale 0.97 (a 3% fault the exact side certifies);
+``laplace_gp_scale_97pct_float_only`` is the same without an mpmath density (inconclusive).
 ``student_t_threshold_mechanism``: the core's SmoothSensitivityMechanism for the threshold
 query with B* and Student's t (nu = 3), eta from smoothsens_core.calibration (004 Lemma 3.5).
 """
@@ -163,6 +165,32 @@ class LaplaceGP:
 
 laplace_gp = LaplaceGP(eps=1.0, scale=1.0)
 laplace_gp_half_scale = LaplaceGP(eps=1.0, scale=0.5, name="LaplaceGP-half-scale")
+#: Planted: scale 0.97 claimed 1-GP (true eps 1/0.97 = 1.0309): too close for the sampling bound at
+#: a modest budget, certified by the exact side (loss - eps d = 2 (1/0.97 - 1) = 0.0619 at d = 2).
+laplace_gp_scale_97pct = LaplaceGP(eps=1.0, scale=0.97, name="LaplaceGP-scale-97pct")
+
+
+@dataclass(frozen=True)
+class LaplaceGPFloatOnly:
+    """:class:`LaplaceGP` with its float density only (no ``log_density_mp``, no reference in
+    verify.reference.mechanisms): an excess can be found but not certified."""
+
+    eps: float
+    scale: float
+    delta: float = 0.0
+    metric: str = "euclidean"
+    name: str = "LaplaceGP-float-only"
+
+    def release(self, x: Any, rng: np.random.Generator) -> np.ndarray:
+        x = np.asarray(x, dtype=float)
+        return x + self.scale * rng.laplace(size=x.shape)
+
+    def log_density(self, x: Any, y: Any) -> np.ndarray:
+        return -np.abs(np.asarray(y, dtype=float) - np.asarray(x, dtype=float)) / self.scale - math.log(2 * self.scale)
+
+
+#: Planted, float density only: scale 0.97 claimed 1-GP (the exact side cannot certify it).
+laplace_gp_scale_97pct_float_only = LaplaceGPFloatOnly(eps=1.0, scale=0.97)
 
 
 def release_half_scale_blackbox(x: float, rng: np.random.Generator) -> float:

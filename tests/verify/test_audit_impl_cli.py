@@ -102,6 +102,34 @@ def test_cli_mechanism(tmp_path, capsys):
     assert code == 0 and "verdict: PASS" in out
 
 
+def test_cli_mechanism_exact_certified_violation_is_a_fail(tmp_path, capsys):
+    # Laplace with scale 0.97 claimed 1-GP: the sampling bound cannot see a 3% excess at this budget,
+    # the exact side certifies loss - eps d = 2 (1/0.97 - 1) = 0.0619 at d = 2 (mpmath 50 digits).
+    # A certified violation from either side is a FAIL (exit 3) and the verdict names the certificate.
+    js = tmp_path / "m.json"
+    code, out, _ = _run([f"{PLANTED}:laplace_gp_scale_97pct.release", "--kind", "mechanism", "--eps", "1",
+                         "--pair", "0:2", "--budget", "20000", "--json", str(js), "--no-progress"], capsys)
+    assert "certified violation" in out
+    verdict = [ln for ln in out.splitlines() if "verdict:" in ln][-1]
+    assert "FAIL" in verdict and "certified" in verdict and "exact" in verdict, verdict
+    assert code == 3
+    doc = json.loads(js.read_text())
+    assert doc["violated"] is True and doc["passed"] is False and doc["outcome"] == "violated"
+
+
+def test_cli_mechanism_uncertified_exact_excess_is_inconclusive(tmp_path, capsys):
+    # The same fault with a float density only: the exact side finds the excess but cannot certify it.
+    # Neither PASS (exit 0) nor a certified FAIL: INCONCLUSIVE with its own exit status.
+    js = tmp_path / "m.json"
+    code, out, _ = _run([f"{PLANTED}:laplace_gp_scale_97pct_float_only.release", "--kind", "mechanism", "--eps", "1",
+                         "--pair", "0:2", "--budget", "20000", "--json", str(js), "--no-progress"], capsys)
+    verdict = [ln for ln in out.splitlines() if "verdict:" in ln][-1]
+    assert "INCONCLUSIVE" in verdict and "PASS" not in verdict, verdict
+    assert code == 4
+    doc = json.loads(js.read_text())
+    assert doc["violated"] is False and doc["passed"] is False and doc["outcome"] == "inconclusive"
+
+
 @pytest.mark.parametrize(
     "args, msg",
     [(["nonexistent_file.py:B", *THR], "cannot import 'nonexistent_file.py': no such file"),

@@ -247,11 +247,10 @@ def test_default_bound_audit_passes_the_correct_kde_bound():
 
 
 def test_verify_exports_the_black_box_auditors_and_keeps_the_exact_one():
-    import verify.audit.privacy_loss as pl
-
     assert verify.audit_smooth_bound is audit_smooth_bound
-    assert verify.audit_mechanism.__module__ == "verify.audit.blackbox.mechanism"
-    assert pl.audit_mechanism.__module__ == "verify.audit.privacy_loss"
+    assert verify.audit_blackbox_mechanism.__module__ == "verify.audit.blackbox.mechanism"
+    assert verify.audit_density_mechanism.__module__ == "verify.audit.exact.concrete"
+    assert not hasattr(verify, "audit_mechanism")  # one name per auditor: no ambiguous alias
     assert verify.audit_sampler.__module__ == "verify.audit.blackbox.sampler"
 
 
@@ -336,3 +335,41 @@ def test_below_optimal_fails_the_bound_only_where_it_proves_invalidity():
 
     assert report(True).below_optimal and not report(True).passed
     assert not report(False).below_optimal and report(False).passed
+
+
+# ---- terminal summary keeps the exponent of mpmath numbers -----------------------------------
+
+
+def test_bound_summary_keeps_exponent_of_tiny_witness_distance():
+    # A bound with a 5% jump at c = 3 (B = 1.05 B* left of c, B* right of it) violates condition (2)
+    # at any pair straddling c; certify the pair at distance ~3.04e-10 with the auditor's own mpmath
+    # re-evaluation and print it.  The old summary sliced the mpmath string to 12 characters and
+    # printed g0(|x-x'|=3.0414675156): the distance without its exponent e-10.
+    from verify.audit.blackbox.bound import BoundAuditReport, _certify2
+
+    gamma, c = 0.5, 3.0
+    g = growth_exp(gamma)
+
+    def B(P):
+        x = np.asarray(P, dtype=float).reshape(-1)
+        b = smooth_sensitivity_threshold(x, 0.0, 1.0, g)
+        return np.where(x < c, 1.05 * b, b)
+
+    q = builtin_query("threshold", g, T=0.0, tau=1.0)
+    a, b = np.array([c - 1.52e-10]), np.array([c + 1.52e-10])
+    v = _certify2(q, PointFunction(B, 1, np.array([[c - 1.0], [c + 1.0]])), a, b, 1e-9, 50)
+    assert v is not None and v.certified
+    with mpmath.workdps(50):
+        dist = mpmath.mpf(v.evidence["dist_mp"])
+        assert 3e-10 < dist < 3.1e-10
+        expected = mpmath.nstr(dist, 10)  # '3.040000018e-10': mpmath keeps the exponent
+    assert "e-10" in expected
+    rep = BoundAuditReport(query=q.describe(), source=q.source, domain=((2.0,), (4.0,)), budget=2, seed=0,
+                           evaluations=2, calls=1, vectorised=True, violations=(v,), uncertified=(),
+                           failures=(), n_failed=0, unisolated=0,
+                           max_log_ratio={"condition_1": 0.0, "condition_2": math.log(v.ratio)}, comparison=None)
+    text = rep.summary()
+    assert f"g0(|x-x'|={expected})" in text, text
+    # the two witnesses differ in the 10th digit: both printed in full (round-trip repr)
+    assert repr(float(a[0])) in text and repr(float(b[0])) in text
+    assert "verdict: FAIL" in text

@@ -1,4 +1,4 @@
-"""Black-box privacy audit of release(x, rng) (verify.audit.blackbox.audit_mechanism).
+"""Black-box privacy audit of release(x, rng) (verify.audit.blackbox.audit_blackbox_mechanism).
 
 Reference values: the planted Laplace mechanisms (tests/verify/planted_impls.py) release
 x + b Z, Z ~ Lap(0, 1), for the 1-Lipschitz f(x) = x; their exact privacy loss at any pair is
@@ -14,8 +14,8 @@ import planted_impls as P  # tests/verify is on sys.path (rootdir-less test fold
 import pytest
 from scipy import stats
 
-from verify.audit.blackbox import audit_mechanism, clopper_pearson
-from verify.audit.privacy_loss import HammingNeighbourhood
+from verify.audit.blackbox import audit_blackbox_mechanism, clopper_pearson
+from verify.audit.exact import HammingNeighbourhood
 
 SEEDS = (0, 1, 2)
 PAIRS = [(0.0, 0.5), (1.0, 2.0)]
@@ -35,7 +35,7 @@ def test_clopper_pearson_matches_scipy_exact_intervals_and_closed_forms():
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_audit_mechanism_catches_half_noise_scale_with_both_bounds(seed):
-    rep = audit_mechanism(P.laplace_gp_half_scale.release, 1.0, pairs=PAIRS, rng=seed, budget=60_000)
+    rep = audit_blackbox_mechanism(P.laplace_gp_half_scale.release, 1.0, pairs=PAIRS, rng=seed, budget=60_000)
     assert rep.violated and not rep.passed
     assert rep.eps_lower > 1.0  # certified at confidence 1 - 1e-3
     assert rep.eps_lower <= 2.0  # ... and below the true eps = 1/b = 2
@@ -50,7 +50,7 @@ def test_audit_mechanism_catches_half_noise_scale_with_both_bounds(seed):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_audit_mechanism_catches_a_pure_black_box_without_density(seed):
-    rep = audit_mechanism(P.release_half_scale_blackbox, 1.0, pairs=[(0.0, 1.0)], rng=seed, budget=20_000)
+    rep = audit_blackbox_mechanism(P.release_half_scale_blackbox, 1.0, pairs=[(0.0, 1.0)], rng=seed, budget=20_000)
     assert not rep.vectorised  # a scalar function: one draw per call
     assert rep.exact is None
     assert rep.violated and 1.0 < rep.eps_lower <= 2.0
@@ -58,7 +58,7 @@ def test_audit_mechanism_catches_a_pure_black_box_without_density(seed):
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_audit_mechanism_passes_the_correct_laplace_mechanism(seed):
-    rep = audit_mechanism(P.laplace_gp.release, 1.0, pairs=PAIRS, rng=seed, budget=60_000)
+    rep = audit_blackbox_mechanism(P.laplace_gp.release, 1.0, pairs=PAIRS, rng=seed, budget=60_000)
     assert rep.passed and rep.eps_lower <= 1.0
     assert rep.exact["pairs_max"] == pytest.approx(1.0, rel=1e-9)
     assert rep.exact["audit"]["certified_violation"] is False
@@ -69,7 +69,7 @@ def test_audit_mechanism_passes_the_correct_laplace_mechanism(seed):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_audit_mechanism_passes_the_cores_smooth_sensitivity_mechanism(seed):
     mech = P.student_t_threshold_mechanism
-    rep = audit_mechanism(mech.release, mech.eps, pairs=[(0.0, 0.3), (0.2, 0.35)], rng=seed, budget=40_000)
+    rep = audit_blackbox_mechanism(mech.release, mech.eps, pairs=[(0.0, 0.3), (0.2, 0.35)], rng=seed, budget=40_000)
     assert rep.vectorised and rep.passed, rep.summary()
     for p in rep.pairs:
         assert p.eps_exact is not None and p.eps_exact <= mech.eps * (1 + 1e-12)
@@ -80,7 +80,7 @@ def test_audit_mechanism_passes_the_cores_smooth_sensitivity_mechanism(seed):
 def test_audit_mechanism_detects_shared_noise_and_falls_back_to_single_draws():
     """release adds ONE scalar noise to a whole array of inputs: the probe sees identical outputs,
     so the auditor draws one output per call (correct sampling), and the mechanism passes."""
-    rep = audit_mechanism(lambda x, rng: np.asarray(x, dtype=float) + rng.laplace(), 1.0, pairs=[(0.0, 1.0)],
+    rep = audit_blackbox_mechanism(lambda x, rng: np.asarray(x, dtype=float) + rng.laplace(), 1.0, pairs=[(0.0, 1.0)],
                           rng=0, budget=10_000)
     assert not rep.vectorised and rep.passed
 
@@ -111,9 +111,9 @@ def test_audit_mechanism_hamming_dp_with_the_exact_side():
     """eps = 1 claimed; scale 1 is 1-DP, scale 1/2 is 2-DP (exact loss 2 at every neighbouring pair)."""
     pairs = [((0, 1, 1), (1, 1, 1))]
     nb = HammingNeighbourhood((0.0, 1.0), 3)
-    ok = audit_mechanism(Counting(1.0, 1.0).release, 1.0, "hamming", pairs=pairs, rng=0, budget=40_000,
+    ok = audit_blackbox_mechanism(Counting(1.0, 1.0).release, 1.0, "hamming", pairs=pairs, rng=0, budget=40_000,
                          neighbourhood=nb)
-    bad = audit_mechanism(Counting(1.0, 0.5).release, 1.0, "hamming", pairs=pairs, rng=0, budget=40_000,
+    bad = audit_blackbox_mechanism(Counting(1.0, 0.5).release, 1.0, "hamming", pairs=pairs, rng=0, budget=40_000,
                           neighbourhood=nb)
     assert ok.passed and ok.pairs[0].dist == 1.0
     assert ok.exact["pairs_max"] == pytest.approx(1.0, rel=1e-9)
@@ -124,16 +124,16 @@ def test_audit_mechanism_hamming_dp_with_the_exact_side():
 
 
 def test_audit_mechanism_exact_side_accepts_an_explicit_density():
-    rep = audit_mechanism(P.release_half_scale_blackbox, 1.0, pairs=[(0.0, 1.0)], rng=1, budget=4000,
+    rep = audit_blackbox_mechanism(P.release_half_scale_blackbox, 1.0, pairs=[(0.0, 1.0)], rng=1, budget=4000,
                           density=P.laplace_gp_half_scale)
     assert rep.exact["pairs_max"] == pytest.approx(2.0, rel=1e-9)
 
 
 def test_audit_mechanism_is_reproducible_from_the_seed():
     kw = dict(pairs=PAIRS, budget=10_000, density=False)
-    a = audit_mechanism(P.laplace_gp.release, 1.0, rng=5, **kw).to_json()
-    b = audit_mechanism(P.laplace_gp.release, 1.0, rng=5, **kw).to_json()
-    c = audit_mechanism(P.laplace_gp.release, 1.0, rng=6, **kw).to_json()
+    a = audit_blackbox_mechanism(P.laplace_gp.release, 1.0, rng=5, **kw).to_json()
+    b = audit_blackbox_mechanism(P.laplace_gp.release, 1.0, rng=5, **kw).to_json()
+    c = audit_blackbox_mechanism(P.laplace_gp.release, 1.0, rng=6, **kw).to_json()
     for d in (a, b, c):
         d.pop("elapsed_s")
     assert a == b and a != c
@@ -151,18 +151,18 @@ def test_audit_mechanism_is_reproducible_from_the_seed():
 )
 def test_audit_mechanism_rejects_bad_input(kwargs, exc, msg):
     with pytest.raises(exc, match=msg):
-        audit_mechanism(P.laplace_gp.release, 1.0, budget=1000, **kwargs)
+        audit_blackbox_mechanism(P.laplace_gp.release, 1.0, budget=1000, **kwargs)
 
 
 def test_audit_mechanism_rejects_bad_claims_and_signatures():
     with pytest.raises(ValueError, match="claimed_eps must be in"):
-        audit_mechanism(P.laplace_gp.release, -1.0, pairs=PAIRS)
+        audit_blackbox_mechanism(P.laplace_gp.release, -1.0, pairs=PAIRS)
     with pytest.raises(ValueError, match="metric must be one of"):
-        audit_mechanism(P.laplace_gp.release, 1.0, "chebyshev", pairs=PAIRS)
+        audit_blackbox_mechanism(P.laplace_gp.release, 1.0, "chebyshev", pairs=PAIRS)
     with pytest.raises(TypeError, match=r"release must be callable as release\(x, rng\)"):
-        audit_mechanism(lambda x: x, 1.0, pairs=PAIRS)
+        audit_blackbox_mechanism(lambda x: x, 1.0, pairs=PAIRS)
     with pytest.raises(TypeError, match="must return one real number per input"):
-        audit_mechanism(lambda x, rng: [rng.random(), rng.random()], 1.0, pairs=[(0.0, 1.0)], budget=1000)
+        audit_blackbox_mechanism(lambda x, rng: [rng.random(), rng.random()], 1.0, pairs=[(0.0, 1.0)], budget=1000)
 
 
 def test_audit_mechanism_reports_a_release_that_fails_during_sampling():
@@ -173,11 +173,26 @@ def test_audit_mechanism_reports_a_release_that_fails_during_sampling():
         return x + rng.laplace(size=x.shape)
 
     with pytest.raises(ValueError, match="release raised MemoryError at x=0.0: too many inputs at once"):
-        audit_mechanism(flaky, 1.0, pairs=[(0.0, 1.0)], budget=1000)
+        audit_blackbox_mechanism(flaky, 1.0, pairs=[(0.0, 1.0)], budget=1000)
 
     def nan_release(x, rng):
         x = np.asarray(x, dtype=float)
         return np.where(x > 0.5, np.nan, x + rng.laplace(size=x.shape))
 
     with pytest.raises(ValueError, match=r"release returned a non-finite value at pair 0"):
-        audit_mechanism(nan_release, 1.0, pairs=[(0.0, 1.0)], budget=1000)
+        audit_blackbox_mechanism(nan_release, 1.0, pairs=[(0.0, 1.0)], budget=1000)
+
+
+def test_exact_certificate_fails_the_audit_even_when_sampling_passes():
+    # Laplace scale 0.97 claimed 1-GP: at 20000 draws the sampling bound stays below 1, the exact side
+    # certifies loss - eps d = 2 (1/0.97 - 1) in mpmath at d = 2: the report must be violated, not passed.
+    rep = audit_blackbox_mechanism(P.laplace_gp_scale_97pct.release, 1.0, pairs=[(0.0, 2.0)], rng=0, budget=20_000)
+    assert not rep.sampling_violated
+    assert rep.exact_outcome == "violated" and rep.violated and not rep.passed and rep.outcome == "violated"
+    assert "certified violation" in rep.exact_certificate
+    assert rep.verdict_text().startswith("FAIL") and "exact side" in rep.verdict_text()
+    # without an mpmath density the same excess is inconclusive: neither passed nor violated
+    rep = audit_blackbox_mechanism(P.laplace_gp_scale_97pct_float_only.release, 1.0, pairs=[(0.0, 2.0)], rng=0,
+                                   budget=20_000)
+    assert rep.outcome == "inconclusive" and rep.inconclusive and not rep.passed and not rep.violated
+    assert rep.verdict_text().startswith("INCONCLUSIVE")

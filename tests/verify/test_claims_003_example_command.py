@@ -7,7 +7,7 @@ import csv
 import pytest
 
 from verify.cli import main
-from verify.cli.commands.asymmetric import location_threshold_example, synthetic_visits
+from verify.experiments.asymmetric import location_threshold_example, synthetic_visits
 
 
 def test_asymmetric_example_command_prints_table_and_csv(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -22,22 +22,56 @@ def test_cli_calibrate_prints_aligned_table(capsys):
     assert "004 Lemma 3.5" in out and "002 Thm. 8" in out and "004 Lemma 3.6" in out and "BS19" in out
 
 
-def test_cli_calibrate_json_matches_table_function(capsys):
-    assert main(["calibrate", "--eps", "2", "--gamma", "0.1", "--json", "--metric", "dp"]) == 0
+@pytest.mark.parametrize("word", ["dp", "hamming"])
+def test_cli_calibrate_json_matches_table_function(capsys, word):
+    # the CLI accepts the papers' word (dp) and the metric name; the rows carry the metric name
+    assert main(["calibrate", "--eps", "2", "--gamma", "0.1", "--json", "--metric", word]) == 0
     rows = json.loads(capsys.readouterr().out)
-    ref = calibration_table(2.0, None, 0.1, metric="dp")
+    ref = calibration_table(2.0, None, 0.1, metric="hamming")
     assert [r["family"] for r in rows] == [r["family"] for r in ref]
     for r, q in zip(rows, ref):
-        assert r["metric"] == "dp"
+        assert r["metric"] == "hamming"
         if q["eta"] is not None:
             assert r["eta"] == pytest.approx(q["eta"], rel=1e-12)
             assert r["eps"] == pytest.approx(2.0, rel=1e-12)
 
 
 def test_cli_calibrate_infeasible_rows_are_explained(capsys):
-    assert main(["calibrate", "--eps", "1", "--delta", "1e-5"]) == 0
+    assert main(["calibrate", "--eps", "1", "--delta", "1e-5", "--gamma", "0.111"]) == 0
     out = capsys.readouterr().out
     assert "infeasible (see note)" in out and "gamma ln(1/delta) < eps" in out
+
+
+def test_cli_calibrate_default_has_a_usable_row_for_every_mechanism(capsys):
+    """The README's example: with the default gamma every mechanism gets a row (the Laplace ones
+    with their own gamma, marked * and explained in a note)."""
+    assert main(["calibrate", "--eps", "1", "--delta", "1e-5"]) == 0
+    out = capsys.readouterr().out
+    assert "infeasible" not in out
+    assert out.count("gamma chosen for this mechanism") == 2
+
+
+@pytest.mark.parametrize("word", ["gp", "GP", "euclidean"])
+def test_cli_calibrate_accepts_metric_gp_and_shows_the_metric_name(capsys, word):
+    assert main(["calibrate", "--eps", "1", "--gamma", "0.05", "--no-optimise", "--metric", word]) == 0
+    out = capsys.readouterr().out
+    assert "metric euclidean" in out and "gp" not in out.split("\n")[0].lower().replace("geo-privacy", "")
+    assert main(["calibrate", "--eps", "1", "--gamma", "0.05", "--no-optimise", "--metric", word, "--json"]) == 0
+    assert {r["metric"] for r in json.loads(capsys.readouterr().out)} == {"euclidean"}
+
+
+def test_cli_calibrate_tight_accepts_metric_gp(capsys):
+    assert main(["calibrate", "--eps", "1", "--gamma", "0.1", "--tight", "--metric", "gp"]) == 0
+    assert "(euclidean)" in capsys.readouterr().out.splitlines()[0]
+
+
+@pytest.mark.parametrize("word", ["p-neighbouring", "l2"])
+def test_cli_calibrate_rejects_unknown_metric_in_argparse(capsys, word):
+    # argparse reports a bad --metric value itself (usage + message, exit status 2)
+    with pytest.raises(SystemExit) as exc:
+        main(["calibrate", "--eps", "1", "--metric", word])
+    assert exc.value.code == 2
+    assert f"metric must be one of 'euclidean', 'hamming'; got metric='{word}'" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

@@ -84,6 +84,6 @@ def test_m3_tight_uses_certified_larger_eta():
     assert mt.info["eta"] > m3.info["eta"]
     from smoothsens_core.distributions import StudentT
 
-    assert tight_epsilon(StudentT(3.0), mt.info["gamma"], mt.info["eta"], "gp").upper <= eps * (1 + 1e-9)
+    assert tight_epsilon(StudentT(3.0), mt.info["gamma"], mt.info["eta"], "euclidean").upper <= eps * (1 + 1e-9)
     x = data.household_incomes(3000, 4)
     assert mt.analytic_mse(x) < m3.analytic_mse(x)

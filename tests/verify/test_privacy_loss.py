@@ -1,7 +1,9 @@
-"""Unit tests of the privacy-loss auditor (verify.audit.privacy_loss): densities, losses, search, errors."""
+"""Unit tests of the exact auditor (verify.audit.exact): losses, abstract and concrete searches,
+hockey-stick divergence, outcomes (pass / violated / inconclusive), errors."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import mpmath
@@ -9,141 +11,50 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from smoothsens_core.distributions._base import ContinuousDistribution
+from smoothsens_core import calibration as cal
+from smoothsens_core.distributions import GenCauchy, Laplace, PolyPlace, StudentT
 from smoothsens_core.growth import growth_exp, growth_linear
 from smoothsens_core.mechanism import SmoothSensitivityMechanism
-from verify.audit.privacy_loss import (
+from verify.audit.exact import (
+    AuditResult,
     EuclideanNeighbourhood,
-    GenCauchyNoise,
     HammingNeighbourhood,
-    LaplaceNoise,
     OrderedNeighbourhood,
-    PolyPlaceNoise,
-    SmoothMechanismSpec,
-    StudentTNoise,
     abstract_loss,
     abstract_loss_mp,
+    audit_density_mechanism,
     audit_finite,
-    audit_mechanism,
     audit_smooth_mechanism,
     check_has_density,
+    claim_result_from_audits,
     hockey_stick,
     hockey_stick_mp,
-    noise_from_distribution,
+    interval_mass,
     privacy_loss,
     privacy_loss_mp,
+    search_distance,
 )
-
-FAMILIES = [LaplaceNoise(), GenCauchyNoise(4.0, 1.0), GenCauchyNoise(2.0, 2.0), GenCauchyNoise(1.5, 1.0),
-            StudentTNoise(1.5), StudentTNoise(4.0), PolyPlaceNoise(1.2), PolyPlaceNoise(5.0)]
+from verify.reference.distributions import reference_for
 
 
-class Laplace(ContinuousDistribution):
-    """Test double of the core's Laplace (same class name, so the auditor maps it to LaplaceNoise):
-    h(z) = e^-|z| / 2 via scipy.stats.laplace."""
-
-    name = "Laplace"
-    symmetric = True
-
-    def _logpdf(self, z):
-        return stats.laplace.logpdf(z)
-
-    def _cdf(self, z):
-        return stats.laplace.cdf(z)
-
-    def _ppf(self, q):
-        return stats.laplace.ppf(q)
+def _abstract(noise, eta, growth, eps, **kw):
+    """An abstract SmoothSensitivityMechanism with the given parameters (test construction)."""
+    return SmoothSensitivityMechanism(noise=noise, eta=eta, growth=growth, eps=eps, **kw)
 
 
-class StudentT(ContinuousDistribution):
-    """Test double of the core's StudentT (scipy.stats.t), attribute ``nu``."""
-
-    name = "StudentT"
-    symmetric = True
-
-    def __init__(self, nu):
-        super().__init__()
-        self.nu = nu
-
-    def _logpdf(self, z):
-        return stats.t.logpdf(z, self.nu)
-
-    def _cdf(self, z):
-        return stats.t.cdf(z, self.nu)
-
-    def _ppf(self, q):
-        return stats.t.ppf(q, self.nu)
+# ---- the float side uses the core noise object, the mpmath side its reference ------------------
 
 
-# ---- noise families -------------------------------------------------------------------------
-
-
-def _upper_tail_reference(fam, u):
-    """integral_u^inf h(z) dz by mpmath quadrature of the density written in logpdf_mp: on [u, 1]
-    directly (kinks as break points), and beyond 1 in the variable s = ln z, where the power tails
-    (z^-1.5 for GenCauchy(1.5, 1)) become exponentially decaying: integral h(e^s) e^s ds, cut at
-    s0 + 300 (the slowest tail here, e^(-s/2), is below 1e-65 there)."""
-    u = mpmath.mpf(u)
-    h = lambda z: mpmath.exp(fam.logpdf_mp(z))  # noqa: E731
-    total = mpmath.mpf(0)
-    if u < 1:
-        pts = sorted({u, mpmath.mpf(1)} | {mpmath.mpf(k) for k in fam.kinks() if u < k < 1})
-        total += mpmath.quad(h, pts)
-    s0 = max(mpmath.log(u), 0) if u > 0 else mpmath.mpf(0)
-    total += mpmath.quad(lambda s: h(mpmath.exp(s)) * mpmath.exp(s), [s0, s0 + 5, s0 + 40, s0 + 300])
-    return total
-
-
-@pytest.mark.parametrize("fam", FAMILIES, ids=lambda f: f.describe())
-def test_noise_family_mp_density_normalises(fam):
-    # Reference: mpmath quadrature (30 digits) of exp(logpdf_mp) over the real line, split at the kinks.
+@pytest.mark.parametrize("noise", [Laplace(), StudentT(3.0), GenCauchy(4.0, 1.0), PolyPlace(1.0, 2.5)], ids=repr)
+def test_interval_mass_float_matches_reference(noise):
+    # Reference: verify.reference.distributions (mpmath, 30 digits), tails included.
+    lo = np.array([-np.inf, -3.0, -0.3, 0.2, 7.0, -50.0])
+    hi = np.array([-2.0, 0.1, 0.35, 0.9, np.inf, 40.0])
+    got = interval_mass(noise, lo, hi)
+    ref = reference_for(noise)
     with mpmath.workdps(30):
-        total = 2 * _upper_tail_reference(fam, 0)  # every family here is symmetric
-    assert abs(total - 1) < 1e-20
-
-
-@pytest.mark.parametrize("fam", FAMILIES, ids=lambda f: f.describe())
-def test_noise_family_sf_matches_quadrature(fam):
-    # Reference: P[Z > u] = integral_u^inf h by mpmath quadrature (30 digits), float sf to 1e-11 relative.
-    for u in (0.0, 0.7, 40.0):
-        with mpmath.workdps(30):
-            ref = _upper_tail_reference(fam, u)
-            mp_val = fam.sf_pos_mp(u)
-        assert abs(mp_val - ref) <= 1e-20 * abs(ref)
-        assert float(fam.sf_pos(np.array([u]))[0]) == pytest.approx(float(ref), rel=1e-11, abs=1e-300)
-
-
-@pytest.mark.parametrize("fam", FAMILIES, ids=lambda f: f.describe())
-def test_noise_family_float_logpdf_matches_mp(fam):
-    z = np.array([0.0, 1e-8, 0.19, 0.5, 0.83, 1.0, 7.0, 1e3, 1e8, 1e200, -3.3])
-    got = fam.logpdf(z)
-    with mpmath.workdps(40):
-        ref = np.array([float(fam.logpdf_mp(mpmath.mpf(float(t)))) for t in z])
-    np.testing.assert_allclose(got, ref, rtol=1e-13, atol=1e-13)
-
-
-def test_noise_families_match_scipy():
-    z = np.linspace(-30, 30, 301)
-    np.testing.assert_allclose(LaplaceNoise().logpdf(z), stats.laplace.logpdf(z), rtol=1e-14)
-    np.testing.assert_allclose(StudentTNoise(3.5).logpdf(z), stats.t.logpdf(z, 3.5), rtol=1e-12)
-    # GenCauchy(2, 1) is the standard Cauchy distribution.
-    np.testing.assert_allclose(GenCauchyNoise(2.0, 1.0).logpdf(z), stats.cauchy.logpdf(z), rtol=1e-13)
-
-
-def test_noise_family_rejects_invalid_shapes():
-    with pytest.raises(ValueError, match=r"p\*theta must be > 1"):
-        GenCauchyNoise(0.5, 1.0)
-    with pytest.raises(ValueError, match=r"alpha must be in \(1, inf\)"):
-        PolyPlaceNoise(1.0)
-    with pytest.raises(ValueError, match="nu must be in"):
-        StudentTNoise(-1.0)
-
-
-def test_noise_from_distribution_maps_core_classes_and_rejects_unknown():
-    assert isinstance(noise_from_distribution(Laplace()), LaplaceNoise)
-    assert noise_from_distribution(StudentT(3.0)).nu == 3.0
-    with pytest.raises(TypeError, match="no mpmath log-density is known"):
-        noise_from_distribution(object())
+        want = [float(ref.interval_mass(mpmath.mpf(a), mpmath.mpf(b))) for a, b in zip(lo, hi)]
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-300)
 
 
 # ---- abstract smooth-sensitivity mechanisms ------------------------------------------------------
@@ -151,7 +62,7 @@ def test_noise_from_distribution_maps_core_classes_and_rejects_unknown():
 
 def test_abstract_loss_matches_direct_density_ratio():
     # Reference: ln of the ratio of the two location-scale densities, written out with scipy.
-    spec = SmoothMechanismSpec("t", StudentTNoise(4.0), 0.48, growth_exp(0.1), 1.0)
+    spec = _abstract(StudentT(4.0), 0.48, growth_exp(0.1), 1.0)
     r, shift, y = 0.07, 0.3, np.array([-3.0, 0.0, 0.4, 12.0])
     got = abstract_loss(spec, np.full(4, r), np.full((4, 1), shift), y)
     b, b2 = math.exp(r) / 0.48, 1 / 0.48
@@ -162,48 +73,52 @@ def test_abstract_loss_matches_direct_density_ratio():
     assert float(mp_val) == pytest.approx(ref[-1], rel=1e-13)
 
 
-def test_spec_rejects_bad_parameters():
-    with pytest.raises(ValueError, match=r"eps must be in \(0, inf\)"):
-        SmoothMechanismSpec("x", LaplaceNoise(), 1.0, growth_exp(0.1), 0.0)
-    with pytest.raises(ValueError, match=r"eps must be in \(0, inf\)"):
-        SmoothMechanismSpec("x", LaplaceNoise(), 1.0, growth_exp(0.1), -1.0)
-    with pytest.raises(ValueError, match=r"eta must be in \(0, inf\)"):
-        SmoothMechanismSpec("x", LaplaceNoise(), -0.1, growth_exp(0.1), 1.0)
-    with pytest.raises(ValueError, match=r"delta must be in \(0\.0, 1\.0\); got delta=1\.5"):
-        SmoothMechanismSpec("x", LaplaceNoise(), 1.0, growth_linear(0.1), 1.0, delta=1.5)
-    with pytest.raises(ValueError, match="metric must be"):
-        SmoothMechanismSpec("x", LaplaceNoise(), 1.0, growth_exp(0.1), 1.0, metric="manhattan")
-    with pytest.raises(TypeError, match="growth must be a GrowthFunction"):
-        SmoothMechanismSpec("x", LaplaceNoise(), 1.0, lambda r: r, 1.0)
-    spec = SmoothMechanismSpec("x", LaplaceNoise(), 1.0, growth_exp(0.1), 1.0)
+def test_abstract_audit_rejects_bad_input():
+    spec = _abstract(Laplace(), 1.0, growth_exp(0.1), 1.0)
     with pytest.raises(ValueError, match="mode must be"):
         audit_smooth_mechanism(spec, rng=np.random.default_rng(0), mode="fast")
+    with pytest.raises(ValueError, match="needs the growth function"):
+        audit_smooth_mechanism(dataclasses.replace(spec, growth=None), rng=np.random.default_rng(0))
+    with pytest.raises(TypeError, match="needs a smoothsens_core.mechanism.SmoothSensitivityMechanism"):
+        audit_smooth_mechanism(object(), rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="supports m = 1 output"):
+        audit_smooth_mechanism(dataclasses.replace(spec, growth=growth_linear(0.1), delta=0.1, m=2),
+                               rng=np.random.default_rng(0))
+
+
+def test_search_distance_of_the_abstract_mechanism():
+    # 1 for DP; min(Lambda, 8/eps) for pure GP; min(Lambda, 256/eps) for (eps, delta) GP.
+    m = _abstract(Laplace(), 1.0, growth_exp(0.1), 2.0)
+    assert search_distance(m) == 4.0
+    assert search_distance(dataclasses.replace(m, Lambda=1.5)) == 1.5
+    assert search_distance(dataclasses.replace(m, metric="hamming")) == 1.0
+    assert search_distance(dataclasses.replace(m, growth=growth_linear(0.1), delta=1e-3)) == 128.0
 
 
 def test_student_t_bound_is_approached_but_not_exceeded():
     # 004 Lemma 3.5 with nu=4, gamma=0.1, eps=1: eta = 0.6 * 4/5 = 0.48.  The supremum of the loss
     # per unit distance is approached as d -> 0, so the slack found is slightly negative.
-    spec = SmoothMechanismSpec("t", StudentTNoise(4.0), 0.48, growth_exp(0.1), 1.0)
+    spec = _abstract(StudentT(4.0), 0.48, growth_exp(0.1), 1.0)
     res = audit_smooth_mechanism(spec, rng=np.random.default_rng(3), n_random=3000, n_local=3)
-    assert not res.certified
+    assert not res.certified and res.outcome == "pass" and res.passed
     assert -1e-2 < res.max_slack <= 1e-12
 
 
 def test_float_noise_is_not_certified_polyplace_tight_bound():
     # 002 Lemma 9 is attained: the float search finds slack ~ +1e-14 (rounding of alpha = eps/gamma
     # and gamma = 0.2 in binary64).  mpmath re-evaluation must not report it as a violation.
-    spec = SmoothMechanismSpec("pp", PolyPlaceNoise(1.0 / 0.2), 0.2, growth_exp(0.2), 1.0, metric="hamming")
+    spec = _abstract(PolyPlace(1.0, 1.0 / 0.2), 0.2, growth_exp(0.2), 1.0, metric="hamming")
     res = audit_smooth_mechanism(spec, rng=np.random.default_rng(5), n_random=3000, n_local=4)
-    assert not res.certified
+    assert not res.certified and res.outcome == "pass"
     assert abs(res.max_slack) < 1e-9
 
 
 def test_certified_witness_is_a_valid_two_point_instance():
     # Overspent Student t (eta = 0.8 instead of 0.48): the witness must satisfy 004 Def. 8 exactly
     # and its mpmath loss must exceed eps * d.
-    spec = SmoothMechanismSpec("bad", StudentTNoise(4.0), 0.8, growth_exp(0.1), 1.0)
+    spec = _abstract(StudentT(4.0), 0.8, growth_exp(0.1), 1.0)
     res = audit_smooth_mechanism(spec, rng=np.random.default_rng(1), n_random=3000, n_local=3)
-    assert res.certified
+    assert res.certified and res.violated and res.outcome == "violated" and not res.passed
     w = res.witness
     with mpmath.workdps(50):
         d = mpmath.mpf(w["dist"])
@@ -241,32 +156,34 @@ def _positive_part_integral(g, kinks):
 
 def test_hockey_stick_matches_mpmath_quadrature():
     # Reference: mpmath quadrature (30 digits) of (p - e^t p')_+ with the kinks as break points.
-    fam = LaplaceNoise()
+    noise = Laplace()
+    fam = reference_for(noise)
     a, b, a2, b2, t = 0.3, 1.2, 0.0, 1.0, 0.25
-    hs, bad = hockey_stick(fam, a, b, a2, b2, t)
+    hs, bad = hockey_stick(noise, a, b, a2, b2, t)
     with mpmath.workdps(30):
         def p(y):
-            return mpmath.exp(fam.logpdf_mp((y - a) / b)) / b
+            return mpmath.exp(fam.logpdf((y - a) / b)) / b
 
         def q(y):
-            return mpmath.exp(fam.logpdf_mp((y - a2) / b2)) / b2
+            return mpmath.exp(fam.logpdf((y - a2) / b2)) / b2
 
         ref = _positive_part_integral(lambda y: p(y) - mpmath.exp(t) * q(y), [a2, a])
     assert hs == pytest.approx(float(ref), rel=1e-9)
     assert bad >= hs
 
 
-@pytest.mark.parametrize("fam", [StudentTNoise(3.0), GenCauchyNoise(4.0, 1.0), PolyPlaceNoise(2.5)],
-                         ids=lambda f: f.describe())
-def test_hockey_stick_other_families_match_quadrature(fam):
+@pytest.mark.parametrize("noise", [StudentT(3.0), GenCauchy(4.0, 1.0), PolyPlace(1.0, 2.5)], ids=repr)
+def test_hockey_stick_other_families_match_quadrature(noise):
+    # Reference: quadrature of the noise's mpmath reference density (verify.reference.distributions).
+    fam = reference_for(noise)
     a, b, a2, b2, t = -0.4, 0.8, 0.0, 1.0, 0.1
-    hs, _ = hockey_stick(fam, a, b, a2, b2, t)
+    hs, _ = hockey_stick(noise, a, b, a2, b2, t)
     with mpmath.workdps(30):
         def g(y):
-            return (mpmath.exp(fam.logpdf_mp((y - a) / b)) / b
-                    - mpmath.exp(t) * mpmath.exp(fam.logpdf_mp((y - a2) / b2)) / b2)
+            return (mpmath.exp(fam.logpdf((y - a) / b)) / b
+                    - mpmath.exp(t) * mpmath.exp(fam.logpdf((y - a2) / b2)) / b2)
 
-        kinks = sorted({a + b * k for k in fam.kinks()} | {a2 + b2 * k for k in fam.kinks()})
+        kinks = sorted({a + b * k for k in (0.0, *fam.kinks())} | {a2 + b2 * k for k in (0.0, *fam.kinks())})
         ref = _positive_part_integral(g, kinks)
     assert hs == pytest.approx(float(ref), rel=1e-9, abs=1e-14)
 
@@ -274,8 +191,7 @@ def test_hockey_stick_other_families_match_quadrature(fam):
 def test_hockey_stick_mp_of_explicit_set():
     # P[a+bZ in S] - e^t P[a2+b2 Z in S] for S = (0, inf) with Laplace: closed form
     # (1 - F((0-a)/b)) - e^t (1 - F(0)) with F the Laplace CDF.
-    fam = LaplaceNoise()
-    v = hockey_stick_mp(fam, 0.5, 1.0, 0.0, 1.0, 0.1, [(0.0, math.inf)], dps=30)
+    v = hockey_stick_mp(Laplace(), 0.5, 1.0, 0.0, 1.0, 0.1, [(0.0, math.inf)], dps=30)
     ref = (1 - 0.5 * math.exp(-0.5)) - math.exp(0.1) * 0.5
     assert float(v) == pytest.approx(ref, rel=1e-14)
 
@@ -283,16 +199,15 @@ def test_hockey_stick_mp_of_explicit_set():
 def test_laplace_approx_calibrated_is_not_refuted_but_overspent_is():
     # 004 Lemma 3.6: eta = eps - gamma ln(1/delta).
     eps, delta, gamma = 1.0, 1e-3, 0.05
-    ok = SmoothMechanismSpec("ok", LaplaceNoise(), eps - gamma * math.log(1 / delta), growth_linear(gamma),
-                             eps, delta=delta)
-    bad = SmoothMechanismSpec("bad", LaplaceNoise(), eps, growth_linear(gamma), eps, delta=delta)
+    ok = _abstract(Laplace(), eps - gamma * math.log(1 / delta), growth_linear(gamma), eps, delta=delta)
+    bad = _abstract(Laplace(), eps, growth_linear(gamma), eps, delta=delta)
     r_ok = audit_smooth_mechanism(ok, rng=np.random.default_rng(0), n_random=1500, n_local=2)
     r_bad = audit_smooth_mechanism(bad, rng=np.random.default_rng(0), n_random=1500, n_local=2)
     assert r_ok.mode == "approx" and not r_ok.certified and r_ok.max_slack < 0
     assert r_bad.certified and float(r_bad.certified_slack) > 0.01
     # The certifying set S is part of the evidence and reproduces the violation in mpmath.
     w = r_bad.witness
-    v = hockey_stick_mp(LaplaceNoise(), w["shift"], math.exp(w["log_B_ratio"]) / eps, 0.0, 1 / eps,
+    v = hockey_stick_mp(Laplace(), w["shift"], math.exp(w["log_B_ratio"]) / eps, 0.0, 1 / eps,
                         eps * w["dist"], [tuple(s) for s in w["S"]], dps=40)
     assert v > delta
 
@@ -325,12 +240,12 @@ def test_concrete_student_t_square_query_not_refuted_and_pointwise_bound_refuted
                                       B=lambda x: _square_smooth_bound(x, gamma, Lam),
                                       noise=StudentT(nu), eta=eta, eps=eps)
     nb = EuclideanNeighbourhood(-20.0, 20.0, 1, Lambda=Lam)
-    res = audit_mechanism(good, nb, rng=np.random.default_rng(2), n_pairs=1500, n_local=3)
-    assert not res.certified and res.max_slack <= 1e-9
+    res = audit_density_mechanism(good, nb, rng=np.random.default_rng(2), n_pairs=1500, n_local=3)
+    assert res.passed and res.max_slack <= 1e-9
     # Planted: the pointwise Lipschitz constant L(x) = 2|x| + Lambda used as B (not smooth).
     bad = SmoothSensitivityMechanism(f=lambda x: np.asarray(x) ** 2, B=lambda x: 2 * np.abs(x) + Lam,
                                      noise=StudentT(nu), eta=eta, eps=eps)
-    res = audit_mechanism(bad, nb, rng=np.random.default_rng(2), n_pairs=1500, n_local=3)
+    res = audit_density_mechanism(bad, nb, rng=np.random.default_rng(2), n_pairs=1500, n_local=3)
     assert res.certified
     x, xp, y = res.witness["x"][0], res.witness["x_prime"][0], res.witness["y"]
     assert abs(x - xp) <= Lam
@@ -345,10 +260,17 @@ def test_hamming_brute_force_counting_query():
     f = lambda X: np.sum(np.atleast_2d(X), axis=-1)  # noqa: E731
     B = lambda X: np.ones(np.atleast_2d(X).shape[0])  # noqa: E731
     good = SmoothSensitivityMechanism(f=f, B=B, noise=Laplace(), eta=0.7, eps=0.7, metric="hamming")
-    res = audit_mechanism(good, nb, rng=np.random.default_rng(0))
-    assert not res.certified and res.max_slack == pytest.approx(0.0, abs=1e-9)
+    res = audit_density_mechanism(good, nb, rng=np.random.default_rng(0))
+    # The bound is attained (slack 0).  The float search reaches |y| ~ 5e12 where the core's
+    # ln p_x(y) = -|y - f(x)| eta - ln(2/eta) cancels ~12 digits (float slack ~2e-4 there); the
+    # witness re-evaluated in mpmath (40 digits, reference density) has no excess: a pass.
+    assert res.passed and res.certified_slack is None
+    w = res.witness
+    with mpmath.workdps(40):
+        slack_mp = privacy_loss_mp(good, np.array(w["x"]), np.array(w["x_prime"]), w["y"], dps=40) - mpmath.mpf(0.7)
+    assert slack_mp <= 1e-12
     bad = SmoothSensitivityMechanism(f=f, B=B, noise=Laplace(), eta=1.4, eps=0.7, metric="hamming")
-    res = audit_mechanism(bad, nb, rng=np.random.default_rng(0))
+    res = audit_density_mechanism(bad, nb, rng=np.random.default_rng(0))
     assert res.certified and float(res.certified_slack) == pytest.approx(0.7, rel=1e-6)
 
 
@@ -421,7 +343,7 @@ def test_auditor_rejects_bad_input():
     with pytest.raises(ValueError, match="high must be > low"):
         EuclideanNeighbourhood(1.0, 0.0)
     with pytest.raises(TypeError, match="neighbourhood must be Euclidean or Hamming"):
-        audit_mechanism(m, object(), rng=np.random.default_rng(0))
+        audit_density_mechanism(m, object(), rng=np.random.default_rng(0))
 
     class NoMp:
         eps, delta, metric = 0.5, 0.0, "hamming"
@@ -431,13 +353,15 @@ def test_auditor_rejects_bad_input():
 
     res = audit_finite(NoMp(), [((1,), (0,))], range(-3, 4))
     assert not res.certified and any("cannot certify" in n for n in res.notes)
+    # eps-DP with rate 2 > eps = 0.5: an excess found in float, not certifiable without log_density_mp
+    assert res.outcome == "inconclusive" and not res.passed and not res.violated
 
 
 def test_audit_finite_certifies_asymmetric_mechanisms_in_mpmath():
     # 003 Def. IV.2: ALap, AGeo and SALap are eps-ADP on p-neighbouring pairs (exact max loss = eps,
     # slack 0 up to rounding, nothing certified), while the reversed, non-p-neighbouring pairs have
     # infinite loss, which audit_finite now certifies with the mpmath log-densities of
-    # verify.audit.privacy_loss._asymmetric_log_density_mp (the core imports no mpmath).
+    # verify.reference.mechanisms (the core imports no mpmath).
     import itertools
 
     from smoothsens_core.asymmetric import BOTTOM, AGeo, ALap, CountingQuery, NeighbourRelation, SALap
@@ -464,3 +388,82 @@ def test_audit_finite_certifies_asymmetric_mechanisms_in_mpmath():
         assert bad.certified and bad.certified_slack is not None, (type(mech).__name__, bad.summary())
         # the certificate is an mpmath evaluation, not the float one: the loss is +inf (p_X' = 0)
         assert float(bad.certified_slack) == math.inf or float(bad.certified_slack) > 0
+
+
+# ---- outcomes: an excess that cannot be certified is inconclusive, never a pass ------------------
+
+
+class _LaplaceShift:
+    """M(x) = x + b Z, Z ~ Lap(0, 1), claimed eps-GP; float log-density only (no log_density_mp and
+    no reference in verify.reference.mechanisms).  With b = 0.97 and eps = 1 the loss at distance d
+    reaches d/0.97 > eps d (004 Lemma 2.3 with K = 1 needs b >= 1/eps)."""
+
+    delta, metric, name = 0.0, "euclidean", "Laplace-shift-float-only"
+
+    def __init__(self, scale, eps):
+        self.scale, self.eps = scale, eps
+
+    def log_density(self, x, y):
+        x = np.asarray(x, dtype=float).reshape(-1)
+        return -np.abs(np.asarray(y, dtype=float) - x) / self.scale - math.log(2 * self.scale)
+
+
+class _LaplaceShiftWithReference(_LaplaceShift):
+    """The same with its mpmath log-density (a MechanismWithReference): -|y - x|/b - ln(2b)."""
+
+    def log_density_mp(self, x, y, dps):
+        with mpmath.workdps(dps):
+            b = mpmath.mpf(self.scale)
+            return -abs(mpmath.mpf(y) - mpmath.mpf(float(np.asarray(x).reshape(-1)[0]))) / b - mpmath.log(2 * b)
+
+
+def test_float_only_excess_is_inconclusive_not_a_pass():
+    nb = EuclideanNeighbourhood(0.0, 2.0, 1)
+    res = audit_density_mechanism(_LaplaceShift(0.97, 1.0), nb, rng=np.random.default_rng(0), n_pairs=300, n_local=2)
+    assert res.max_slack > 0.05  # 2 (1/0.97 - 1) = 0.0619 at d = 2
+    assert res.outcome == "inconclusive" and res.inconclusive
+    assert not res.violated and not res.passed and res.certified_slack is None
+    assert res.summary().startswith("INCONCLUSIVE") and "cannot certify" in res.summary()
+    assert res.to_json()["outcome"] == "inconclusive"
+    # With an mpmath log-density the same excess is a certified violation (2 (1/0.97 - 1), 50 digits).
+    res = audit_density_mechanism(_LaplaceShiftWithReference(0.97, 1.0), nb, rng=np.random.default_rng(0),
+                                  n_pairs=300, n_local=2)
+    assert res.violated and not res.passed
+    # sup over pairs in [0, 2] of d/0.97 - d is 2 (1/0.97 - 1) = 0.06186, at d = 2
+    assert 0.05 < float(res.certified_slack) <= 2 * (1 / 0.97 - 1) + 1e-12
+    # A correct float-only mechanism passes: no excess to certify.
+    res = audit_density_mechanism(_LaplaceShift(1.0, 1.0), nb, rng=np.random.default_rng(0), n_pairs=300, n_local=2)
+    assert res.passed and res.outcome == "pass"
+
+
+def test_audit_result_outcome_is_checked():
+    kw = dict(mechanism="m", eps=1.0, delta=0.0, max_slack=0.1, witness={}, evaluations=1, dps=50)
+    with pytest.raises(ValueError, match="outcome must be one of"):
+        AuditResult(outcome="unsure", certified_slack=None, **kw)
+    with pytest.raises(ValueError, match="certified_slack must be given exactly when outcome='violated'"):
+        AuditResult(outcome="violated", certified_slack=None, **kw)
+    with pytest.raises(ValueError, match="certified_slack must be given exactly when outcome='violated'"):
+        AuditResult(outcome="pass", certified_slack="0.1", **kw)
+    assert AuditResult.decide(True, -1.0, True) == "violated"
+    assert AuditResult.decide(False, 1e-3, False) == "inconclusive"  # excess, never re-evaluated in mpmath
+    assert AuditResult.decide(False, 1e-3, True) == "pass"  # excess re-evaluated: rounding, not confirmed
+    assert AuditResult.decide(False, 1e-12, False) == "pass"  # below FLOAT_EXCESS_TOL
+
+
+class _LaplaceWithoutReference(Laplace):
+    """The core's Laplace under another class: verify.reference has no reference for it (exact class
+    match), so nothing it produces can be certified."""
+
+
+def test_claim_bridge_reads_an_uncertifiable_excess_as_inconclusive():
+    from verify.claims import CheckContext, Verdict
+
+    # Fault: Student-t-style overspend on Laplace noise with g_E: eta = eps spends nothing on gamma.
+    mech = _abstract(_LaplaceWithoutReference(), 1.0, growth_exp(0.3), 1.0, name="no reference")
+    res = claim_result_from_audits([mech], CheckContext(seed=1, budget=0.1), "bridge")
+    assert res.verdict is Verdict.INCONCLUSIVE, res.summary
+    assert "INCONCLUSIVE" in res.summary and "no mpmath reference" in res.summary
+    good = cal.calibrate_laplace_approx(1.0, 1e-3, 0.05).mechanism()
+    assert claim_result_from_audits([good], CheckContext(seed=1, budget=0.1), "bridge").verdict is Verdict.VERIFIED
+    bad = dataclasses.replace(good, eta=1.0)  # fault: eta = eps (004 Lemma 3.6 needs eps - gamma ln(1/delta))
+    assert claim_result_from_audits([bad], CheckContext(seed=1, budget=0.1), "bridge").verdict is Verdict.REFUTED

@@ -10,18 +10,20 @@ import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
-from verify.audit.catalogue import spec_student_t
-from verify.audit.privacy_loss import OrderedNeighbourhood, abstract_loss
+import dataclasses
+
+from smoothsens_core.calibration import calibrate_student_t
+from verify.audit.exact import OrderedNeighbourhood, abstract_loss, audit_smooth_mechanism
 from verify.strategies import (
-    calibrated_specs,
+    calibrated_mechanisms,
     euclidean_pairs,
-    gencauchy_specs,
+    gencauchy_mechanisms,
     hamming_pairs,
-    laplace_approx_specs,
+    laplace_approx_mechanisms,
     p_neighbouring_pairs,
-    polyplace_specs,
+    polyplace_mechanisms,
     smooth_pairs,
-    student_t_specs,
+    student_t_mechanisms,
 )
 
 
@@ -76,8 +78,9 @@ def test_strategies_reject_degenerate_universes():
 
 
 @settings(max_examples=30)
-@given(spec=st.one_of(gencauchy_specs(max_m=3), student_t_specs(), laplace_approx_specs(), polyplace_specs()))
-def test_spec_strategies_give_valid_calibrations(spec):
+@given(spec=st.one_of(gencauchy_mechanisms(max_m=3), student_t_mechanisms(), laplace_approx_mechanisms(),
+                     polyplace_mechanisms()))
+def test_mechanism_strategies_give_valid_calibrations(spec):
     assert spec.eta > 0 and spec.eps > 0
     if spec.noise.name == "GenCauchy":
         p, th = spec.noise.p, spec.noise.theta
@@ -92,7 +95,7 @@ def test_spec_strategies_give_valid_calibrations(spec):
 
 
 @settings(max_examples=60)
-@given(data=st.data(), spec=calibrated_specs(pure_only=True))
+@given(data=st.data(), spec=calibrated_mechanisms(pure_only=True))
 def test_calibrated_loss_at_most_eps_times_distance(data, spec):
     d, r, shift, y = data.draw(smooth_pairs(spec))
     assert abs(r) <= float(spec.growth.log_g0(d)) + 1e-15
@@ -104,7 +107,7 @@ def test_calibrated_loss_at_most_eps_times_distance(data, spec):
 def test_property_catches_a_planted_overspend():
     # The same property with the overspent Student t (eta = 0.8 instead of 0.48, 004 Lemma 3.5)
     # must fail for some drawn pair: hypothesis.find searches smooth_pairs for a violating one.
-    spec = spec_student_t(1.0, 0.1, 4.0, eta=0.8)
+    spec = dataclasses.replace(calibrate_student_t(1.0, 0.1, nu=4.0).mechanism(), eta=0.8)  # fault: eta 0.8 > 0.48
 
     def violates(inst):
         d, r, shift, y = inst
@@ -112,3 +115,12 @@ def test_property_catches_a_planted_overspend():
 
     d, r, shift, y = find(smooth_pairs(spec), violates, settings=settings(max_examples=5000, database=None))
     assert abstract_loss(spec, np.array([r]), np.array([shift]), np.array([y]))[0] > spec.eps * d
+
+
+@settings(max_examples=3, deadline=None)
+@given(spec=calibrated_mechanisms(pure_only=True))
+def test_audits_of_drawn_calibrated_mechanisms_pass(spec):
+    # The strategies' contract for audits: a drawn calibrated mechanism *passes* (outcome "pass"):
+    # neither a certified violation nor an uncertified excess (inconclusive is not a pass).
+    res = audit_smooth_mechanism(spec, rng=np.random.default_rng(0), n_random=400, n_local=1, maxfev=80)
+    assert res.passed and res.outcome == "pass", res.summary()

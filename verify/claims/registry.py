@@ -24,6 +24,10 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
+from verify.serialise import jsonable
+
+_jsonable = jsonable  # the name verify.claims.runner imports
+
 __all__ = [
     "Verdict",
     "CheckKind",
@@ -110,36 +114,10 @@ class ClaimResult:
         return {
             "verdict": self.verdict.value,
             "summary": self.summary,
-            "evidence": _jsonable(self.evidence),
+            "evidence": jsonable(self.evidence),
             "precision": self.precision,
             "seconds": round(self.seconds, 4),
         }
-
-
-def _jsonable(obj: Any) -> Any:
-    import math
-
-    try:
-        import numpy as np
-    except ImportError:  # pragma: no cover
-        np = None  # type: ignore[assignment]
-    if isinstance(obj, Mapping):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple, set)):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, enum.Enum):
-        return obj.value
-    if np is not None and isinstance(obj, np.ndarray):
-        return [_jsonable(v) for v in obj.tolist()]
-    if np is not None and isinstance(obj, np.generic):
-        return _jsonable(obj.item())
-    if isinstance(obj, float):
-        if math.isnan(obj) or math.isinf(obj):
-            return str(obj)
-        return obj
-    if isinstance(obj, (int, str, bool)) or obj is None:
-        return obj
-    return str(obj)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ only in the noise distribution and its eta.
 from __future__ import annotations
 
 import csv
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -30,7 +31,8 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from smoothsens_core.validation import check_integer, check_positive, check_rng
+from smoothsens_core.validation import check_integer, check_positive
+from verify.parallel import Executor, SerialExecutor, iter_chunks, progress_bar, spawn_seeds
 
 from . import data, estimators, mechanisms as mech
 
@@ -73,6 +75,10 @@ class ExperimentResult:
     params: dict[str, Any]
     arrays: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
+    #: Where the tasks ran (``Executor.describe()``) and what happened to the cluster meanwhile;
+    #: neither affects the table.
+    backend: str = "serial"
+    events: list[str] = field(default_factory=list)
 
     @property
     def columns(self) -> list[str]:
@@ -104,48 +110,52 @@ class ExperimentResult:
 
 
 # ---- mechanisms -------------------------------------------------------------------------------
-def _m3(query: Any, eps: float, family: str, gamma: float | None) -> mech.AdditiveNoiseMechanism:
-    """M3 with the noise ``family`` at growth gamma (default eps/9, i.e. nu gamma = eps/3, nu = 3)."""
+@functools.lru_cache(maxsize=64)
+def _m3_calibration(family: str, eps: float, gamma: float) -> tuple[Any, float, dict[str, Any]]:
+    """(noise, eta, info) of M3 with the noise ``family`` at (eps, gamma); cached per process.
+
+    The calibration does not depend on the query, so a grid of queries (or the tasks of an
+    experiment running in one worker process) pays for it once (M3-tight certifies its eta with
+    an exact privacy-loss bound, about half a second)."""
     from smoothsens_core import calibration
 
-    g = eps / 9.0 if gamma is None else check_positive("gamma", gamma)
     if family == "student_t":
-        cal = calibration.calibrate_student_t(eps, gamma=g, nu=3)
-        name = "M3"
-    elif family == "polyplace":
-        cal = calibration.calibrate_polyplace(eps, g)
-        name = "M3-PolyPlace"
-    elif family == "gencauchy":
-        cal = calibration.calibrate_gencauchy(eps, gamma=g, p=4, theta=1)
-        name = "M3-GenCauchy"
-    elif family == "student_t_tight":
+        cal = calibration.calibrate_student_t(eps, gamma=gamma, nu=3)
+        return cal.noise, float(cal.eta), {"gamma": float(cal.gamma), "calibration": getattr(cal, "family", family)}
+    if family == "polyplace":
+        cal = calibration.calibrate_polyplace(eps, gamma)
+        return cal.noise, float(cal.eta), {"gamma": float(cal.gamma), "calibration": getattr(cal, "family", family)}
+    if family == "gencauchy":
+        cal = calibration.calibrate_gencauchy(eps, gamma=gamma, p=4, theta=1)
+        return cal.noise, float(cal.eta), {"gamma": float(cal.gamma), "calibration": getattr(cal, "family", family)}
+    if family == "student_t_tight":
         from smoothsens_core.calibration.tight import tight_calibration
 
-        printed = calibration.calibrate_student_t(eps, gamma=g, nu=3)
-        tight = tight_calibration(printed, "gp")
-        return mech.smooth_sensitivity_mechanism(
-            query.f,
-            lambda pts: query.smooth_sensitivity(pts, float(printed.gamma)),
-            printed.noise,
-            float(tight.eta_tight),
-            eps,
-            name="M3-tight",
-            info={"gamma": float(printed.gamma), "calibration": "student_t tight (issue 9)",
-                  "eta_printed": float(printed.eta)},
-        )
-    else:
-        raise ValueError(
-            f"family must be 'student_t', 'polyplace', 'gencauchy' or 'student_t_tight'; got {family!r}"
-        )
-    gamma_used = float(cal.gamma)
+        printed = calibration.calibrate_student_t(eps, gamma=gamma, nu=3)
+        tight = tight_calibration(printed, "euclidean")
+        return printed.noise, float(tight.eta_tight), {
+            "gamma": float(printed.gamma), "calibration": "student_t tight (issue 9)",
+            "eta_printed": float(printed.eta)}
+    raise ValueError(
+        f"family must be 'student_t', 'polyplace', 'gencauchy' or 'student_t_tight'; got {family!r}"
+    )
+
+
+def _m3(query: Any, eps: float, family: str, gamma: float | None) -> mech.AdditiveNoiseMechanism:
+    """M3 with the noise ``family`` at growth gamma (default eps/9, i.e. nu gamma = eps/3, nu = 3)."""
+    g = eps / 9.0 if gamma is None else check_positive("gamma", gamma)
+    names = {"student_t": "M3", "polyplace": "M3-PolyPlace", "gencauchy": "M3-GenCauchy",
+             "student_t_tight": "M3-tight"}
+    noise, eta, info = _m3_calibration(family, float(eps), float(g))
+    gamma_used = float(info["gamma"])
     return mech.smooth_sensitivity_mechanism(
         query.f,
         lambda pts: query.smooth_sensitivity(pts, gamma_used),
-        cal.noise,
-        float(cal.eta),
+        noise,
+        eta,
         eps,
-        name=name,
-        info={"gamma": gamma_used, "calibration": getattr(cal, "mechanism", family)},
+        name=names[family],
+        info=dict(info),
     )
 
 
@@ -186,7 +196,108 @@ def _check_names(names: Iterable[str], allowed: Sequence[str]) -> list[str]:
     return out
 
 
+# ---- seeds, data and the task map (issue 18) -----------------------------------------------------
+#: Branches of the master seed: the data set, and the tasks (configuration, chunk of repetitions).
+_DATA_BRANCH, _TASK_BRANCH = 0, 1
+
+
+def _child_seed(seed: int, *path: int) -> np.random.SeedSequence:
+    """The seed at ``path`` below the master ``seed``: ``spawn_seeds(seed, .)[path[0]]``, then its
+    child ``path[1]``, then that child's child ``path[2]``, ... (``SeedSequence.spawn`` appends the
+    child index to ``spawn_key``, so this is exactly the nested spawn).  It depends only on
+    (seed, path): never on the order in which tasks are created or finish."""
+    root = spawn_seeds(seed, path[0] + 1)[path[0]]
+    return np.random.SeedSequence(root.entropy, spawn_key=tuple(root.spawn_key) + tuple(int(p) for p in path[1:]),
+                                  pool_size=root.pool_size)
+
+
+def _task_rng(seed: int, config: int, chunk: int) -> np.random.Generator:
+    """The generator of task (configuration ``config``, chunk ``chunk``) of an experiment."""
+    return np.random.default_rng(_child_seed(seed, _TASK_BRANCH, config, chunk))
+
+
+@functools.lru_cache(maxsize=2)
+def _dataset(kind: str, n: int, seed: int) -> FloatArray:
+    """The data set ``kind`` of n users drawn from the data branch of the master seed.
+
+    Regenerated inside each task (cheap next to the repetitions) and cached per process, so a task
+    receives only (kind, n, seed), never the array.  The stand-ins draw users one after the other
+    from one generator, so ``household_incomes(n)`` is the first n users of
+    ``household_incomes(N)`` for N > n: the one-way data sets are nested as in 004 Sec. 5."""
+    rng = np.random.default_rng(_child_seed(seed, _DATA_BRANCH))
+    if kind == "incomes":
+        x = data.household_incomes(n, rng)
+    elif kind == "income_debt":
+        x = data.income_debt(n, rng)
+    elif kind == "collisions":
+        x = data.collision_locations(n, rng)
+    else:
+        raise ValueError(f"kind must be 'incomes', 'income_debt' or 'collisions'; got {kind!r}")
+    x.setflags(write=False)
+    return x
+
+
+def _check_seed(seed: Any) -> int:
+    return check_integer("seed", seed, minimum=0)
+
+
+def _run_tasks(
+    executor: Executor | None,
+    fn: Callable[..., Any],
+    tasks: list[tuple[Any, ...]],
+    labels: list[str],
+    name: str,
+    progress: Progress,
+    bar: bool,
+) -> tuple[list[Any], str, list[str]]:
+    """``fn(*task)`` for every task with ``executor`` (serial if None), results in task order.
+
+    ``progress`` gets one line per finished task (completion order); ``bar`` adds a tqdm bar on
+    stderr.  Returns (results, backend description, cluster events)."""
+    ex = SerialExecutor() if executor is None else executor
+    events_before = len(ex.events)
+    pbar = progress_bar(len(tasks), name, bar)
+    count = [0]
+
+    def done(i: int, _res: Any) -> None:
+        count[0] += 1
+        if pbar is not None:
+            pbar.update(1)
+        progress(f"[{count[0]}/{len(tasks)}] {labels[i]}")
+
+    try:
+        results = ex.map(fn, tasks, label=name, progress=done)
+    finally:
+        if pbar is not None:
+            pbar.close()
+    return results, ex.describe(), list(ex.events[events_before:])
+
+
+def _chunks(reps: int, reps_per_task: int) -> list[tuple[int, int]]:
+    return list(iter_chunks(reps, check_integer("reps_per_task", reps_per_task, minimum=1)))
+
+
 # ---- one-way threshold (004 Fig. 3) -------------------------------------------------------------
+def _one_way_task(T: float, eps: float, name: str, c_ldp: float, n: int, seed: int, config: int,
+                  chunk: int, reps: int, with_truth: bool) -> dict[str, Any]:
+    """Task of :func:`one_way_threshold`: ``reps`` estimates of one (T, eps, n, mechanism); the
+    chunk that carries ``with_truth`` also returns the true answer and the analytic MSE."""
+    from .queries import one_way_threshold_query
+
+    x = _dataset("incomes", n, seed)
+    tau = min(0.2 * T, 2.0 / eps)
+    query = one_way_threshold_query(T, tau)
+    m = build_mechanism(name, query, eps, c_ldp=c_ldp)
+    out: dict[str, Any] = {"est": m.mean_estimates(x, _task_rng(seed, config, chunk), reps)}
+    if with_truth:
+        out["truth"] = float(np.mean(query.f(x.reshape(-1, 1))))
+        if isinstance(m, mech.AdditiveNoiseMechanism):
+            out["analytic"] = m.analytic_mse(x)  # Var(Z) sum_i s_i^2 / n^2 (unbiased)
+        else:  # M0: the closed form of noise a priori for the ramp f_tau (estimators)
+            out["analytic"] = estimators.analytic_mse_noise_a_priori_ramp(x, T, tau, eps)
+    return out
+
+
 def one_way_threshold(
     *,
     ns: Sequence[int] = (10**3, 10**4, 10**5),
@@ -196,54 +307,76 @@ def one_way_threshold(
     mechanisms: Sequence[str] = ("M0", "M2", "M3", "M3-tight", "M3-PolyPlace", "M3-GenCauchy", "M_LDP"),
     c_ldp: float = 12_000.0,
     seed: int = 0,
+    reps_per_task: int = 25,
+    executor: Executor | None = None,
     progress: Progress = _quiet,
+    bar: bool = False,
 ) -> ExperimentResult:
     """MSE of the estimate of (1/n) sum f_tau(x_i) over ``reps`` repetitions (004 Sec. 5, Fig. 3).
 
-    Incomes from :func:`data.household_incomes` (one sample of max(ns) users; the first n are
-    used for each n, so the data sets are nested); tau = min(0.2 T, 2/eps); M3 at gamma = eps/9.
-    Rows: T, eps, n, mechanism, mse, mse_se, mse_analytic (Var(Z) sum_i s_i^2 / n^2 for the
-    unbiased additive mechanisms; nan for M0), truth.  With Student's t (nu = 3) the squared error
-    has no finite variance, so the simulated MSE converges slowly: compare with mse_analytic.
+    Incomes from :func:`data.household_incomes` (the first n users of one seeded sample, so the
+    data sets are nested); tau = min(0.2 T, 2/eps); M3 at gamma = eps/9.  Each (T, eps, n,
+    mechanism) is a configuration and each chunk of ``reps_per_task`` repetitions of it a task
+    with its own seed (:func:`_child_seed`), run by ``executor`` (serial if None): the table is
+    the same for every executor.  Rows: T, eps, n, mechanism, mse, mse_se, mse_analytic, truth.
+    mse_analytic is exact: Var(Z) sum_i s_i^2 / n^2 for the unbiased additive mechanisms (M2, M3*,
+    M_LDP) and, for M0 (noise a priori), variance + bias^2 of (1/n) sum f_tau(x_i + Z_i) with the
+    Laplace moments of the ramp (:func:`estimators.analytic_mse_noise_a_priori_ramp`).  With
+    Student's t (nu = 3) the squared error has no finite variance, so the simulated MSE converges
+    slowly: compare with mse_analytic.
     """
-    from .queries import one_way_threshold_query
-
     ns = [check_integer("n", n, minimum=1) for n in ns]
     reps = check_integer("reps", reps, minimum=2)
     names = _check_names(mechanisms, [m for m in MECHANISMS_ALL if m != "M1"])
-    rng = check_rng(seed)
+    seed = _check_seed(seed)
+    chunks = _chunks(reps, reps_per_task)
     t0 = time.perf_counter()
-    x_all = data.household_incomes(max(ns), rng)
+    configs = [(float(T), float(eps), n, m) for T in thresholds for eps in eps_values for n in ns for m in names]
+    tasks, labels = [], []
+    for ci, (T, eps, n, m) in enumerate(configs):
+        for k, (s, size) in enumerate(chunks):
+            tasks.append((T, eps, m, float(c_ldp), n, seed, ci, k, size, k == 0))
+            labels.append(f"one-way T={T:g} eps={eps:.3g} n={n} {m} reps {s}-{s + size - 1}")
+    results, backend, events = _run_tasks(executor, _one_way_task, tasks, labels, "one-way", progress, bar)
     rows: list[dict[str, Any]] = []
-    total = len(thresholds) * len(eps_values) * len(ns) * len(names)
-    done = 0
-    for T in thresholds:
-        for eps in eps_values:
-            tau = min(0.2 * T, 2.0 / eps)
-            query = one_way_threshold_query(T, tau)
-            mechs = [build_mechanism(m, query, eps, c_ldp=c_ldp) for m in names]
-            for n in ns:
-                x = x_all[:n]
-                truth = float(np.mean(query.f(x.reshape(-1, 1))))
-                for m in mechs:
-                    est = m.mean_estimates(x, rng, reps)
-                    done += 1
-                    # exact MSE of the unbiased additive mechanisms (M2, M3, M_LDP); nan for M0
-                    exact = m.analytic_mse(x) if isinstance(m, mech.AdditiveNoiseMechanism) else math.nan
-                    rows.append(
-                        {"T": float(T), "eps": float(eps), "n": n, "mechanism": m.name,
-                         "mse": estimators.mse(est, truth), "mse_se": estimators.mse_standard_error(est, truth),
-                         "mse_analytic": exact, "truth": truth}
-                    )
-                    progress(f"[{done}/{total}] one-way T={T:g} eps={eps:.3g} n={n} {m.name}: "
-                             f"MSE={rows[-1]['mse']:.3g}")
-    params = {"ns": ns, "eps_values": list(eps_values), "thresholds": list(thresholds), "reps": reps,
-              "mechanisms": names, "c_ldp": c_ldp, "seed": seed, "tau_rule": "min(0.2 T, 2/eps)",
-              "gamma_rule": "eps/9 (nu = 3, nu gamma = eps/3)"}
-    return ExperimentResult("one-way", rows, params, seconds=time.perf_counter() - t0)
+    per = len(chunks)
+    for ci, (T, eps, n, m) in enumerate(configs):
+        parts = results[ci * per:(ci + 1) * per]
+        est = np.concatenate([p["est"] for p in parts])
+        truth = parts[0]["truth"]
+        rows.append({"T": T, "eps": eps, "n": n, "mechanism": m,
+                     "mse": estimators.mse(est, truth), "mse_se": estimators.mse_standard_error(est, truth),
+                     "mse_analytic": _analytic_cell(parts[0]["analytic"]), "truth": truth})
+    params = {"ns": ns, "eps_values": [float(e) for e in eps_values], "thresholds": [float(t) for t in thresholds],
+              "reps": reps, "mechanisms": names, "c_ldp": c_ldp, "seed": seed, "reps_per_task": reps_per_task,
+              "tau_rule": "min(0.2 T, 2/eps)", "gamma_rule": "eps/9 (nu = 3, nu gamma = eps/3)"}
+    return ExperimentResult("one-way", rows, params, seconds=time.perf_counter() - t0, backend=backend,
+                            events=events)
+
+
+def _analytic_cell(value: float) -> float | str:
+    """A finite analytic MSE, or 'n/a' with the reason (noise without a finite variance)."""
+    return float(value) if math.isfinite(value) else "n/a (Var(Z) infinite)"
 
 
 # ---- analytic MSE of noise a priori (004 Sec. 4.1.1) -------------------------------------------
+def _noise_mse_task(T: float, eps: float, n: int, seed: int, config: int, chunk: int, reps: int,
+                    with_truth: bool) -> dict[str, Any]:
+    """Task of :func:`noise_a_priori_mse`: ``reps`` estimates of the hard threshold at n users."""
+    x = _dataset("incomes", n, seed)
+    m0 = mech.NoiseAPriori(functools.partial(_hard_threshold, T=T), eps)
+    out: dict[str, Any] = {"est": m0.mean_estimates(x, _task_rng(seed, config, chunk), reps)}
+    if with_truth:
+        out["truth"] = float(np.mean(x > T))
+        out["analytic"] = estimators.analytic_mse_noise_a_priori_threshold(x, T, eps)
+        out["bias2"] = estimators.noise_a_priori_threshold_bias(x, T, eps) ** 2
+    return out
+
+
+def _hard_threshold(p: FloatArray, T: float) -> FloatArray:
+    return (p[:, 0] > T).astype(float)
+
+
 def noise_a_priori_mse(
     *,
     ns: Sequence[int] = (10**2, 10**3, 10**4, 10**5),
@@ -251,73 +384,103 @@ def noise_a_priori_mse(
     eps: float = 1 / 10_000,
     reps: int = 400,
     seed: int = 0,
+    reps_per_task: int = 100,
+    executor: Executor | None = None,
     progress: Progress = _quiet,
+    bar: bool = False,
 ) -> ExperimentResult:
     """Analytic MSE of the noise-a-priori hard threshold (004 Sec. 4.1.1) against simulation.
 
-    Rows: n, mse_analytic, mse_sim, mse_se, bias2 (the squared bias, the floor of the MSE).
+    Each (n, chunk of ``reps_per_task`` repetitions) is a task with its own seed; the table does
+    not depend on the executor.  Rows: n, mse_analytic, mse_sim, mse_se, bias2 (the squared bias,
+    the floor of the MSE).
     """
     ns = [check_integer("n", n, minimum=1) for n in ns]
     reps = check_integer("reps", reps, minimum=2)
-    rng = check_rng(seed)
+    seed = _check_seed(seed)
+    T, eps = float(T), check_positive("eps", eps)
+    chunks = _chunks(reps, reps_per_task)
     t0 = time.perf_counter()
-    x_all = data.household_incomes(max(ns), rng)
-    m0 = mech.NoiseAPriori(lambda p: (p[:, 0] > T).astype(float), eps)
+    tasks, labels = [], []
+    for ci, n in enumerate(ns):
+        for k, (s, size) in enumerate(chunks):
+            tasks.append((T, eps, n, seed, ci, k, size, k == 0))
+            labels.append(f"noise-mse n={n} reps {s}-{s + size - 1}")
+    results, backend, events = _run_tasks(executor, _noise_mse_task, tasks, labels, "noise-mse", progress, bar)
     rows = []
-    for n in ns:
-        x = x_all[:n]
-        truth = float(np.mean(x > T))
-        est = m0.mean_estimates(x, rng, reps)
-        rows.append({"n": n, "mse_analytic": estimators.analytic_mse_noise_a_priori_threshold(x, T, eps),
-                     "mse_sim": estimators.mse(est, truth), "mse_se": estimators.mse_standard_error(est, truth),
-                     "bias2": estimators.noise_a_priori_threshold_bias(x, T, eps) ** 2})
+    per = len(chunks)
+    for ci, n in enumerate(ns):
+        parts = results[ci * per:(ci + 1) * per]
+        est = np.concatenate([p["est"] for p in parts])
+        truth = parts[0]["truth"]
+        rows.append({"n": n, "mse_analytic": parts[0]["analytic"], "mse_sim": estimators.mse(est, truth),
+                     "mse_se": estimators.mse_standard_error(est, truth), "bias2": parts[0]["bias2"]})
         progress(f"noise-mse n={n}: analytic {rows[-1]['mse_analytic']:.4g} sim {rows[-1]['mse_sim']:.4g}")
-    params = {"ns": ns, "T": T, "eps": eps, "reps": reps, "seed": seed}
-    return ExperimentResult("noise-mse", rows, params, seconds=time.perf_counter() - t0)
+    params = {"ns": ns, "T": T, "eps": eps, "reps": reps, "seed": seed, "reps_per_task": reps_per_task}
+    return ExperimentResult("noise-mse", rows, params, seconds=time.perf_counter() - t0, backend=backend,
+                            events=events)
 
 
 # ---- grid experiments (two-way threshold, KDE) ------------------------------------------------
-def _grid_ase(
-    x: FloatArray,
-    queries: list[Any],
-    names: list[str],
-    eps: float,
-    reps: int,
-    rng: np.random.Generator,
-    c_ldp: float,
-    progress: Progress,
-    label: str,
-    keep_run: bool,
-    gamma: float | None = None,
-) -> tuple[dict[str, float], dict[str, FloatArray], FloatArray]:
-    """ASE of each mechanism over a list of grid queries; also one run's estimates per grid point.
+def _grid_estimates(x: FloatArray, queries: list[Any], name: str, eps: float, reps: int,
+                    rng: np.random.Generator, c_ldp: float, gamma: float | None = None,
+                    chunk_elements: int = mech.DEFAULT_CHUNK_ELEMENTS) -> FloatArray:
+    """Estimates of every grid query by mechanism ``name`` in ``reps`` repetitions: (reps, len(queries)).
 
     M0 releases each user's noisy point once per repetition and the analyst evaluates every grid
     query on the same noisy points (noise a priori serves all queries); every other mechanism
     answers each query with fresh noise.  The per-query marginal law, hence the expected ASE, is
-    the same either way.
+    the same either way.  Users are processed in chunks of about ``chunk_elements`` values, so no
+    (reps, n) or (n, queries) array is formed.
     """
-    truth = np.array([float(np.mean(q.f(x))) for q in queries])
-    sq_err: dict[str, FloatArray] = {m: np.zeros(reps) for m in names}
-    one_run: dict[str, FloatArray] = {}
-    for m in names:
-        t0 = time.perf_counter()
-        if m == "M0":
-            m0 = mech.NoiseAPriori(queries[0].f, eps)
-            ests = np.empty((reps, len(queries)))
-            for r in range(reps):
-                noisy = m0.noisy_points(x, rng, 1)[0]
-                ests[r] = [float(np.mean(q.f(noisy))) for q in queries]
-        else:
-            ests = np.empty((reps, len(queries)))
-            for j, q in enumerate(queries):
-                mj = build_mechanism(m, q, eps, c_ldp=c_ldp, gamma=gamma)
-                ests[:, j] = mj.mean_estimates(x, rng, reps)
-        sq_err[m] = np.mean((ests - truth[None]) ** 2, axis=1)
-        if keep_run:
-            one_run[m] = ests[0]
-        progress(f"{label} {m}: ASE={sq_err[m].mean():.3g} ({time.perf_counter() - t0:.1f} s)")
-    return {m: float(v.mean()) for m, v in sq_err.items()}, one_run, truth
+    n, d = x.shape
+    ests = np.empty((reps, len(queries)))
+    if name == "M0":
+        per_chunk = max(1, chunk_elements // max(d, 1))
+        for r in range(reps):
+            sums = np.zeros(len(queries))
+            for start in range(0, n, per_chunk):
+                xc = x[start:start + per_chunk]
+                noisy = xc + mech.sample_multivariate_laplace((xc.shape[0],), d, eps, rng)
+                for j, q in enumerate(queries):
+                    sums[j] += float(np.sum(q.f(noisy)))
+            ests[r] = sums / n
+        return ests
+    for j, q in enumerate(queries):
+        mj = build_mechanism(name, q, eps, c_ldp=c_ldp, gamma=gamma)
+        ests[:, j] = mj.mean_estimates(x, rng, reps, chunk_elements=chunk_elements)
+    return ests
+
+
+def _two_way_queries(axis: FloatArray, eps: float) -> list[Any]:
+    from .queries import two_way_threshold_query
+
+    out = []
+    for t1 in axis:
+        for t2 in axis:
+            tau = min(0.2 * math.hypot(t1, t2), 2.0 / eps)
+            out.append(two_way_threshold_query(t1, t2, tau))
+    return out
+
+
+def _two_way_task(eps: float, name: str, c_ldp: float, n: int, k: int, t_range: tuple[float, float],
+                  seed: int, config: int, chunk: int, reps: int, with_truth: bool) -> dict[str, Any]:
+    """Task of :func:`two_way_threshold`: ``reps`` repetitions of one (eps, mechanism) over the grid."""
+    x = _dataset("income_debt", n, seed)
+    queries = _two_way_queries(np.linspace(t_range[0], t_range[1], k + 1), eps)
+    out: dict[str, Any] = {"est": _grid_estimates(x, queries, name, eps, reps, _task_rng(seed, config, chunk), c_ldp)}
+    if with_truth:
+        out["truth"] = np.array([float(np.mean(q.f(x))) for q in queries])
+    return out
+
+
+def _grid_rows(results: list[Any], per: int, ci: int) -> tuple[float, FloatArray, FloatArray]:
+    """(ASE, first repetition's estimates, truth) of configuration ``ci`` from its task results."""
+    parts = results[ci * per:(ci + 1) * per]
+    ests = np.concatenate([p["est"] for p in parts], axis=0)
+    truth = parts[0]["truth"]
+    sq_err = np.mean((ests - truth[None]) ** 2, axis=1)  # grid-averaged squared error per repetition
+    return float(sq_err.mean()), ests[0], truth
 
 
 def two_way_threshold(
@@ -330,41 +493,67 @@ def two_way_threshold(
     mechanisms: Sequence[str] = ("M0", "M2", "M3", "M3-PolyPlace", "M_LDP"),
     c_ldp: float = 12_000.0,
     seed: int = 0,
+    reps_per_task: int = 1,
+    executor: Executor | None = None,
     progress: Progress = _quiet,
+    bar: bool = False,
 ) -> ExperimentResult:
     """ASE over the (k+1) x (k+1) grid of (T1, T2) in ``t_range``^2 (004 Sec. 5, Fig. 4).
 
-    Income/debt from :func:`data.income_debt`; tau = min(0.2 ||(T1, T2)||, 2/eps).
+    Income/debt from :func:`data.income_debt`; tau = min(0.2 ||(T1, T2)||, 2/eps).  Each
+    (eps, mechanism, chunk of ``reps_per_task`` repetitions) is a task with its own seed.
     Rows: eps, n, mechanism, ase.  ``arrays``: grid axes, truth and one run's estimates (first eps).
     """
-    from .queries import two_way_threshold_query
-
     n = check_integer("n", n, minimum=1)
     k = check_integer("k", k, minimum=1)
     reps = check_integer("reps", reps, minimum=1)
     names = _check_names(mechanisms, [m for m in MECHANISMS_ALL if m != "M1"])
-    rng = check_rng(seed)
+    seed = _check_seed(seed)
+    chunks = _chunks(reps, reps_per_task)
+    tr = (float(t_range[0]), float(t_range[1]))
     t0 = time.perf_counter()
-    x = data.income_debt(n, rng)
-    axis = np.linspace(t_range[0], t_range[1], k + 1)
+    axis = np.linspace(tr[0], tr[1], k + 1)
+    configs = [(float(eps), m) for eps in eps_values for m in names]
+    tasks, labels = [], []
+    for ci, (eps, m) in enumerate(configs):
+        for j, (s, size) in enumerate(chunks):
+            tasks.append((eps, m, float(c_ldp), n, k, tr, seed, ci, j, size, j == 0))
+            labels.append(f"two-way eps={eps:.3g} {m} reps {s}-{s + size - 1}")
+    results, backend, events = _run_tasks(executor, _two_way_task, tasks, labels, "two-way", progress, bar)
     rows = []
     arrays: dict[str, Any] = {"axis": axis}
-    for ie, eps in enumerate(eps_values):
-        queries = []
-        for t1 in axis:
-            for t2 in axis:
-                tau = min(0.2 * math.hypot(t1, t2), 2.0 / eps)
-                queries.append(two_way_threshold_query(t1, t2, tau))
-        ases, run, truth = _grid_ase(x, queries, names, eps, reps, rng, c_ldp, progress,
-                                     f"two-way eps={eps:.3g}", keep_run=(ie == 0))
-        for m in names:
-            rows.append({"eps": float(eps), "n": n, "mechanism": m, "ase": ases[m]})
-        if ie == 0:
-            arrays["truth"] = truth.reshape(k + 1, k + 1)
-            arrays["estimates"] = {m: v.reshape(k + 1, k + 1) for m, v in run.items()}
-    params = {"n": n, "eps_values": list(eps_values), "k": k, "t_range": list(t_range), "reps": reps,
-              "mechanisms": names, "c_ldp": c_ldp, "seed": seed}
-    return ExperimentResult("two-way", rows, params, arrays, seconds=time.perf_counter() - t0)
+    for ci, (eps, m) in enumerate(configs):
+        ase, run, truth = _grid_rows(results, len(chunks), ci)
+        rows.append({"eps": eps, "n": n, "mechanism": m, "ase": ase})
+        if eps == configs[0][0]:
+            arrays.setdefault("truth", truth.reshape(k + 1, k + 1))
+            arrays.setdefault("estimates", {})[m] = run.reshape(k + 1, k + 1)
+    params = {"n": n, "eps_values": [float(e) for e in eps_values], "k": k, "t_range": list(tr), "reps": reps,
+              "mechanisms": names, "c_ldp": c_ldp, "seed": seed, "reps_per_task": reps_per_task}
+    return ExperimentResult("two-way", rows, params, arrays, seconds=time.perf_counter() - t0, backend=backend,
+                            events=events)
+
+
+def _kde_queries(ax: FloatArray, ay: FloatArray, h: float) -> list[Any]:
+    from .queries import gaussian_kde_query
+
+    return [gaussian_kde_query(np.array([tx, ty]), h) for ty in ay for tx in ax]
+
+
+def _kde_axes(k: int) -> tuple[FloatArray, FloatArray]:
+    width, height = data.COLLISION_BOX_M
+    return np.linspace(0.0, width, k + 1), np.linspace(0.0, height, k + 1)
+
+
+def _kde_task(eps: float, h: float, name: str, c_ldp: float, n: int, k: int, seed: int, config: int,
+              chunk: int, reps: int, with_truth: bool) -> dict[str, Any]:
+    """Task of :func:`kde`: ``reps`` repetitions of one (eps, h, mechanism) over the query grid."""
+    x = _dataset("collisions", n, seed)
+    queries = _kde_queries(*_kde_axes(k), h)
+    out: dict[str, Any] = {"est": _grid_estimates(x, queries, name, eps, reps, _task_rng(seed, config, chunk), c_ldp)}
+    if with_truth:
+        out["truth"] = np.array([float(np.mean(q.f(x))) for q in queries])
+    return out
 
 
 def kde(
@@ -377,46 +566,48 @@ def kde(
     mechanisms: Sequence[str] = ("M0", "M1", "M2", "M3", "M3-PolyPlace", "M_LDP"),
     c_ldp: float = 1_000.0,
     seed: int = 0,
+    reps_per_task: int = 1,
+    executor: Executor | None = None,
     progress: Progress = _quiet,
+    bar: bool = False,
 ) -> ExperimentResult:
     """Gaussian KDE on the collision stand-in: ASE over a (k+1) x (k+1) grid of query points t.
 
     004 Sec. 5 uses h = w (w not printed; we take w = 110 km / 60, the spacing of the paper's
-    60 x 60 grid), eps = 1/1000 m and C = 1000 m.  Rows: eps, h, n, mechanism, ase.
+    60 x 60 grid), eps = 1/1000 m and C = 1000 m.  Each (eps, h, mechanism, chunk of
+    ``reps_per_task`` repetitions) is a task with its own seed.  Rows: eps, h, n, mechanism, ase.
     ``arrays``: grid axes, truth and one run's estimates (first eps and h) for contour plots.
     """
-    from .queries import gaussian_kde_query
-
     n = check_integer("n", n, minimum=1)
     k = check_integer("k", k, minimum=1)
     reps = check_integer("reps", reps, minimum=1)
     names = _check_names(mechanisms, MECHANISMS_ALL)
-    rng = check_rng(seed)
-    width, height = data.COLLISION_BOX_M
+    seed = _check_seed(seed)
+    chunks = _chunks(reps, reps_per_task)
+    width, _height = data.COLLISION_BOX_M
     hs = [width / 60.0] if h_values is None else [check_positive("h", h) for h in h_values]
     t0 = time.perf_counter()
-    x = data.collision_locations(n, rng)
-    ax = np.linspace(0.0, width, k + 1)
-    ay = np.linspace(0.0, height, k + 1)
+    ax, ay = _kde_axes(k)
+    configs = [(float(eps), float(h), m) for eps in eps_values for h in hs for m in names]
+    tasks, labels = [], []
+    for ci, (eps, h, m) in enumerate(configs):
+        for j, (s, size) in enumerate(chunks):
+            tasks.append((eps, h, m, float(c_ldp), n, k, seed, ci, j, size, j == 0))
+            labels.append(f"kde eps={eps:.3g} h={h:.4g} {m} reps {s}-{s + size - 1}")
+    results, backend, events = _run_tasks(executor, _kde_task, tasks, labels, "kde", progress, bar)
     rows = []
-    arrays: dict[str, Any] = {"axis_x": ax, "axis_y": ay, "points_sample": x[:2000]}
-    first = True
-    for eps in eps_values:
-        for h in hs:
-            queries = [gaussian_kde_query(np.array([tx, ty]), h)
-                       for ty in ay for tx in ax]
-            ases, run, truth = _grid_ase(x, queries, names, eps, reps, rng, c_ldp, progress,
-                                         f"kde eps={eps:.3g} h={h:.4g}", keep_run=first)
-            for m in names:
-                rows.append({"eps": float(eps), "h": float(h), "n": n, "mechanism": m, "ase": ases[m]})
-            if first:
-                arrays["truth"] = truth.reshape(k + 1, k + 1)
-                arrays["estimates"] = {m: v.reshape(k + 1, k + 1) for m, v in run.items()}
-                arrays["h"] = h
-                first = False
-    params = {"n": n, "eps_values": list(eps_values), "h_values": hs, "k": k, "reps": reps,
-              "mechanisms": names, "c_ldp": c_ldp, "seed": seed}
-    return ExperimentResult("kde", rows, params, arrays, seconds=time.perf_counter() - t0)
+    arrays: dict[str, Any] = {"axis_x": ax, "axis_y": ay, "points_sample": _dataset("collisions", n, seed)[:2000].copy()}
+    for ci, (eps, h, m) in enumerate(configs):
+        ase, run, truth = _grid_rows(results, len(chunks), ci)
+        rows.append({"eps": eps, "h": h, "n": n, "mechanism": m, "ase": ase})
+        if (eps, h) == configs[0][:2]:
+            arrays.setdefault("truth", truth.reshape(k + 1, k + 1))
+            arrays.setdefault("estimates", {})[m] = run.reshape(k + 1, k + 1)
+            arrays["h"] = h
+    params = {"n": n, "eps_values": [float(e) for e in eps_values], "h_values": hs, "k": k, "reps": reps,
+              "mechanisms": names, "c_ldp": c_ldp, "seed": seed, "reps_per_task": reps_per_task}
+    return ExperimentResult("kde", rows, params, arrays, seconds=time.perf_counter() - t0, backend=backend,
+                            events=events)
 
 
 # ---- registry used by the CLI ----------------------------------------------------------------------
@@ -465,12 +656,22 @@ EXPERIMENTS: dict[str, ExperimentSpec] = {
 
 
 def run_experiment(
-    name: str, *, quick: bool = False, progress: Progress = _quiet, **overrides: Any
+    name: str,
+    *,
+    quick: bool = False,
+    progress: Progress = _quiet,
+    executor: Executor | None = None,
+    bar: bool = False,
+    **overrides: Any,
 ) -> ExperimentResult:
-    """Run the registered experiment ``name`` (quick-mode sizes if ``quick``), with overrides."""
+    """Run the registered experiment ``name`` (quick-mode sizes if ``quick``), with overrides.
+
+    The tasks run on ``executor`` (:mod:`verify.parallel`; serial when None) and are merged in task
+    order, so the table is bit-identical for every executor at the same seed.  ``progress`` gets a
+    line per finished task, ``bar`` adds a tqdm bar on stderr."""
     if name not in EXPERIMENTS:
         raise ValueError(f"experiment must be one of {', '.join(sorted(EXPERIMENTS))}; got {name!r}")
     spec = EXPERIMENTS[name]
     kwargs = dict(spec.quick) if quick else {}
     kwargs.update({k: v for k, v in overrides.items() if v is not None})
-    return spec.run(progress=progress, **kwargs)
+    return spec.run(progress=progress, executor=executor, bar=bar, **kwargs)

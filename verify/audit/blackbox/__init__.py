@@ -8,9 +8,9 @@ eps-DP.  These auditors test such code only through calls, against what the core
   smooth sensitivity B* (004 Def. 9, Lemma 3.2), violations certified in mpmath;
 * :func:`audit_sampler` - goodness of fit against the exact CDF of a core distribution
   (Kolmogorov-Smirnov, Anderson-Darling, tail quantiles, moments) with a Holm decision rule;
-* :func:`audit_mechanism` - a statistically valid lower bound on the privacy loss from samples
-  (Clopper-Pearson), beside the exact privacy loss when the mechanism exposes its density
-  (:func:`verify.audit.privacy_loss.audit_mechanism`, the exact auditor, is a different function).
+* :func:`audit_blackbox_mechanism` - a statistically valid lower bound on the privacy loss from
+  samples (Clopper-Pearson), beside the exact privacy loss when the mechanism exposes its density
+  (:func:`verify.audit.exact.audit_density_mechanism`, the exact auditor, is a different function).
 """
 
 from ._callables import EvaluationFailure, load_callable
@@ -19,7 +19,7 @@ from .mechanism import (
     DEFAULT_MECHANISM_BUDGET,
     MechanismAuditReport,
     PairEstimate,
-    audit_mechanism,
+    audit_blackbox_mechanism,
     clopper_pearson,
 )
 from .queries import BUILTIN_QUERIES, BoundQuery, builtin_query, expression_query
@@ -34,7 +34,7 @@ from .sampler import (
 __all__ = [
     "audit_smooth_bound",
     "audit_sampler",
-    "audit_mechanism",
+    "audit_blackbox_mechanism",
     "BoundAuditReport",
     "BoundViolation",
     "SamplerAuditReport",

@@ -86,15 +86,16 @@ class BoundViolation:
     evidence: Mapping[str, Any]
 
     def describe(self) -> str:
-        xs = _fmt_point(self.x)
-        ps = _fmt_point(self.partner)
+        # witnesses in shortest round-trip form: x and x' may differ only in the 11th digit
+        xs = _fmt_point(self.x, exact=True)
+        ps = _fmt_point(self.partner, exact=True)
         if self.condition == 1:
             return (f"(1) B(x) < L(x) at x={xs}: B(x)={self.evidence['B_x']:.9g} < "
-                    f"|f(w)-f(x)|/|w-x| = {self.evidence['chord_mp'][:14]} (mpmath, w={ps}); "
-                    f"ratio L/B >= {self.ratio_mp[:12]}")
+                    f"|f(w)-f(x)|/|w-x| = {_fmt_mp(self.evidence['chord_mp'], 12)} (mpmath, w={ps}); "
+                    f"ratio L/B >= {_fmt_mp(self.ratio_mp, 12)}")
         return (f"(2) B(x) > g(x,x')B(x') at x={xs}, x'={ps}: B(x)={self.evidence['B_x']:.9g}, "
-                f"B(x')={self.evidence['B_x_prime']:.9g}, g0(|x-x'|={self.evidence['dist_mp'][:12]})="
-                f"{self.evidence['g_mp'][:12]}; ratio B(x)/(g B(x')) = {self.ratio_mp[:12]}")
+                f"B(x')={self.evidence['B_x_prime']:.9g}, g0(|x-x'|={_fmt_mp(self.evidence['dist_mp'], 10)})="
+                f"{_fmt_mp(self.evidence['g_mp'], 12)}; ratio B(x)/(g B(x')) = {_fmt_mp(self.ratio_mp, 12)}")
 
     def to_json(self) -> dict[str, Any]:
         return jsonable({"condition": self.condition, "x": list(self.x), "partner": list(self.partner),
@@ -186,9 +187,17 @@ class BoundAuditReport:
         })
 
 
-def _fmt_point(x: Any) -> str:
-    v = list(np.atleast_1d(np.asarray(x, dtype=float)))
-    return f"{v[0]:.10g}" if len(v) == 1 else "(" + ", ".join(f"{t:.10g}" for t in v) + ")"
+def _fmt_mp(v: Any, digits: int) -> str:
+    """An mpmath number (or its string) to ``digits`` significant digits, exponent kept
+    (mpmath.nstr; slicing the string would drop the "e-10" of 3.04e-10)."""
+    with mpmath.workdps(digits + 15):
+        return mpmath.nstr(mpmath.mpf(v), digits)
+
+
+def _fmt_point(x: Any, exact: bool = False) -> str:
+    v = [float(t) for t in np.atleast_1d(np.asarray(x, dtype=float))]
+    fmt = repr if exact else (lambda t: f"{t:.10g}")
+    return fmt(v[0]) if len(v) == 1 else "(" + ", ".join(fmt(t) for t in v) + ")"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -28,9 +28,14 @@ A violation is *certified at confidence 1 - beta* when the largest eps_lo exceed
 When the mechanism also exposes an exact density (``log_density(x, y)``; e.g. the ``release``
 bound method of :class:`smoothsens_core.mechanism.SmoothSensitivityMechanism`), the report adds
 the exact privacy loss at each audited pair, sup_y [ln p_x(y) - ln p_x'(y)] / dist (grid plus
-local search, re-evaluated in mpmath by :func:`verify.audit.privacy_loss.privacy_loss_mp`): no valid
+local search, re-evaluated in mpmath by :func:`verify.audit.exact.privacy_loss_mp`): no valid
 sampling bound at that pair can exceed it; and the worst case over the neighbourhood found by
-the exact auditor :func:`verify.audit.privacy_loss.audit_mechanism`, with its mpmath certificate.
+the exact auditor :func:`verify.audit.exact.audit_density_mechanism`, with its mpmath certificate.
+
+Verdict (pure claims; for delta > 0 the exact loss is reported, not judged): FAIL when either side
+certifies a violation -- the sampling bound at confidence 1 - beta, or the exact side in mpmath
+(at an audited pair or anywhere in the neighbourhood); INCONCLUSIVE when the exact side finds a
+float excess it cannot certify (no mpmath density); PASS otherwise.
 """
 
 from __future__ import annotations
@@ -47,12 +52,20 @@ from scipy import optimize, stats
 
 from smoothsens_core.validation import check_integer, check_nonnegative, check_positive, check_probability, check_rng
 
-from ..privacy_loss import EuclideanNeighbourhood, HammingNeighbourhood, privacy_loss, privacy_loss_mp
-from ..privacy_loss import audit_mechanism as exact_audit_mechanism
+from ..exact import (
+    AuditResult,
+    EuclideanNeighbourhood,
+    HammingNeighbourhood,
+    audit_density_mechanism,
+    cert_threshold,
+    log_density_mp,
+    privacy_loss,
+    privacy_loss_mp,
+)
 from ._callables import check_arity
 from verify.serialise import jsonable
 
-__all__ = ["PairEstimate", "MechanismAuditReport", "audit_mechanism", "clopper_pearson",
+__all__ = ["PairEstimate", "MechanismAuditReport", "audit_blackbox_mechanism", "clopper_pearson",
            "DEFAULT_MECHANISM_BUDGET"]
 
 FloatArray = NDArray[np.float64]
@@ -113,8 +126,12 @@ class PairEstimate:
 
 @dataclass(frozen=True)
 class MechanismAuditReport:
-    """Outcome of :func:`audit_mechanism` (black box): the statistical lower bound on eps at the
-    chosen pairs and, when the density is exposed, the exact loss beside it."""
+    """Outcome of :func:`audit_blackbox_mechanism`: the statistical lower bound on eps at the
+    chosen pairs and, when the density is exposed, the exact loss beside it.
+
+    ``exact_outcome`` is the exact side's own outcome for a pure claim ("pass", "violated" =
+    certified in mpmath, "inconclusive" = float excess not certified), None when the exact side did
+    not run or the claim has delta > 0; ``exact_certificate`` names the certified violation."""
 
     claimed_eps: float
     claimed_delta: float
@@ -128,15 +145,36 @@ class MechanismAuditReport:
     exact: Mapping[str, Any] | None = None
     notes: tuple[str, ...] = ()
     elapsed: float = 0.0
+    exact_outcome: str | None = None
+    exact_certificate: str | None = None
 
     @property
-    def violated(self) -> bool:
-        """The claimed eps is refuted at confidence 1 - false_alarm."""
+    def sampling_violated(self) -> bool:
+        """The claimed eps is refuted by the sampling bound at confidence 1 - false_alarm."""
         return self.eps_lower > self.claimed_eps
 
     @property
+    def outcome(self) -> str:
+        """"violated" if either side certifies a violation, "inconclusive" if the exact side found an
+        excess it could not certify, "pass" otherwise."""
+        if self.sampling_violated or self.exact_outcome == "violated":
+            return "violated"
+        if self.exact_outcome == "inconclusive":
+            return "inconclusive"
+        return "pass"
+
+    @property
+    def violated(self) -> bool:
+        """The claim is refuted: by the sampling bound (confidence 1 - false_alarm) or in mpmath."""
+        return self.outcome == "violated"
+
+    @property
+    def inconclusive(self) -> bool:
+        return self.outcome == "inconclusive"
+
+    @property
     def passed(self) -> bool:
-        return not self.violated
+        return self.outcome == "pass"
 
     def summary(self) -> str:
         dl = f", delta={self.claimed_delta:g}" if self.claimed_delta else ""
@@ -152,20 +190,35 @@ class MechanismAuditReport:
                 lines.append(f"  exact loss at the audited pairs (density): max {self.exact['pairs_max']:.6g} "
                              "per unit distance")
             if "audit" in self.exact:
-                lines.append(f"  exact auditor (verify.audit.privacy_loss.audit_mechanism): {self.exact['audit_summary']}")
+                lines.append(f"  exact auditor (verify.audit.exact.audit_density_mechanism): {self.exact['audit_summary']}")
         for n in self.notes:
             lines.append(f"  note: {n}")
-        verdict = (f"FAIL: claimed eps={self.claimed_eps:g} refuted (eps >= {self.eps_lower:.6g} at confidence "
-                   f"{1 - self.false_alarm:g})") if self.violated else "PASS (no violation detected)"
-        lines.append("  verdict: " + verdict)
+        lines.append("  verdict: " + self.verdict_text())
         return "\n".join(lines)
+
+    def verdict_text(self) -> str:
+        """FAIL naming each certificate, INCONCLUSIVE naming the uncertified excess, or PASS."""
+        if self.outcome == "violated":
+            why = []
+            if self.sampling_violated:
+                why.append(f"sampling bound eps >= {self.eps_lower:.6g} at confidence {1 - self.false_alarm:g}")
+            if self.exact_outcome == "violated":
+                why.append(f"exact side: {self.exact_certificate}")
+            return f"FAIL: claimed eps={self.claimed_eps:g} refuted ({'; '.join(why)})"
+        if self.outcome == "inconclusive":
+            return ("INCONCLUSIVE: the exact side found an excess over the claimed eps in float that it could "
+                    "not certify in mpmath (give the mechanism log_density_mp(x, y, dps)); not a pass")
+        return "PASS (no violation detected)"
 
     def to_json(self) -> dict[str, Any]:
         return jsonable({"kind": "mechanism", "claimed_eps": self.claimed_eps, "claimed_delta": self.claimed_delta,
                 "metric": self.metric, "n": self.n,
                 "seed": self.seed if isinstance(self.seed, int) else str(self.seed),
                 "false_alarm": self.false_alarm, "confidence": 1 - self.false_alarm,
-                "eps_lower": jsonable(self.eps_lower), "violated": self.violated, "passed": self.passed,
+                "eps_lower": jsonable(self.eps_lower), "outcome": self.outcome, "violated": self.violated,
+                "passed": self.passed, "sampling_violated": self.sampling_violated,
+                "exact_outcome": self.exact_outcome, "exact_certificate": self.exact_certificate,
+                "verdict": self.verdict_text(),
                 "vectorised": self.vectorised, "pairs": [p.to_json() for p in self.pairs],
                 "exact": self.exact, "notes": list(self.notes), "elapsed_s": self.elapsed})
 
@@ -258,13 +311,17 @@ def _event_str(lo: float, hi: float) -> str:
 
 class _ClaimedMechanism:
     """The mechanism with the claimed eps/delta of the audit (for the exact auditor); every other
-    attribute (log_density, log_density_mp, f, B, eta, noise) is the mechanism's own."""
+    attribute (log_density, f, B, eta, noise) is the mechanism's own, and its mpmath log-density is
+    the mechanism's (its own ``log_density_mp`` or its class's reference, TypeError if none)."""
 
     def __init__(self, mech: Any, eps: float, delta: float) -> None:
         self._mech = mech
         self.eps = eps
         self.delta = delta
         self.name = getattr(mech, "name", type(mech).__name__)
+
+    def log_density_mp(self, x: Any, y: Any, dps: int) -> Any:
+        return log_density_mp(self._mech, x, y, dps)
 
     def __getattr__(self, item: str) -> Any:
         return getattr(self._mech, item)
@@ -308,7 +365,7 @@ def _exact_pair_loss(mech: Any, x: Any, xp: Any, draws: FloatArray, dps: int) ->
     return best, mp_str, yb, note
 
 
-def audit_mechanism(
+def audit_blackbox_mechanism(
     release: Callable[..., Any],
     claimed_eps: float,
     metric: str = "euclidean",
@@ -369,7 +426,7 @@ def audit_mechanism(
         raise TypeError(f"density must expose log_density(x, y); got {type(density).__name__}")
     if neighbourhood is not None and not isinstance(neighbourhood, (EuclideanNeighbourhood, HammingNeighbourhood)):
         raise TypeError(f"neighbourhood must be a EuclideanNeighbourhood or HammingNeighbourhood of "
-                        f"verify.audit.privacy_loss; got {type(neighbourhood).__name__}")
+                        f"verify.audit.exact; got {type(neighbourhood).__name__}")
     seed = rng if isinstance(rng, (int, np.integer)) else "generator"
     gen = check_rng(rng)
     probe_gen, sample_gen, exact_gen = gen.spawn(3)
@@ -418,11 +475,14 @@ def audit_mechanism(
 
     # exact side ------------------------------------------------------------------------------------
     exact: dict[str, Any] | None = None
+    exact_outcome: str | None = None
+    certificate: str | None = None
     if density is not False and mech is not None and callable(getattr(mech, "log_density", None)):
         say("exact side: privacy loss from the density")
         claimed = _ClaimedMechanism(mech, eps, delta)
-        exact = {"source": "verify.audit.privacy_loss (exact density, mpmath re-evaluation)"}
+        exact = {"source": "verify.audit.exact (exact density, mpmath re-evaluation)"}
         pair_vals = []
+        pair_outcomes: list[str] = []
         upd: list[PairEstimate] = []
         for k, est in enumerate(estimates):
             draws = draws_by_pair[k // 2]
@@ -439,9 +499,16 @@ def audit_mechanism(
             eps_ex = val / est.dist
             pair_vals.append(eps_ex)
             mp_per = None
+            certified = False
             if mp_str is not None:
                 with mpmath.workdps(dps):
                     mp_per = mpmath.nstr(mpmath.mpf(mp_str) / mpmath.mpf(est.dist), 20)
+                    slack_mp = mpmath.mpf(mp_str) - mpmath.mpf(eps) * mpmath.mpf(est.dist)
+                    certified = bool(slack_mp > cert_threshold(dps, eps * est.dist))
+                if certified and certificate is None:
+                    certificate = (f"certified violation at an audited pair: loss - eps*d = {mpmath.nstr(slack_mp, 20)} "
+                                   f"(mpmath {dps} digits) at x={_fmt(est.x)}, x'={_fmt(est.x_prime)}, y={yb:.6g}")
+            pair_outcomes.append(AuditResult.decide(certified, val - eps * est.dist, mp_str is not None))
             upd.append(PairEstimate(est.x, est.x_prime, est.dist, est.event, est.selection_counts,
                                     est.estimation_counts, est.n_estimation, est.p_x_lower, est.p_x_prime_upper,
                                     est.eps_lower, est.eps_hat, est.level, eps_ex, mp_per, yb))
@@ -459,17 +526,25 @@ def audit_mechanism(
                 hi_b = lo_b + 1.0
             nb = EuclideanNeighbourhood(lo_b, hi_b, pts.shape[1], Lam)
         if nb is not None:
-            say("exact side: worst-case search of verify.audit.privacy_loss.audit_mechanism")
+            say("exact side: worst-case search of verify.audit.exact.audit_density_mechanism")
             try:
-                res = exact_audit_mechanism(claimed, nb, rng=exact_gen)
+                res = audit_density_mechanism(claimed, nb, rng=exact_gen)
                 exact["audit"] = res.to_json()
                 exact["audit_summary"] = res.summary()
                 exact["neighbourhood"] = repr(nb)
+                pair_outcomes.append(res.outcome)
+                if res.violated:
+                    certificate = f"worst-case search: {res.summary()}"
             except (TypeError, ValueError) as exc:
                 notes.append(f"exact worst-case audit not run: {exc}")
         else:
             notes.append("exact worst-case search not run: pass neighbourhood=HammingNeighbourhood(...) "
                          "for the Hamming metric")
+        if delta == 0 and pair_outcomes:
+            exact_outcome = ("violated" if "violated" in pair_outcomes else
+                             "inconclusive" if "inconclusive" in pair_outcomes else "pass")
     say("done")
     return MechanismAuditReport(eps, delta, metric, n, seed, beta, tuple(estimates), eps_lower, rel.vectorised,
-                                exact, tuple(notes), time.perf_counter() - t0)
+                                exact, tuple(notes), time.perf_counter() - t0,
+                                exact_outcome=exact_outcome,
+                                exact_certificate=certificate if exact_outcome == "violated" else None)

@@ -45,6 +45,7 @@ from smoothsens_core.sensitivity import (
     soft_threshold,
     soft_two_way_threshold,
 )
+from verify.reference.queries import bounded_range_query_mp, kde_query_mp, threshold_query_mp, two_way_query_mp
 
 __all__ = ["BoundQuery", "BUILTIN_QUERIES", "builtin_query", "expression_query", "resolve_query"]
 
@@ -79,10 +80,6 @@ class BoundQuery:
         return f"{self.name}({ps}), {self.growth.name}(gamma={self.growth.gamma:g}), Lambda={lam}"
 
 
-def _clip01_mp(v: Any) -> Any:
-    return min(max(v, mpmath.mpf(0)), mpmath.mpf(1))
-
-
 def _need(name: str, params: Mapping[str, Any], *keys: str) -> list[Any]:
     missing = [k for k in keys if params.get(k) is None]
     if missing:
@@ -114,13 +111,10 @@ def builtin_query(name: str, growth: GrowthFunction, Lambda: float = math.inf, *
         T, tau = check_real("T", T), check_positive("tau", tau)
         R = _reach(growth, tau)
 
-        def f_mp(x: Any) -> Any:  # 004 Sec. 4.1.2: clip((x - T)/tau + 1/2, 0, 1)
-            return _clip01_mp((mpmath.mpf(x) - mpmath.mpf(T)) / mpmath.mpf(tau) + mpmath.mpf(1) / 2)
-
         return BoundQuery(
             "threshold", 1,
             lambda P: soft_threshold(P[:, 0], T, tau),
-            f_mp,
+            threshold_query_mp(T, tau),  # 004 Sec. 4.1.2
             lambda P: lipschitz_threshold(P[:, 0], T, tau, Lam),
             lambda P: smooth_sensitivity_threshold(P[:, 0], T, tau, growth, Lam),
             np.array([[T - tau / 2], [T], [T + tau / 2]]),
@@ -136,20 +130,11 @@ def builtin_query(name: str, growth: GrowthFunction, Lambda: float = math.inf, *
         m = 0.5 * (l + r)
         W = (r - l) / 2.0 + tau / 2.0
 
-        def f_mp_br(x: Any) -> Any:  # 004 App. C.3 (tent) / Remark of Sec. 4.1.3 (trapezoid)
-            x = mpmath.mpf(x)
-            if shape == "tent":
-                mm = (mpmath.mpf(l) + mpmath.mpf(r)) / 2
-                WW = (mpmath.mpf(r) - mpmath.mpf(l)) / 2 + mpmath.mpf(tau) / 2
-                return _clip01_mp(1 - abs(x - mm) / WW)
-            t2 = mpmath.mpf(tau) / 2
-            return _clip01_mp(min(x - (mpmath.mpf(l) - t2), (mpmath.mpf(r) + t2) - x) / mpmath.mpf(tau))
-
         edges = [l - tau / 2, m, r + tau / 2] + ([l + tau / 2, r - tau / 2] if shape == "trapezoid" else [])
         return BoundQuery(
             "bounded-range", 1,
             lambda P: soft_bounded_range(P[:, 0], l, r, tau, shape),
-            f_mp_br,
+            bounded_range_query_mp(l, r, tau, shape),  # 004 App. C.3 / Remark of Sec. 4.1.3
             lambda P: lipschitz_bounded_range(P[:, 0], l, r, tau, Lam, shape),
             lambda P: smooth_sensitivity_bounded_range(P[:, 0], l, r, tau, growth, Lam, shape),
             np.array(sorted(edges)).reshape(-1, 1),
@@ -163,20 +148,12 @@ def builtin_query(name: str, growth: GrowthFunction, Lambda: float = math.inf, *
         c01, c02 = T1 + tau / 2 + R1, T2 + tau / 2 + R1
         R = _reach(growth, tau) + R1 + tau
 
-        def f_mp_tw(x1: Any, x2: Any) -> Any:  # 004 Sec. 4.2: clip((R2 - dist(p, Q0))/tau, 0, 1)
-            t = mpmath.mpf(tau)
-            r1 = t / mpmath.sqrt(2)
-            c1 = mpmath.mpf(T1) + t / 2 + r1
-            c2 = mpmath.mpf(T2) + t / 2 + r1
-            D = mpmath.sqrt(max(c1 - mpmath.mpf(x1), 0) ** 2 + max(c2 - mpmath.mpf(x2), 0) ** 2)
-            return _clip01_mp((r1 + t - D) / t)
-
         sp = np.array([[c01, c02], [T1 - tau / 2, T2 - tau / 2], [T1 + tau / 2, T2 + tau / 2],
                        [T1 - tau / 2, c02 + tau], [c01 + tau, T2 - tau / 2], [T1, c02 + tau], [c01 + tau, T2]])
         return BoundQuery(
             "two-way", 2,
             lambda P: soft_two_way_threshold(P, T1, T2, tau),
-            f_mp_tw,
+            two_way_query_mp(T1, T2, tau),  # 004 Sec. 4.2
             lambda P: lipschitz_two_way_threshold(P, T1, T2, tau, Lam),
             lambda P: smooth_sensitivity_two_way_threshold(P, T1, T2, tau, growth, Lam),
             sp,
@@ -197,10 +174,6 @@ def builtin_query(name: str, growth: GrowthFunction, Lambda: float = math.inf, *
         R = 4.0 * h + 2.0 / float(growth.gamma)
         tt = tuple(float(v) for v in t)
 
-        def f_mp_kde(*x: Any) -> Any:  # 004 Sec. 4.3: exp(-||x - t||^2 / (2 h^2))
-            s = sum((mpmath.mpf(a) - mpmath.mpf(b)) ** 2 for a, b in zip(x, tt))
-            return mpmath.exp(-s / (2 * mpmath.mpf(h) ** 2))
-
         radii = [1.0, 1.5852010652445132]  # c = 1 (steepest point, Claim 4.4), a_W (Lemma 4.7 S_2)
         sp = [t.copy()]
         for k in range(d):
@@ -212,7 +185,7 @@ def builtin_query(name: str, growth: GrowthFunction, Lambda: float = math.inf, *
         return BoundQuery(
             "kde", d,
             lambda P: gaussian_kernel(P, t, h),
-            f_mp_kde,
+            kde_query_mp(tt, h),  # 004 Sec. 4.3
             lambda P: lipschitz_kde(P, t, h),
             lambda P: smooth_sensitivity_kde(P, t, h, growth),
             np.array(sp),

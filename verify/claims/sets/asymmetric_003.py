@@ -39,6 +39,12 @@ from smoothsens_core.asymmetric import (
 )
 from smoothsens_core.distributions.onesided import AsymmetricGeometric, TwoSidedGeometric
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
+from verify.reference.distributions import (
+    OneSidedExponentialReference,
+    TwoSidedGeometricReference,
+    laplace_pdf,
+    two_sided_geometric_normaliser_printed,
+)
 
 CODE = "smoothsens_core/asymmetric.py"
 
@@ -68,8 +74,8 @@ def _random_instance(rng: np.random.Generator, monotone: str | None = None) -> t
 
 
 def _mp_exp_density(lam: Any, b: Any, side: int) -> Any:
-    """One-sided exponential density (1/b) e^{-side*lam/b} on side*lam >= 0, in mpmath."""
-    return mpmath.exp(-side * lam / b) / b if side * lam >= 0 else mpmath.mpf(0)
+    """One-sided exponential density (1/b) e^{-side*lam/b} on side*lam >= 0 (003 Def. V.3), from the reference."""
+    return OneSidedExponentialReference(side, 0, b).pdf(lam)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -341,8 +347,8 @@ def check_cor_v5(ctx: CheckContext) -> ClaimResult:
 def check_laplace_comparison(ctx: CheckContext) -> ClaimResult:
     with mpmath.workdps(ctx.dps):
         b = mpmath.mpf(1)
-        mae = mpmath.quad(lambda t: abs(t) * mpmath.exp(-abs(t) / b) / (2 * b), [-mpmath.inf, 0, mpmath.inf])
-        sd = mpmath.sqrt(mpmath.quad(lambda t: t**2 * mpmath.exp(-abs(t) / b) / (2 * b), [-mpmath.inf, 0, mpmath.inf]))
+        mae = mpmath.quad(lambda t: abs(t) * laplace_pdf(t, 0, b), [-mpmath.inf, 0, mpmath.inf])
+        sd = mpmath.sqrt(mpmath.quad(lambda t: t**2 * laplace_pdf(t, 0, b), [-mpmath.inf, 0, mpmath.inf]))
         ok = abs(mae - 1) < mpmath.mpf(10) ** (-30) and abs(sd - mpmath.sqrt(2)) < mpmath.mpf(10) ** (-30)
     ev = {"printed": "E|Lap(Delta/eps)| = sqrt(2) Delta/eps", "corrected": "E|Lap(Delta/eps)| = Delta/eps (sqrt(2) Delta/eps is its "
           "standard deviation)", "Delta/eps": 1, "E|Z| (mpmath)": mpmath.nstr(mae, 20), "sd (mpmath)": mpmath.nstr(sd, 20),
@@ -586,8 +592,9 @@ def check_app_a(ctx: CheckContext) -> ClaimResult:
     with mpmath.workdps(ctx.dps):
         for eps, Delta in [(mpmath.mpf(1), 1), (mpmath.mpf(1), 2), (mpmath.mpf("0.5"), 3)]:
             kern = mpmath.nsum(lambda k: mpmath.exp(-eps * abs(k) / Delta), [-mpmath.inf, mpmath.inf])
-            printed = (1 - mpmath.exp(-eps)) / (1 + mpmath.exp(-eps)) * kern
-            corr = (1 - mpmath.exp(-eps / Delta)) / (1 + mpmath.exp(-eps / Delta)) * kern
+            printed = two_sided_geometric_normaliser_printed(eps) * kern
+            ref = TwoSidedGeometricReference(eps, Delta)  # corrected normaliser (1 - r)/(1 + r), r = e^{-eps/Delta}
+            corr = mpmath.nsum(ref.pdf, [-mpmath.inf, mpmath.inf])
             core = float(np.sum(TwoSidedGeometric(float(eps), Delta).pmf(np.arange(-400, 401))))
             printed_bad |= Delta != 1 and abs(printed - 1) > mpmath.mpf("1e-3")
             corrected_ok &= abs(corr - 1) < mpmath.mpf(10) ** -30 and abs(core - 1) < 1e-12
@@ -629,7 +636,7 @@ def check_thm_viii2(ctx: CheckContext) -> ClaimResult:
         inst += 1
         if it == 0 and q.d == 1 and mech.signs[0] != 0:
             try:  # independent brute force through the privacy-loss auditor (H5), when available
-                from verify.audit.privacy_loss import audit_finite
+                from verify.audit.exact import audit_finite
 
                 with np.errstate(all="ignore"):
                     res = audit_finite(mech, list(zip(A, B)), [[k] for k in range(n + 1)])

@@ -13,13 +13,13 @@ from typing import Any
 import mpmath
 import numpy as np
 
+from smoothsens_core.distributions import GenCauchy, StudentT
+from smoothsens_core.validation import metric_from_paper  # the claims label rows with the papers' GP/DP
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
+from verify.claims.evidence import rel_dev
+from verify.reference.distributions import reference_for
 
 _CODE = "smoothsens_core/calibration/__init__.py"
-
-
-def _rel(a: float, b: float) -> float:
-    return abs(a - b) / max(abs(b), 1e-300)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -66,11 +66,11 @@ def check_remark_example(ctx: CheckContext) -> ClaimResult:
     }
     bad = []
     for k in printed:
-        if _rel(computed[k], exact_f[k]) > 1e-14:
+        if rel_dev(computed[k], exact_f[k]) > 1e-14:
             bad.append(f"{k}: code {computed[k]!r} != exact {exact_f[k]!r}")
         if round(exact_f[k], digits[k]) != printed[k]:
             bad.append(f"{k}: printed {printed[k]} but the formula gives {exact_f[k]!r}")
-        if _rel(etas[k], 0.5) > 1e-12:
+        if rel_dev(etas[k], 0.5) > 1e-12:
             bad.append(f"{k}: inverse gives eta={etas[k]!r}")
     ev = {"computed": computed, "exact_mpmath": {k: mpmath.nstr(v, 20) for k, v in exact.items()},
           "printed": printed, "eta_roundtrip": etas}
@@ -112,8 +112,7 @@ def check_remark_form(ctx: CheckContext) -> ClaimResult:
         for p, gamma, eta in [(1.5, 0.1, 0.01), (1.2, 0.2, 0.01), (1.9, 0.05, 0.001)]:
             P, G, E = mpmath.mpf(p), mpmath.mpf(gamma), mpmath.mpf(eta)
 
-            def logh(z: Any) -> Any:  # unnormalised GenCauchy(p, 1): the constant cancels in the ratio
-                return -mpmath.log(1 + abs(z) ** P)
+            logh = reference_for(GenCauchy(p, 1.0)).logpdf  # GenCauchy(0,1,p,1); the constant cancels in the ratio
 
             Bx, Bxp, y = mpmath.mpf(1), mpmath.exp(G), mpmath.mpf(0)
             loss = (mpmath.log(E / Bx) + logh(y * E / Bx)) - (mpmath.log(E / Bxp) + logh(y * E / Bxp))
@@ -185,8 +184,8 @@ def check_claim_16(ctx: CheckContext) -> ClaimResult:
             std_mp = mpmath.sqrt(var) * (C + 1) / (mpmath.mpf(eps) - mpmath.mpf(gamma) * (C + 1))
         std_printed = cal.std_gencauchy_nrs07_printed(eps, gamma, c)
         std_code = cal.calibrate_gencauchy_nrs07(eps, gamma, c).noise_std
-        errs = [_rel(float(1 / z0), float(norm_printed)), _rel(float(var), float(var_printed)),
-                _rel(std_printed, float(std_mp)), _rel(std_code, float(std_mp))]
+        errs = [rel_dev(float(1 / z0), float(norm_printed)), rel_dev(float(var), float(var_printed)),
+                rel_dev(std_printed, float(std_mp)), rel_dev(std_code, float(std_mp))]
         worst = max(worst, *errs)
         rows.append({"c": c, "eps": eps, "gamma": gamma, "var_quad": mpmath.nstr(var, 15),
                      "var_printed": mpmath.nstr(var_printed, 15), "std_quad": float(std_mp),
@@ -229,12 +228,12 @@ def check_claim_17(ctx: CheckContext) -> ClaimResult:
     for d, eps, gamma in [(2.5, 1.0, 0.05), (3.0, 1.0, 0.1), (5.0, 2.0, 0.2), (30.0, 0.5, 0.001)]:
         with mpmath.workdps(dps):
             D = mpmath.mpf(d)
-            _, var = _mp_variance(lambda t: -(D + 1) / 2 * mpmath.log(1 + t * t / D), dps)
+            _, var = _mp_variance(reference_for(StudentT(d)).logpdf, dps)  # T_d(0,1), 004 Sec. 2.1
             eta_bs19 = 2 * mpmath.sqrt(D) * (mpmath.mpf(eps) - mpmath.mpf(gamma) * (D + 1)) / (D + 1)
             std_mp = mpmath.sqrt(var) / eta_bs19
         std_printed = cal.std_student_t_bs19_printed(eps, gamma, d)
         std_code = cal.calibrate_student_t_bs19(eps, gamma, d).noise_std
-        errs = [_rel(float(var), d / (d - 2)), _rel(std_printed, float(std_mp)), _rel(std_code, float(std_mp))]
+        errs = [rel_dev(float(var), d / (d - 2)), rel_dev(std_printed, float(std_mp)), rel_dev(std_code, float(std_mp))]
         worst = max(worst, *errs)
         rows.append({"d": d, "eps": eps, "gamma": gamma, "var_quad": mpmath.nstr(var, 15), "std_quad": float(std_mp),
                      "std_printed": std_printed, "std_code": std_code, "max_rel_err": max(errs)})
@@ -270,7 +269,7 @@ def check_claim_18(ctx: CheckContext) -> ClaimResult:
             std_mp = mpmath.sqrt(var) / (mpmath.mpf(eps) - mpmath.mpf(gamma) * mpmath.log(2 / mpmath.mpf(delta)))
         std_printed = cal.std_laplace_nrs07_printed(eps, gamma, delta)
         std_code = cal.calibrate_laplace_nrs07(eps, delta, gamma).noise_std
-        e = max(_rel(std_printed, float(std_mp)), _rel(std_code, float(std_mp)))
+        e = max(rel_dev(std_printed, float(std_mp)), rel_dev(std_code, float(std_mp)))
         worst = max(worst, e)
         rows.append({"eps": eps, "gamma": gamma, "delta": delta, "std_quad": float(std_mp),
                      "std_printed": std_printed, "std_code": std_code})
@@ -348,7 +347,7 @@ def check_figure_1(ctx: CheckContext) -> ClaimResult:
                       + mpmath.quad(lambda t: t * t * f2(t), [knee, 10 * knee, 100 * knee, mpmath.inf]))
             sd = float(mpmath.sqrt(m2 / z0))
         pp_checks.append({"gamma": g, "std_quad": sd, "std_code": cal.calibrate_polyplace(eps, g).noise_std})
-    pp_ok = all(_rel(r["std_code"], r["std_quad"]) < 1e-8 for r in pp_checks)
+    pp_ok = all(rel_dev(r["std_code"], r["std_quad"]) < 1e-8 for r in pp_checks)
 
     fin = {k: np.isfinite(v) for k, v in (("polyplace", pp), ("student_t", st), ("gencauchy", gc), ("laplace", lap))}
     checks = {
@@ -395,10 +394,11 @@ def check_figure_1(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 def _audit(noise: Any, gamma: float, eta: float, eps: float, metric: str, ctx: CheckContext, salt: str) -> Any:
     from smoothsens_core.growth import growth_exp
-    from verify.audit.privacy_loss import SmoothMechanismSpec, audit_smooth_mechanism
+    from smoothsens_core.mechanism import SmoothSensitivityMechanism
+    from verify.audit.exact import audit_smooth_mechanism
 
-    spec = SmoothMechanismSpec(f"{salt} eps={eps:.6g}", noise, eta, growth_exp(gamma), eps,
-                               metric="euclidean" if metric == "gp" else "hamming")
+    spec = SmoothSensitivityMechanism(name=f"{salt} eps={eps:.6g}", noise=noise, eta=eta, growth=growth_exp(gamma),
+                                      eps=eps, metric="euclidean" if metric == "gp" else "hamming")
     return audit_smooth_mechanism(spec, rng=ctx.rng(salt), n_random=ctx.scaled(4000, 1000),
                                   n_local=ctx.scaled(4, 2), dps=ctx.dps, maxfev=ctx.scaled(400, 200))
 
@@ -420,7 +420,7 @@ def _tight_claim(ctx: CheckContext, family: str, grid: list[tuple[Any, float, fl
     metrics = ("gp", "dp") if ctx.budget >= 0.5 else ("gp",)  # the d = 1 inverse is the slow part
     for noise, gamma, printed_cal in attack:
         for metric in metrics:
-            tc = cal.tight_calibration(printed_cal, metric)
+            tc = cal.tight_calibration(printed_cal, metric_from_paper(metric))
             eps = printed_cal.eps
             ok = _audit(noise, gamma, tc.eta_tight, eps, metric, ctx, f"{family}-tight-{metric}-{gamma:g}")
             shaved = _audit(noise, gamma, tc.eta_tight, 0.99 * eps, metric, ctx, f"{family}-shaved-{metric}-{gamma:g}")
@@ -547,11 +547,14 @@ def _audit_laplace_gl(eta: float, gamma: float, eps: float, delta: float, metric
     """The approximate-mode auditor (hockey-stick divergence from exact CDFs, mpmath-certified) on the
     Laplace g_L mechanism M(x) = f(x) + (B(x)/eta) Z of 004 Lemma 3.6 claimed (eps, delta, Lambda)-GP."""
     from smoothsens_core.growth import growth_linear
-    from verify.audit.privacy_loss import LaplaceNoise, SmoothMechanismSpec, audit_smooth_mechanism
+    from smoothsens_core.distributions import Laplace
+    from smoothsens_core.mechanism import SmoothSensitivityMechanism
+    from verify.audit.exact import audit_smooth_mechanism
 
-    spec = SmoothMechanismSpec(f"{salt} delta={delta:.6g}", LaplaceNoise(), eta, growth_linear(gamma), eps,
-                               delta=delta, metric="euclidean" if metric == "gp" else "hamming", Lambda=Lambda,
-                               source="004 Lemma 3.6")
+    spec = SmoothSensitivityMechanism(name=f"{salt} delta={delta:.6g}", noise=Laplace(), eta=eta,
+                                      growth=growth_linear(gamma), eps=eps, delta=delta,
+                                      metric="euclidean" if metric == "gp" else "hamming", Lambda=Lambda,
+                                      source="004 Lemma 3.6")
     return audit_smooth_mechanism(spec, rng=ctx.rng(salt), n_random=ctx.scaled(4000, 1000),
                                   n_local=ctx.scaled(4, 2), dps=ctx.dps, maxfev=ctx.scaled(400, 200))
 
@@ -560,11 +563,12 @@ def _hs_pair_mp(eps: float, eta: float, gamma: float, r: float, shift: float, d:
     """The hockey-stick divergence of one concrete pair (B(x') = 1, f(x') = 0, B(x) = e^r, f(x) = shift,
     dist d) recomputed independently of the core: the auditor's bad set (grid + brentq on the exact
     log-density ratio) and exact Laplace CDFs in mpmath (any set S gives a lower bound of delta_tight)."""
-    from verify.audit.privacy_loss import LaplaceNoise, _bad_set, hockey_stick_mp
+    from smoothsens_core.distributions import Laplace
+    from verify.audit.exact import bad_set, hockey_stick_mp
 
-    noise = LaplaceNoise()
+    noise = Laplace()
     b, b2 = math.exp(r) / eta, 1.0 / eta
-    ivs = _bad_set(noise, shift, b, 0.0, b2, eps * d)
+    ivs = bad_set(noise, shift, b, 0.0, b2, eps * d)
     return hockey_stick_mp(noise, shift, b, 0.0, b2, eps * d, ivs, dps)
 
 
@@ -603,7 +607,7 @@ def check_lemma_3_6_tight(ctx: CheckContext) -> ClaimResult:
     for eps, gamma, delta in pts:
         eta = eps - gamma * math.log(1.0 / delta)
         for metric in ("gp", "dp"):
-            res = tight_delta_laplace(eps, eta, gamma, metric)
+            res = tight_delta_laplace(eps, eta, gamma, metric_from_paper(metric))
             w = res.witness
             if math.isinf(w["d"]):  # the sup is a limit: check the limit and a far concrete pair
                 dw = 1e3 / gamma
@@ -620,11 +624,11 @@ def check_lemma_3_6_tight(ctx: CheckContext) -> ClaimResult:
                     E, G, H = mpmath.mpf(eps), mpmath.mpf(gamma), mpmath.mpf(eta)
                     limit = mpmath.cosh(H / G) * mpmath.exp(-E / G)  # (L3), Lambda = inf
                 row["limit_mp"] = mpmath.nstr(limit, 15)
-                if _rel(res.upper, float(limit)) > 1e-9:
+                if rel_dev(res.upper, float(limit)) > 1e-9:
                     problems.append(f"closed form {res.upper!r} != mpmath limit {mpmath.nstr(limit, 15)} at {row}")
             if float(hs) > res.upper * (1 + 1e-9):
                 problems.append(f"independent pair value {mpmath.nstr(hs, 12)} above certified upper at {row}")
-            if not math.isinf(w["d"]) and _rel(float(hs), res.lower) > 1e-7:
+            if not math.isinf(w["d"]) and rel_dev(float(hs), res.lower) > 1e-7:
                 problems.append(f"attained {res.lower!r} != independent {mpmath.nstr(hs, 12)} at {row}")
             if hs > mpmath.mpf(delta):
                 invalid.append(row)
@@ -636,7 +640,7 @@ def check_lemma_3_6_tight(ctx: CheckContext) -> ClaimResult:
     eps, gamma, delta = 1.0, 0.05, 1e-5
     rows = []
     for metric, Lam in [("gp", math.inf), ("dp", math.inf), ("gp", 20.0 / eps)]:
-        tc = tight_calibration_laplace(eps, delta, gamma, metric, Lam)
+        tc = tight_calibration_laplace(eps, delta, gamma, metric_from_paper(metric), Lam)
         tag = f"{metric}-{Lam:g}"
         row = {"metric": metric, "Lambda": Lam, "eps": eps, "gamma": gamma, "delta": delta,
                "eta_printed": tc.eta_printed, "delta_tight_at_printed_eta": tc.delta_tight_at_printed_eta,
@@ -648,7 +652,7 @@ def check_lemma_3_6_tight(ctx: CheckContext) -> ClaimResult:
                 G, ep = mpmath.mpf(gamma), mpmath.mpf(tc.eta_printed)
                 closed = ep + G * mpmath.log(1 + mpmath.sqrt(1 - mpmath.exp(-2 * ep / G)))
             row["eta_tight_closed_form_mp"] = mpmath.nstr(closed, 15)
-            if _rel(tc.eta_tight, float(closed)) > 1e-9:
+            if rel_dev(tc.eta_tight, float(closed)) > 1e-9:
                 problems.append(f"eta_tight {tc.eta_tight!r} != closed form {mpmath.nstr(closed, 15)}")
         if metric == "gp" and math.isinf(Lam) and ctx.budget < 0.5:
             row["audit_tight"] = "not run at this budget"

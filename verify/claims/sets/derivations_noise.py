@@ -27,6 +27,17 @@ from derivations import privacy_loss as pl
 from derivations import student_t as st
 from derivations.comparison import Comparison
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
+from smoothsens_core.distributions import GenCauchy, StudentT
+from verify.claims.evidence import derivation_verdict, reference_check
+from verify.reference.search import grid_golden_max
+from verify.reference.distributions import (
+    gencauchy_pdf,
+    laplace_pdf,
+    polyplace_pdf,
+    polyplace_variance_printed,
+    reference_for,
+    student_t_pdf,
+)
 
 _NOISE = "smoothsens_core/_generated/noise.py"
 _CAL = "smoothsens_core/_generated/calibration.py"
@@ -35,55 +46,20 @@ _CAL = "smoothsens_core/_generated/calibration.py"
 # ---------------------------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------------------------
-def _ref(name: str, rows: Sequence[dict[str, Any]], tol: float) -> dict[str, Any]:
-    """A reference check: rows of {point..., 'derived': v, 'definition': w}; passes if every
-    relative deviation <= tol."""
-    worst = 0.0
-    for r in rows:
-        d, w = r["derived"], r["definition"]
-        with mpmath.workdps(40):  # deviations from the mpmath values, before rounding to floats
-            dev = float(abs(mpmath.mpf(d) - mpmath.mpf(w)) / max(abs(mpmath.mpf(w)), mpmath.mpf(10) ** -300))
-        r["derived"], r["definition"] = float(d), float(w)
-        r["rel_dev"] = dev
-        # a NaN deviation must fail the check (max(0.0, nan) would silently keep 0.0)
-        worst = max(worst, dev) if math.isfinite(dev) else math.inf
-    return {"name": name, "tol": tol, "max_rel_dev": worst, "ok": worst <= tol, "n": len(rows), "rows": rows}
-
-
-def _verdict(
-    cmps: Sequence[Comparison],
-    refs: Sequence[dict[str, Any]],
-    *,
-    what: str,
-    precision: str,
-    extra: dict[str, Any] | None = None,
-) -> ClaimResult:
-    ev: dict[str, Any] = {
-        "comparisons_printed_vs_derived": [c.evidence() for c in cmps],
-        "checks_derived_vs_definition": refs,
-    }
-    if extra:
-        ev.update(extra)
-    bad_refs = [r["name"] for r in refs if not r["ok"]]
-    if bad_refs:
-        return ClaimResult(Verdict.INCONCLUSIVE, f"{what}: derivation disagrees with the definition in {bad_refs}", ev, precision)
-    differing = [c for c in cmps if not c.agree]
-    if not differing:
-        return ClaimResult(Verdict.VERIFIED, f"{what}: printed = derived ({len(cmps)} comparisons); derived = definition "
-                           f"({sum(r['n'] for r in refs)} independent points)", ev, precision)
-    ev["printed"] = "; ".join(f"{c.name}: {c.printed}" for c in differing)
-    ev["corrected"] = "; ".join(f"{c.name}: {c.derived}" for c in differing)
-    ev["erratum_points"] = [{"point": c.worst_point, "max_rel_dev": c.max_deviation, "values_printed_vs_derived": [list(v) for v in c.values[:5]]} for c in differing]
-    return ClaimResult(Verdict.ERRATUM, f"{what}: printed form differs from the derivation in "
-                       f"{[c.name for c in differing]}; the derived form agrees with the definition", ev, precision)
-
-
 def _uniform(rng, lo: float, hi: float) -> float:
     return float(rng.uniform(lo, hi))
 
 
 def _pts(ctx: CheckContext, salt: str, n: int, minimum: int = 3) -> Any:
     return ctx.rng(salt), ctx.scaled(n, minimum)
+
+
+def _gencauchy_cdf_quad(z: Any, p: Any, theta: Any) -> Any:
+    """CDF of GenCauchy(0,1,p,theta) by quadrature of the reference density (the definition):
+    F(z) = 1/2 + sgn(z) int_0^|z| h, by symmetry (verify.reference.distributions)."""
+    ref = reference_for(GenCauchy(float(p), float(theta)))
+    z = mpmath.mpf(z)
+    return mpmath.mpf(1) / 2 + (ref.integrate(0, z) if z >= 0 else -ref.integrate(z, 0))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -104,9 +80,9 @@ def check_def6(ctx: CheckContext) -> ClaimResult:
     with mpmath.workdps(30):
         for _ in range(n):
             s, a = _uniform(rng, 0.2, 5.0), _uniform(rng, 1.05, 30.0)
-            mass = mpmath.quad(lambda x: pp.polyplace_pdf_mp(x, s, a), [-mpmath.inf, -s / a, 0, s / a, mpmath.inf])
+            mass = mpmath.quad(lambda x: polyplace_pdf(x, s, a), [-mpmath.inf, -s / a, 0, s / a, mpmath.inf])
             rows.append({"s": s, "alpha": a, "derived": 1.0, "definition": mass})
-    return _verdict([cmp], [_ref("quadrature of the density with the derived N", rows, 1e-20)],
+    return derivation_verdict([cmp], [reference_check("quadrature of the density with the derived N", rows, 1e-20)],
                     what="002 Def. 6 normaliser", precision="symbolic; quadrature at 30 digits")
 
 
@@ -134,19 +110,19 @@ def check_lemma7(ctx: CheckContext) -> ClaimResult:
         for _ in range(n):
             a = _uniform(rng, 1.05, 30.0)
             lo, hi = 0, 1 / mpmath.mpf(a)
-            q1 = mpmath.quad(lambda x: pp.polyplace_pdf_mp(x, 1, a), [lo, hi])
+            q1 = mpmath.quad(lambda x: polyplace_pdf(x, 1, a), [lo, hi])
             rows1.append({"alpha": a, "derived": i1(a, hi) - i1(a, lo), "definition": q1})
-            q2 = mpmath.quad(lambda x: pp.polyplace_pdf_mp(x, 1, a), [hi, mpmath.inf])
+            q2 = mpmath.quad(lambda x: polyplace_pdf(x, 1, a), [hi, mpmath.inf])
             rows2.append({"alpha": a, "derived": -i2(a, hi), "definition": (q2)})
-    return _verdict(cmps, [_ref("I1 increments vs quadrature of branch 1", rows1, 1e-20),
-                           _ref("I2 increments vs quadrature of branch 2", rows2, 1e-20)],
+    return derivation_verdict(cmps, [reference_check("I1 increments vs quadrature of branch 1", rows1, 1e-20),
+                           reference_check("I2 increments vs quadrature of branch 2", rows2, 1e-20)],
                     what="002 Lemma 7 / App. A antiderivatives", precision="symbolic; quadrature at 30 digits")
 
 
 def _numdiff_logs(x: float, s: float, a: float) -> tuple[Any, Any]:
     """Numerical shift and scale log-derivatives of the PolyPlace density (mpmath.diff)."""
-    shift = mpmath.diff(lambda t: mpmath.log(pp.polyplace_pdf_mp(x + t, s, a)), 0)
-    scale = mpmath.diff(lambda t: mpmath.log(pp.polyplace_pdf_mp(x, mpmath.exp(t / s) * s, a)), 0)
+    shift = mpmath.diff(lambda t: mpmath.log(polyplace_pdf(x + t, s, a)), 0)
+    scale = mpmath.diff(lambda t: mpmath.log(polyplace_pdf(x, mpmath.exp(t / s) * s, a)), 0)
     return shift, scale
 
 
@@ -179,8 +155,8 @@ def check_lemma10(ctx: CheckContext) -> ClaimResult:
             rows_shift.append({"s": s, "alpha": a, "x": x, "derived": fs["shift" + br](s, a, x), "definition": (sh)})
             rows_scale.append({"s": s, "alpha": a, "x": x, "derived": fs["scale" + br](s, a, x), "definition": (sc)})
     # the erratum sits in App. A eq. (11); the main-text Lemma 10 agrees with the derivation
-    res = _verdict(cmps, [_ref("numerical d/dl log f (shift)", rows_shift, 1e-15),
-                          _ref("numerical d/dl log f (scale)", rows_scale, 1e-15)],
+    res = derivation_verdict(cmps, [reference_check("numerical d/dl log f (shift)", rows_shift, 1e-15),
+                          reference_check("numerical d/dl log f (scale)", rows_scale, 1e-15)],
                    what="002 Lemma 10", precision="symbolic; mpmath.diff at 30 digits",
                    extra={"note": "Lemma 10 as stated in the main text holds; the proof's eq. (11) in App. A misprints "
                                   "the second shift branch (-(alpha-1) for -(alpha+1))."})
@@ -212,7 +188,7 @@ def check_lemma12(ctx: CheckContext) -> ClaimResult:
             sh, sc = _numdiff_logs(x, s, a)
             rows.append({"eps": eps, "gamma": gamma, "x": float(x), "derived": eps, "definition": abs(sh) + abs(sc)})
     signs = {br: {"sign_shift": str(v["sign_shift"]), "sign_scale": str(v["sign_scale"]), "shift": str(v["shift"]), "scale": str(v["scale"])} for br, v in res.items()}
-    return _verdict(cmps, [_ref("numerical |shift| + |scale| at s = 1/gamma, alpha = eps/gamma", rows, 1e-15)],
+    return derivation_verdict(cmps, [reference_check("numerical |shift| + |scale| at s = 1/gamma, alpha = eps/gamma", rows, 1e-15)],
                     what="002 Lemma 12", precision="symbolic per branch and sign; mpmath.diff at 30 digits",
                     extra={"branches_x_equals_s_t_over_alpha": signs})
 
@@ -247,19 +223,19 @@ def check_lemma13(ctx: CheckContext) -> ClaimResult:
     with mpmath.workdps(30):
         for _ in range(n):
             s, a = _uniform(rng, 0.2, 5.0), _uniform(rng, 2.1, 40.0)
-            q = 2 * mpmath.quad(lambda x: x**2 * pp.polyplace_pdf_mp(x, s, a), [0, s / a, mpmath.inf])
+            q = 2 * mpmath.quad(lambda x: x**2 * polyplace_pdf(x, s, a), [0, s / a, mpmath.inf])
             rows.append({"s": s, "alpha": a, "derived": fv(s, a), "definition": (q)})
-            rows_printed.append({"s": s, "alpha": a, "printed": float(pp.printed_variance_mp(s, a)), "quadrature": float(q)})
+            rows_printed.append({"s": s, "alpha": a, "printed": float(polyplace_variance_printed(s, a)), "quadrature": float(q)})
         # (b) 1 < alpha <= 2: partial integrals 2 int_0^X x^2 f grow without bound (rate X^(3 - alpha)), the
         # printed formula stays finite.
         small = []
         for a in (1.2, 1.5, 1.9, 2.0):
-            parts = [2 * mpmath.quad(lambda x: x**2 * pp.polyplace_pdf_mp(x, 1, a), [0, 1 / mpmath.mpf(a), 10**k])
+            parts = [2 * mpmath.quad(lambda x: x**2 * polyplace_pdf(x, 1, a), [0, 1 / mpmath.mpf(a), 10**k])
                      for k in (2, 4, 6)]
-            pv = pp.printed_variance_mp(1, a) if a != 2.0 else mpmath.inf  # the formula has a pole at 2
+            pv = polyplace_variance_printed(1, a) if a != 2.0 else mpmath.inf  # the formula has a pole at 2
             # tail: x^(alpha+1) f(x) tends to a positive constant C, so x^2 f >= (C/2) x^(1-alpha) for large x,
             # which is not integrable for alpha <= 2 (comparison test); the partial integrals show the growth.
-            tail = [x ** (mpmath.mpf(a) + 1) * pp.polyplace_pdf_mp(x, 1, a) for x in (mpmath.mpf(10) ** 8, mpmath.mpf(10) ** 12)]
+            tail = [x ** (mpmath.mpf(a) + 1) * polyplace_pdf(x, 1, a) for x in (mpmath.mpf(10) ** 8, mpmath.mpf(10) ** 12)]
             small.append({"alpha": a, "printed_at_s=1": mpmath.nstr(pv, 12),
                           "2 int_0^X x^2 f, X=1e2,1e4,1e6": [mpmath.nstr(v, 8) for v in parts],
                           "x^(alpha+1) f(x) at x=1e8,1e12": [mpmath.nstr(v, 10) for v in tail],
@@ -276,12 +252,12 @@ def check_lemma13(ctx: CheckContext) -> ClaimResult:
             I2 = lambda x: ((1 - 1 / a**2) ** a * (a + 1) * (x + 1) ** (-a) * (-(a - 1) * a * x**2 - 2 * a * x - 2)  # noqa: E731
                             / (2 * (a - 2) * (a - 1) * Dn))
             bracket = I1(1 / a) - I1(0) + (0 - I2(1 / a))  # lim_{x->inf} I2 = 0 for alpha > 2
-            half = mpmath.quad(lambda x: x**2 * pp.polyplace_pdf_mp(x, 1, a), [0, 1 / a, mpmath.inf])
+            half = mpmath.quad(lambda x: x**2 * polyplace_pdf(x, 1, a), [0, 1 / a, mpmath.inf])
             proof.append({"alpha": float(a), "bracket": mpmath.nstr(bracket, 15), "int_0^inf x^2 f": mpmath.nstr(half, 15),
-                          "sigma^2 (statement)": mpmath.nstr(pp.printed_variance_mp(1, a), 15)})
+                          "sigma^2 (statement)": mpmath.nstr(polyplace_variance_printed(1, a), 15)})
         proof_halves = all(abs(mpmath.mpf(r["bracket"]) - mpmath.mpf(r["int_0^inf x^2 f"])) < mpmath.mpf(10) ** -12
                            * abs(mpmath.mpf(r["bracket"])) for r in proof)
-    base = _verdict([cmp], [_ref("quadrature 2 int_0^inf x^2 f", rows, 1e-20)], what="002 Lemma 13 variance",
+    base = derivation_verdict([cmp], [reference_check("quadrature 2 int_0^inf x^2 f", rows, 1e-20)], what="002 Lemma 13 variance",
                     precision="symbolic; quadrature at 30 digits", extra={"printed_vs_quadrature": rows_printed})
     if base.verdict != Verdict.VERIFIED:
         return base  # the formula itself disagrees: report that, not the hypothesis
@@ -330,13 +306,13 @@ def check_cor14(ctx: CheckContext) -> ClaimResult:
 
             def slope(g):
                 g = mpmath.mpf(g)
-                return (pp.printed_variance_mp(mpmath.mpf(ss) / g, mpmath.mpf(eps) / g) - var0) / g
+                return (polyplace_variance_printed(mpmath.mpf(ss) / g, mpmath.mpf(eps) / g) - var0) / g
 
             h = mpmath.mpf(eps) * mpmath.mpf("1e-8")
             c1 = 2 * slope(h / 2) - slope(h)  # removes the O(gamma) term of the slope
             coef = -2 * (3 * mpmath.e - 17) * mpmath.mpf(ss) ** 2 / (mpmath.e * mpmath.mpf(eps) ** 3)
             rows.append({"SS": ss, "eps": eps, "derived": coef, "definition": (c1)})
-    return _verdict([cmp], [_ref("Richardson estimate of dVar/dgamma at 0 from the exact variance", rows, 1e-10)],
+    return derivation_verdict([cmp], [reference_check("Richardson estimate of dVar/dgamma at 0 from the exact variance", rows, 1e-10)],
                     what="002 Cor. 14 expansion", precision="symbolic series; mpmath 50 digits extrapolation")
 
 
@@ -357,12 +333,12 @@ def check_lemma15(ctx: CheckContext) -> ClaimResult:
             a, eps, x = _uniform(rng, 0.2, 3.0), _uniform(rng, 0.2, 3.0), _uniform(rng, -4.0, 4.0)
             lap = eps / (2 * mpmath.mpf(a)) * mpmath.exp(-eps * abs(mpmath.mpf(x)) / a)
             g1, g2 = mpmath.mpf("1e-8"), mpmath.mpf("1e-9")
-            f1 = pp.polyplace_pdf_mp(x, a / g1, eps / g1)
-            f2 = pp.polyplace_pdf_mp(x, a / g2, eps / g2)
+            f1 = polyplace_pdf(x, a / g1, eps / g1)
+            f2 = polyplace_pdf(x, a / g2, eps / g2)
             # f(gamma) = lap (1 + O(gamma)): Richardson-extrapolate to gamma = 0
             extrap = f2 + (f2 - f1) * g2 / (g1 - g2)
             rows.append({"a": a, "eps": eps, "x": x, "derived": lap, "definition": (extrap)})
-    return _verdict(cmps, [_ref("density at gamma = 1e-8, 1e-9 extrapolated to 0", rows, 1e-12)],
+    return derivation_verdict(cmps, [reference_check("density at gamma = 1e-8, 1e-9 extrapolated to 0", rows, 1e-12)],
                     what="002 Lemma 15 Laplace limit", precision="symbolic limit; mpmath 40 digits")
 
 
@@ -385,9 +361,9 @@ def check_gc_normaliser(ctx: CheckContext) -> ClaimResult:
         for _ in range(n):
             p = _uniform(rng, 0.8, 8.0)
             theta = _uniform(rng, max(1.0, 1.2 / p), 4.0)
-            mass = 2 * mpmath.quad(lambda z: gc.gencauchy_pdf_mp(z, p, theta), [0, 1, mpmath.inf])
+            mass = 2 * mpmath.quad(lambda z: gencauchy_pdf(z, p, theta), [0, 1, mpmath.inf])
             rows.append({"p": p, "theta": theta, "derived": 1.0, "definition": mass})
-    return _verdict([cmp], [_ref("quadrature of the density", rows, 1e-18)], what="004 Sec. 2.1 c_{p,theta}",
+    return derivation_verdict([cmp], [reference_check("quadrature of the density", rows, 1e-18)], what="004 Sec. 2.1 c_{p,theta}",
                     precision="symbolic; quadrature at 30 digits",
                     extra={"extraction_note": "the density prints c_{beta,theta}; read c_{p,theta}"})
 
@@ -414,11 +390,11 @@ def check_gc_variance(ctx: CheckContext) -> ClaimResult:
         for _ in range(n):
             p = _uniform(rng, 1.5, 8.0)
             theta = _uniform(rng, max(1.0, 3.3 / p), 4.0)
-            q = 2 * mpmath.quad(lambda z: z**2 * gc.gencauchy_pdf_mp(z, p, theta), [0, 1, mpmath.inf])
+            q = 2 * mpmath.quad(lambda z: z**2 * gencauchy_pdf(z, p, theta), [0, 1, mpmath.inf])
             rows.append({"p": p, "theta": theta, "derived": fv(p, theta), "definition": (q)})
         # divergence at p theta = 3 (theta = 1, p = 3): the partial second moment grows like log(R)
-        part = [float(2 * mpmath.quad(lambda z: z**2 * gc.gencauchy_pdf_mp(z, 3, 1), [0, 1, R])) for R in (1e2, 1e4, 1e6)]
-    return _verdict(cmps, [_ref("quadrature 2 int_0^inf z^2 h", rows, 1e-18)], what="004 Sec. 2.1 GenCauchy variance",
+        part = [float(2 * mpmath.quad(lambda z: z**2 * gencauchy_pdf(z, 3, 1), [0, 1, R])) for R in (1e2, 1e4, 1e6)]
+    return derivation_verdict(cmps, [reference_check("quadrature 2 int_0^inf z^2 h", rows, 1e-18)], what="004 Sec. 2.1 GenCauchy variance",
                     precision="symbolic; quadrature at 30 digits",
                     extra={"partial_second_moment_p3_theta1_R=1e2,1e4,1e6": part})
 
@@ -444,8 +420,8 @@ def check_c1(ctx: CheckContext) -> ClaimResult:
     with mpmath.workdps(30):
         for _ in range(n):
             z = float(rng.normal() * 5)
-            rows.append({"z": z, "derived": f(z), "definition": (gc.gencauchy_cdf_mp(z, 4, 1))})
-    return _verdict(cmps, [_ref("quadrature of the density", rows, 1e-18)], what="004 App. C.1 GenCauchy(4) CDF",
+            rows.append({"z": z, "derived": f(z), "definition": (_gencauchy_cdf_quad(z, 4, 1))})
+    return derivation_verdict(cmps, [reference_check("quadrature of the density", rows, 1e-18)], what="004 App. C.1 GenCauchy(4) CDF",
                     precision="symbolic; quadrature at 30 digits")
 
 
@@ -470,25 +446,14 @@ def check_cdf_p6(ctx: CheckContext) -> ClaimResult:
     with mpmath.workdps(30):
         for _ in range(n):
             z = float(rng.normal() * 4)
-            rows.append({"z": z, "derived": f(z), "definition": (gc.gencauchy_cdf_mp(z, 6, 1))})
-    return _verdict(cmps, [_ref("quadrature of the density", rows, 1e-18)], what="GenCauchy(6) closed-form CDF",
+            rows.append({"z": z, "derived": f(z), "definition": (_gencauchy_cdf_quad(z, 6, 1))})
+    return derivation_verdict(cmps, [reference_check("quadrature of the density", rows, 1e-18)], what="GenCauchy(6) closed-form CDF",
                     precision="symbolic derivative; quadrature at 30 digits", extra={"closed_form": str(cdf)})
 
 
 def _brute_sup(f: Callable[[Any], Any], lo: float, hi: float, n: int = 400) -> Any:
     """sup of f on [lo, hi] by a log-spaced grid then golden-section refinement around the best."""
-    xs = [lo * (hi / lo) ** (i / (n - 1)) for i in range(n)]
-    vals = [f(mpmath.mpf(x)) for x in xs]
-    i = max(range(n), key=lambda k: vals[k])
-    a, b = mpmath.mpf(xs[max(i - 1, 0)]), mpmath.mpf(xs[min(i + 1, n - 1)])
-    g = (mpmath.sqrt(5) - 1) / 2
-    for _ in range(120):
-        c, d = b - g * (b - a), a + g * (b - a)
-        if f(c) > f(d):
-            b = d
-        else:
-            a = c
-    return max(f((a + b) / 2), vals[i])
+    return grid_golden_max(f, [mpmath.mpf(lo * (hi / lo) ** (i / (n - 1))) for i in range(n)], 120)
 
 
 @claim(
@@ -511,7 +476,7 @@ def check_claim34(ctx: CheckContext) -> ClaimResult:
             c = _uniform(rng, 1.05, 12.0)
             b = _brute_sup(lambda z: c * z ** (c - 1) / (1 + z**c), 1e-6, 1e6)
             rows.append({"c": c, "derived": fs(c), "definition": (b)})
-    return _verdict(cmps, [_ref("brute-force sup of phi_c' (grid + golden section)", rows, 1e-15)],
+    return derivation_verdict(cmps, [reference_check("brute-force sup of phi_c' (grid + golden section)", rows, 1e-15)],
                     what="004 Claim 3.4", precision="symbolic stationary points; brute force at 30 digits")
 
 
@@ -531,12 +496,12 @@ def check_student_t(ctx: CheckContext) -> ClaimResult:
     with mpmath.workdps(30):
         for _ in range(n):
             nu = _uniform(rng, 0.5, 30.0)
-            mass = 2 * mpmath.quad(lambda z: st.student_t_pdf_mp(z, nu), [0, 1, mpmath.inf])
+            mass = 2 * mpmath.quad(lambda z: student_t_pdf(z, nu), [0, 1, mpmath.inf])
             rows_m.append({"nu": nu, "derived": 1.0, "definition": mass})
             nu2 = _uniform(rng, 2.2, 30.0)
-            v = 2 * mpmath.quad(lambda z: z**2 * st.student_t_pdf_mp(z, nu2), [0, 1, mpmath.inf])
+            v = 2 * mpmath.quad(lambda z: z**2 * student_t_pdf(z, nu2), [0, 1, mpmath.inf])
             rows_v.append({"nu": nu2, "derived": mpmath.mpf(nu2) / (nu2 - 2), "definition": v})
-    return _verdict([c1, c2], [_ref("quadrature: mass", rows_m, 1e-18), _ref("quadrature: variance", rows_v, 1e-15)],
+    return derivation_verdict([c1, c2], [reference_check("quadrature: mass", rows_m, 1e-18), reference_check("quadrature: variance", rows_v, 1e-15)],
                     what="004 Sec. 2.1 Student's t", precision="symbolic; quadrature at 30 digits")
 
 
@@ -557,7 +522,7 @@ def check_t_lipschitz(ctx: CheckContext) -> ClaimResult:
             nu = _uniform(rng, 0.3, 40.0)
             b = _brute_sup(lambda z: (nu + 1) * z / (nu + z**2), 1e-6, 1e6)
             rows.append({"nu": nu, "derived": (nu + 1) / (2 * mpmath.sqrt(nu)), "definition": b})
-    return _verdict(cmps, [_ref("brute-force sup of |d/dz ln h|", rows, 1e-15)], what="004 App. A.1 Lipschitz constant",
+    return derivation_verdict(cmps, [reference_check("brute-force sup of |d/dz ln h|", rows, 1e-15)], what="004 App. A.1 Lipschitz constant",
                     precision="symbolic stationary points; brute force at 30 digits")
 
 
@@ -572,17 +537,7 @@ def _loss_sup(logpdf: Callable[[Any], Any], a: Any, b: Any, a2: Any, b2: Any) ->
         return abs((logpdf((y - a) / b) - mpmath.log(b)) - (logpdf((y - a2) / b2) - mpmath.log(b2)))
 
     grid = [a + b * mpmath.sinh(mpmath.mpf(u) / 8) for u in range(-160, 161)]  # |z| up to ~2.4e8
-    vals = [loss(y) for y in grid]
-    i = max(range(len(grid)), key=lambda k: vals[k])
-    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-    g = (mpmath.sqrt(5) - 1) / 2
-    for _ in range(60):
-        c, d = hi - g * (hi - lo), lo + g * (hi - lo)
-        if loss(c) > loss(d):
-            hi = d
-        else:
-            lo = c
-    return max(vals[i], loss((lo + hi) / 2))
+    return grid_golden_max(loss, grid, 60)
 
 
 def _worst_pairs(rng, gamma: float, eta: float, d: float) -> list[tuple[Any, Any, Any, Any]]:
@@ -623,7 +578,8 @@ def _privacy_ref(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _gc_logpdf(p, theta, **_):
-    return lambda z: -theta * mpmath.log(1 + abs(z) ** p)
+    """ln h of GenCauchy(0,1,p,theta) (the reference; its normaliser cancels in the loss)."""
+    return reference_for(GenCauchy(p, theta)).logpdf
 
 
 @claim(
@@ -646,7 +602,7 @@ def check_lemma33(ctx: CheckContext) -> ClaimResult:
 
     rows = _privacy_rows(ctx, "004-l33", ctx.scaled(6, 2), draw, _gc_logpdf,
                          lambda gamma, eta, p, theta: eps.subs({pl.M: 1, pl.GAMMA: gamma, pl.ETA: eta, pl.P: p, pl.THETA: theta}))
-    res = _verdict(cmps[:1], [_privacy_ref("brute-force privacy loss of worst-case pairs <= eps dist", rows)],
+    res = derivation_verdict(cmps[:1], [_privacy_ref("brute-force privacy loss of worst-case pairs <= eps dist", rows)],
                    what="004 Lemma 3.3 eps", precision="symbolic sup of log-derivatives; mpmath brute force at 20 digits",
                    extra={"derivation": {k: str(v) for k, v in parts.items()},
                           "remark_note": "the Remark after Lemma 3.5 simplifies theta = 1 to (p-1) gamma + ...; the derivation "
@@ -688,7 +644,7 @@ def check_cor32(ctx: CheckContext) -> ClaimResult:
                     worst = max(worst, tot / d)
             rows.append({"gamma": gamma, "eta": eta, "p": p, "theta": theta, "m": m, "eps_derived": e,
                          "max_loss_per_unit_dist": float(worst), "tightness": float(worst / e)})
-    return _verdict(cmps[1:], [_privacy_ref("brute-force summed per-coordinate loss <= eps dist", rows)],
+    return derivation_verdict(cmps[1:], [_privacy_ref("brute-force summed per-coordinate loss <= eps dist", rows)],
                     what="004 Cor. 3.2 eps", precision="symbolic; mpmath brute force at 20 digits",
                     extra={"derivation": {k: str(v) for k, v in parts.items()}})
 
@@ -707,12 +663,12 @@ def check_lemma35(ctx: CheckContext) -> ClaimResult:
     def draw(rng):
         return {"gamma": float(rng.uniform(0.01, 0.5)), "eta": float(rng.uniform(0.05, 2.0)), "nu": float(rng.uniform(1.1, 20.0))}
 
-    def lpf(nu, **_):
-        return lambda z: -(nu + 1) / 2 * mpmath.log(1 + z**2 / nu)
+    def lpf(nu, **_):  # ln h of T_nu(0,1) (the reference; its normaliser cancels in the loss)
+        return reference_for(StudentT(nu)).logpdf
 
     rows = _privacy_rows(ctx, "004-l35", ctx.scaled(6, 2), draw, lpf,
                          lambda gamma, eta, nu: eps.subs({pl.GAMMA: gamma, pl.ETA: eta, pl.NU: nu}))
-    return _verdict(cmps, [_privacy_ref("brute-force privacy loss of worst-case pairs <= eps dist", rows)],
+    return derivation_verdict(cmps, [_privacy_ref("brute-force privacy loss of worst-case pairs <= eps dist", rows)],
                     what="004 Lemma 3.5 eps", precision="symbolic; mpmath brute force at 20 digits",
                     extra={"derivation": {k: str(v) for k, v in parts.items()}})
 
@@ -745,13 +701,13 @@ def check_lemma36(ctx: CheckContext) -> ClaimResult:
                         a2 = sa * min(B, B2) * d
                         b, b2 = B / eta, B2 / eta
                         # hockey-stick divergence sup_S P[M(x) in S] - e^{eps d} P[M(x') in S]
-                        f = lambda y: max(mpmath.mpf(0), mpmath.exp(-abs(y) / b) / (2 * b) - mpmath.exp(e * d) * mpmath.exp(-abs(y - a2) / b2) / (2 * b2))  # noqa: E731
+                        f = lambda y: max(mpmath.mpf(0), laplace_pdf(y, 0, b) - mpmath.exp(e * d) * laplace_pdf(y, a2, b2))  # noqa: E731
                         hs = mpmath.quad(f, sorted({-mpmath.inf, min(0, a2), max(0, a2), mpmath.inf}))
                         rows.append({"gamma": gamma, "eta": eta, "delta": dlt, "d": d, "b_ratio": float(B2 / B),
                                      "shift": float(a2), "hockey_stick": float(hs), "ok": bool(hs <= dlt * (1 + 1e-10))})
     ref = {"name": "hockey-stick divergence of worst-case pairs <= delta (quadrature)", "ok": all(r["ok"] for r in rows),
            "n": len(rows), "rows": rows, "max_ratio_to_delta": max(r["hockey_stick"] / r["delta"] for r in rows)}
-    return _verdict(cmps, [ref], what="004 Lemma 3.6 eps", precision="symbolic; quadrature at 30 digits",
+    return derivation_verdict(cmps, [ref], what="004 Lemma 3.6 eps", precision="symbolic; quadrature at 30 digits",
                     extra={"derivation": {k: str(v) for k, v in parts.items()}, "delta_of_eps": str(delta)})
 
 
@@ -799,10 +755,10 @@ def check_thm1_000(ctx: CheckContext) -> ClaimResult:
                 cex.append({"eps": eps, "k": k, "l": l_, "z": 0.0, "lambda": float(-bp), "log_ratio": float(val),
                             "eps_over_2": eps / 2, "violates": bool(val > eps / 2)})
     # rows_b: the sup approaches eps/2 from below as z -> inf for lambda = +beta (k >= 2) or equals it at z = 0
-    refs = [_ref("brute-force sup of phi' gives alpha", rows_a, 1e-12),
+    refs = [reference_check("brute-force sup of phi' gives alpha", rows_a, 1e-12),
             {"name": "dilation loss at |lambda| = derived beta is <= eps/2 (and reaches it)", "n": len(rows_b),
              "ok": all(r["definition"] <= r["derived"] * (1 + 1e-12) and r["definition"] >= r["derived"] * (1 - 1e-3) for r in rows_b),
              "rows": rows_b}]
-    return _verdict(cmps, refs, what="000 Thm. 1 (alpha, beta)", precision="symbolic; brute force at 30 digits",
+    return derivation_verdict(cmps, refs, what="000 Thm. 1 (alpha, beta)", precision="symbolic; brute force at 30 digits",
                     extra={"counterexamples_printed_beta_1<k<2": cex,
                            "derivation": {k_: str(v) for k_, v in parts.items()}})

@@ -15,6 +15,7 @@ import numpy as np
 from smoothsens_core.direction import DirectionOrientedMechanism, FiniteFunction, powerlaw_admissibility
 from smoothsens_core.distributions.powerlaw import HalfPowerLaw, PowerLaw, powerlaw_log_normaliser
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
+from verify.reference.distributions import powerlaw_normaliser, reference_for
 
 CODE = "smoothsens_core/direction.py"
 
@@ -66,7 +67,7 @@ def check_thm1_norm(ctx: CheckContext) -> ClaimResult:
         with mpmath.workdps(ctx.dps):
             K, L = mpmath.mpf(k), mpmath.mpf(l)
             quad = 2 * mpmath.quad(lambda z: 1 / (z**K + L), [0, 1, mpmath.inf])
-            closed = 2 * L ** (1 / K - 1) * (mpmath.pi / K) / mpmath.sin(mpmath.pi / K)
+            closed = powerlaw_normaliser(K, L)  # 2 l^(1/k-1) (pi/k)/sin(pi/k)
             rel_norm = abs(quad / closed - 1)
         cdf_err = 0.0
         with mpmath.workdps(30):
@@ -166,9 +167,7 @@ def check_lemma2_halves(ctx: CheckContext) -> ClaimResult:
     for k, l in [(2.0, 1.0), (3.0, 0.5), (4.5, 2.0)]:
         hp, hm, h = HalfPowerLaw(k, l, 1), HalfPowerLaw(k, l, -1), PowerLaw(k, l)
         with mpmath.workdps(ctx.dps):
-            K, L = mpmath.mpf(k), mpmath.mpf(l)
-            C = 2 * L ** (1 / K - 1) * (mpmath.pi / K) / mpmath.sin(mpmath.pi / K)
-            mass_plus = mpmath.quad(lambda z: 2 / (C * (z**K + L)), [0, 1, mpmath.inf])
+            mass_plus = mpmath.quad(reference_for(hp).pdf, [0, 1, mpmath.inf])  # h+ = 2 h on z >= 0
             mass_ok = abs(mass_plus - 1) < mpmath.mpf(10) ** -30
         zs = np.array([-3.0, -0.5, -1e-300, 1e-300, 0.7, 4.0])   # z = 0 is a null set (h-(0) = 0 in Lemma 2)
         mix = 0.5 * np.asarray(hp.pdf(zs)) + 0.5 * np.asarray(hm.pdf(zs))

@@ -8,14 +8,19 @@ Z ~ PolyPlace(1, alpha = eps/gamma) (scale s = SS/gamma = B/eta).
 
 from __future__ import annotations
 
+import dataclasses
+
 import mpmath
 import numpy as np
 
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
-from verify.audit.catalogue import catalogue, spec_polyplace
-from verify.audit.privacy_loss import abstract_loss, abstract_loss_mp, audit_specs
+from smoothsens_core import calibration as cal
+from smoothsens_core.distributions import PolyPlace
+from smoothsens_core.growth import growth_exp
+from verify.audit.catalogue import catalogue
+from verify.audit.exact import abstract_loss, abstract_loss_mp, claim_result_from_audits
 
-_CODE = "verify/audit/privacy_loss.py, verify/audit/catalogue.py"
+_CODE = "verify/audit/exact/smooth.py, verify/audit/catalogue.py"
 
 
 @claim(
@@ -32,8 +37,8 @@ _CODE = "verify/audit/privacy_loss.py, verify/audit/catalogue.py"
     code=_CODE,
 )
 def check_thm_8(ctx: CheckContext) -> ClaimResult:
-    specs = [e.spec for e in catalogue() if e.claim == "002-Thm-8-privacy"]
-    return audit_specs(specs, ctx, "002-thm-8")
+    mechs = [e.mechanism for e in catalogue() if e.claim == "002-Thm-8-privacy"]
+    return claim_result_from_audits(mechs, ctx, "002-thm-8")
 
 
 @claim(
@@ -51,8 +56,9 @@ def check_thm_8(ctx: CheckContext) -> ClaimResult:
 )
 def check_lemma_9(ctx: CheckContext) -> ClaimResult:
     grid = [(1.0, 0.05), (1.0, 0.3), (1.0, 0.7), (1.0, 0.98), (0.1, 0.05), (5.0, 1.0)]
-    specs = [spec_polyplace(eps, g, alpha=eps / g, name=f"PolyPlace eps={eps:g} gamma={g:g}") for eps, g in grid]
-    res = audit_specs(specs, ctx, "002-lemma-9")
+    mechs = [cal.calibrate_polyplace(eps, g, metric="hamming").mechanism(name=f"PolyPlace eps={eps:g} gamma={g:g}")
+             for eps, g in grid]
+    res = claim_result_from_audits(mechs, ctx, "002-lemma-9")
     if res.verdict is Verdict.VERIFIED:
         slacks = [a["max_slack"] for a in res.evidence["audits"]]
         ev = dict(res.evidence)
@@ -93,11 +99,11 @@ def check_lemma_9_proof_bound(ctx: CheckContext) -> ClaimResult:
             w = mpmath.exp(mpmath.mpf(gamma))
             # Consequence: with |q(D) - q(D')| = SS(D) > SS(D') (allowed by the printed bound) the
             # ratio of Lemma 9 exceeds e^eps.  Normalise SS(D) = 1, SS(D') = e^-gamma, q(D) = 0.
-            spec = spec_polyplace(eps, gamma, alpha=eps / gamma)
+            mech = cal.calibrate_polyplace(eps, gamma, metric="hamming").mechanism()
             ys = np.linspace(-10, 10, ctx.scaled(200001, 20001))
-            L = abstract_loss(spec, np.full(len(ys), -gamma), np.full((len(ys), 1), -1.0), ys)
+            L = abstract_loss(mech, np.full(len(ys), -gamma), np.full((len(ys), 1), -1.0), ys)
             i = int(np.argmax(L))
-            Lmp = abstract_loss_mp(spec, -mpmath.mpf(gamma), [-1], [mpmath.mpf(float(ys[i]))])
+            Lmp = abstract_loss_mp(mech, -mpmath.mpf(gamma), [-1], [mpmath.mpf(float(ys[i]))])
             rows.append({"eps": eps, "gamma": gamma,
                          "max_step8_printed": pm, "max_step8_corrected": cm,
                          "printed_witness": {"lambda_r": -1, "t": 1, "lambda_s": 1,
@@ -140,8 +146,12 @@ def check_lemma_9_proof_bound(ctx: CheckContext) -> ClaimResult:
     tags=("planted",),
 )
 def check_planted_polyplace(ctx: CheckContext) -> ClaimResult:
-    spec = spec_polyplace(1.0, 1.25, alpha=1.05, name="planted: PolyPlace gamma > eps (alpha clamped)")
-    return audit_specs([spec], ctx, "002-planted", expect_violation=True)
+    mech = cal.calibrate_polyplace(1.0, 0.5, metric="hamming").mechanism(
+        name="planted: PolyPlace gamma > eps (alpha clamped)")
+    # Fault: gamma = 1.25 >= eps = 1 (scale SS/gamma, eta = gamma), shape eps/gamma = 0.8 invalid and
+    # clamped to alpha = 1.05; eps = 1 still claimed (the true bound is alpha gamma = 1.3125).
+    mech = dataclasses.replace(mech, noise=PolyPlace(1.0, 1.05), eta=1.25, growth=growth_exp(1.25))
+    return claim_result_from_audits([mech], ctx, "002-planted", expect_violation=True)
 
 
 

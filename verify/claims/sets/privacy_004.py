@@ -1,14 +1,17 @@
 """Privacy claims of 004 (Liang & Yi, Smooth Sensitivity for Geo-Privacy), checked by the auditor.
 
-Each claim runs :func:`verify.audit.privacy_loss.audit_smooth_mechanism` (worst-case search over the
+Each claim runs :func:`verify.audit.exact.audit_smooth_mechanism` (worst-case search over the
 pairs that 004 Def. 8 allows, certified in mpmath) on the mechanisms of
 :mod:`verify.audit.catalogue`, or a dedicated search for the Lipschitz Laplace mechanisms
 (004 Lemma 2.3, Cor. 3.1).  The ``-planted-*`` claims are deliberately wrong mechanisms (negative
-controls of the auditor): they must come out REFUTED with a certified counterexample.
+controls of the auditor): each is a calibrated mechanism of the core with one field replaced
+(``dataclasses.replace``), the fault stated beside it; they must come out REFUTED with a certified
+counterexample.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -16,25 +19,21 @@ import mpmath
 import numpy as np
 
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
-from verify.audit.catalogue import (
-    catalogue,
-    eta_gencauchy,
-    eta_student_t,
-    spec_gencauchy,
-    spec_laplace_approx,
-    spec_student_t,
-)
-from verify.audit.privacy_loss import audit_specs
+from smoothsens_core import calibration as cal
+from smoothsens_core.growth import growth_exp
+from verify.audit.catalogue import catalogue
+from verify.audit.exact import audit_density_mechanism, claim_result_from_audits, verdict_of_audits
+from verify.audit.exact.neighbourhoods import EuclideanNeighbourhood
 
-_CODE = "verify/audit/privacy_loss.py, verify/audit/catalogue.py"
+_CODE = "verify/audit/exact/smooth.py, verify/audit/exact/approx.py, verify/audit/catalogue.py"
 
 
 def _entries(claim_id: str) -> list[Any]:
-    return [e.spec for e in catalogue() if e.claim == claim_id]
+    return [e.mechanism for e in catalogue() if e.claim == claim_id]
 
 
 def _sources(claim_id: str) -> list[str]:
-    return sorted({e.eta_source for e in catalogue() if e.claim == claim_id})
+    return sorted({e.calibration_call for e in catalogue() if e.claim == claim_id})
 
 
 def _with_sources(res: ClaimResult, claim_id: str) -> ClaimResult:
@@ -65,7 +64,7 @@ def _with_sources(res: ClaimResult, claim_id: str) -> ClaimResult:
 )
 def check_lemma_3_3(ctx: CheckContext) -> ClaimResult:
     cid = "004-Lemma-3.3-privacy"
-    return _with_sources(audit_specs(_entries(cid), ctx, cid), cid)
+    return _with_sources(claim_result_from_audits(_entries(cid), ctx, cid), cid)
 
 
 @claim(
@@ -83,7 +82,7 @@ def check_lemma_3_3(ctx: CheckContext) -> ClaimResult:
 )
 def check_cor_3_2(ctx: CheckContext) -> ClaimResult:
     cid = "004-Cor-3.2-privacy"
-    return _with_sources(audit_specs(_entries(cid), ctx, cid), cid)
+    return _with_sources(claim_result_from_audits(_entries(cid), ctx, cid), cid)
 
 
 @claim(
@@ -100,7 +99,7 @@ def check_cor_3_2(ctx: CheckContext) -> ClaimResult:
 )
 def check_lemma_3_5(ctx: CheckContext) -> ClaimResult:
     cid = "004-Lemma-3.5-privacy"
-    return _with_sources(audit_specs(_entries(cid), ctx, cid), cid)
+    return _with_sources(claim_result_from_audits(_entries(cid), ctx, cid), cid)
 
 
 @claim(
@@ -119,7 +118,7 @@ def check_lemma_3_5(ctx: CheckContext) -> ClaimResult:
 )
 def check_lemma_3_6(ctx: CheckContext) -> ClaimResult:
     cid = "004-Lemma-3.6-privacy"
-    return _with_sources(audit_specs(_entries(cid), ctx, cid), cid)
+    return _with_sources(claim_result_from_audits(_entries(cid), ctx, cid), cid)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -260,9 +259,10 @@ _PLANTED = ("planted",)
 )
 def check_planted_overspend(ctx: CheckContext) -> ClaimResult:
     eps, gamma, nu = 1.0, 0.1, 4.0
-    eta = 2 * math.sqrt(nu) / (nu + 1) * eps
-    spec = spec_student_t(eps, gamma, nu, eta=eta, name="planted: Student-t overspent split")
-    return audit_specs([spec], ctx, "planted-overspend", expect_violation=True)
+    mech = cal.calibrate_student_t(eps, gamma, nu=nu).mechanism(name="planted: Student-t overspent split")
+    # Fault: eta = 2 sqrt(nu)/(nu+1) eps spends the whole eps on eta (Lemma 3.5: eps - nu gamma).
+    mech = dataclasses.replace(mech, eta=2 * math.sqrt(nu) / (nu + 1) * eps)
+    return claim_result_from_audits([mech], ctx, "planted-overspend", expect_violation=True)
 
 
 @claim(
@@ -279,8 +279,10 @@ def check_planted_overspend(ctx: CheckContext) -> ClaimResult:
     tags=_PLANTED,
 )
 def check_planted_gamma_range(ctx: CheckContext) -> ClaimResult:
-    spec = spec_gencauchy(1.0, 0.5, 4.0, 1.0, eta=0.1, name="planted: GenCauchy gamma out of range")
-    return audit_specs([spec], ctx, "planted-gamma", expect_violation=True)
+    mech = cal.calibrate_gencauchy(1.0, 0.1, p=4.0, theta=1.0).mechanism(name="planted: GenCauchy gamma out of range")
+    # Fault: gamma = 0.5 with (p theta - 1) gamma = 1.5 > eps (no eta > 0 exists), eta = 0.1 anyway.
+    mech = dataclasses.replace(mech, growth=growth_exp(0.5), eta=0.1)
+    return claim_result_from_audits([mech], ctx, "planted-gamma", expect_violation=True)
 
 
 @claim(
@@ -297,9 +299,10 @@ def check_planted_gamma_range(ctx: CheckContext) -> ClaimResult:
     tags=_PLANTED,
 )
 def check_planted_wrong_lemma(ctx: CheckContext) -> ClaimResult:
-    eta, _ = eta_student_t(1.0, 0.1, 4.0)
-    spec = spec_gencauchy(1.0, 0.1, 4.0, 1.0, eta=eta, name="planted: GenCauchy with Student-t eta")
-    return audit_specs([spec], ctx, "planted-wrong-lemma", expect_violation=True)
+    mech = cal.calibrate_gencauchy(1.0, 0.1, p=4.0, theta=1.0).mechanism(name="planted: GenCauchy with Student-t eta")
+    # Fault: eta of the Student's t formula of Lemma 3.5 (nu = 4) on GenCauchy(4, 1) noise.
+    mech = dataclasses.replace(mech, eta=cal.calibrate_student_t(1.0, 0.1, nu=4.0).eta)
+    return claim_result_from_audits([mech], ctx, "planted-wrong-lemma", expect_violation=True)
 
 
 @claim(
@@ -316,8 +319,10 @@ def check_planted_wrong_lemma(ctx: CheckContext) -> ClaimResult:
     tags=_PLANTED,
 )
 def check_planted_claimed_pure(ctx: CheckContext) -> ClaimResult:
-    spec = spec_laplace_approx(1.0, 1e-3, 0.05, claimed_delta=0.0, name="planted: Laplace g_L claimed pure")
-    return audit_specs([spec], ctx, "planted-pure", expect_violation=True)
+    mech = cal.calibrate_laplace_approx(1.0, 1e-3, 0.05).mechanism(name="planted: Laplace g_L claimed pure")
+    # Fault: the (eps, 1e-3) mechanism claimed pure.
+    mech = dataclasses.replace(mech, delta=0.0)
+    return claim_result_from_audits([mech], ctx, "planted-pure", expect_violation=True)
 
 
 @claim(
@@ -334,8 +339,10 @@ def check_planted_claimed_pure(ctx: CheckContext) -> ClaimResult:
     tags=_PLANTED,
 )
 def check_planted_delta_overspend(ctx: CheckContext) -> ClaimResult:
-    spec = spec_laplace_approx(1.0, 1e-3, 0.05, eta=1.0, name="planted: Laplace g_L eta = eps")
-    return audit_specs([spec], ctx, "planted-delta", expect_violation=True)
+    mech = cal.calibrate_laplace_approx(1.0, 1e-3, 0.05).mechanism(name="planted: Laplace g_L eta = eps")
+    # Fault: eta = eps, the gamma ln(1/delta) share of Lemma 3.6 forgotten.
+    mech = dataclasses.replace(mech, eta=1.0)
+    return claim_result_from_audits([mech], ctx, "planted-delta", expect_violation=True)
 
 
 @claim(
@@ -351,9 +358,11 @@ def check_planted_delta_overspend(ctx: CheckContext) -> ClaimResult:
     tags=_PLANTED,
 )
 def check_planted_dimension(ctx: CheckContext) -> ClaimResult:
-    eta, _ = eta_gencauchy(1.0, 0.1, 4.0, 1.0, m=1)
-    spec = spec_gencauchy(1.0, 0.1, 4.0, 1.0, m=2, eta=eta, name="planted: GenCauchy m=2 with m=1 eta")
-    return audit_specs([spec], ctx, "planted-dim", expect_violation=True)
+    mech = cal.calibrate_gencauchy(1.0, 0.1, p=4.0, theta=1.0, m=2).mechanism(
+        name="planted: GenCauchy m=2 with m=1 eta")
+    # Fault: the m = 1 eta of Lemma 3.3 on m = 2 outputs (Cor. 3.2 needs m gamma terms).
+    mech = dataclasses.replace(mech, eta=cal.calibrate_gencauchy(1.0, 0.1, p=4.0, theta=1.0, m=1).eta)
+    return claim_result_from_audits([mech], ctx, "planted-dim", expect_violation=True)
 
 
 omitted("004", "Lemma 2.2 (NRS07 Cauchy/Laplace with smooth sensitivity)",
@@ -372,9 +381,6 @@ def _threshold_mechanism(family: str, B_kind: str = "smooth") -> Any:
     """SmoothSensitivityMechanism for f_tau (T = 0, tau = 1) with the core's calibration at eps = 1,
     gamma = 0.1 and B = smooth_sensitivity_threshold (004 Lemma 4.1, g_E) -- or, for the planted
     control, B = lipschitz_threshold (the pointwise constant L_f, not a smooth bound)."""
-    import smoothsens_core.calibration as cal  # noqa: PLC0415 - the core's calibration
-    from smoothsens_core.growth import growth_exp  # noqa: PLC0415
-    from smoothsens_core.mechanism import SmoothSensitivityMechanism  # noqa: PLC0415
     from smoothsens_core.sensitivity import (  # noqa: PLC0415
         lipschitz_threshold,
         smooth_sensitivity_threshold,
@@ -388,30 +394,29 @@ def _threshold_mechanism(family: str, B_kind: str = "smooth") -> Any:
         B = lambda x: smooth_sensitivity_threshold(x, 0.0, 1.0, growth_exp(gamma))  # noqa: E731
     else:
         B = lambda x: lipschitz_threshold(x, 0.0, 1.0)  # noqa: E731
-    return SmoothSensitivityMechanism(f=lambda x: soft_threshold(x, 0.0, 1.0), B=B, noise=c.noise, eta=c.eta,
-                                      eps=c.eps)
+    return c.mechanism(lambda x: soft_threshold(x, 0.0, 1.0), B)
 
 
 def _concrete_result(mechs: list[tuple[str, Any]], ctx: CheckContext, salt: str,
                      expect_violation: bool = False) -> ClaimResult:
-    from verify.audit.privacy_loss import EuclideanNeighbourhood, audit_mechanism  # noqa: PLC0415
-
     nb = EuclideanNeighbourhood(-12.0, 12.0, 1)
     rows = []
+    results = []
     for i, (name, mech) in enumerate(mechs):
-        res = audit_mechanism(mech, nb, rng=ctx.rng(f"{salt}:{i}"), n_pairs=ctx.scaled(3000, 400),
-                              n_local=ctx.scaled(6, 2), dps=ctx.dps)
+        res = audit_density_mechanism(mech, nb, rng=ctx.rng(f"{salt}:{i}"), n_pairs=ctx.scaled(3000, 400),
+                                      n_local=ctx.scaled(6, 2), dps=ctx.dps)
         rows.append({"mechanism": name, **res.to_json()})
-        if res.certified:
-            head = "planted fault caught: " if expect_violation else ""
-            return ClaimResult(Verdict.REFUTED, head + f"{name}: {res.summary()}",
-                               {"counterexample": res.to_json(), "audits": rows},
-                               f"mpmath {ctx.dps} digits at the implementation's binary64 f(x), B(x)")
-    head = "planted fault NOT caught: " if expect_violation else ""
-    return ClaimResult(Verdict.VERIFIED,
-                       head + f"{len(mechs)} concrete mechanism(s) on x in [-12, 12], no certified violation; "
-                       f"largest sup(loss - eps*d) found = {max(r['max_slack'] for r in rows):.3g}",
-                       {"audits": rows}, f"float search, mpmath {ctx.dps} digits for candidates")
+        results.append((name, res))
+        if res.violated:
+            break
+    if any(r.violated for _, r in results):
+        prec = f"mpmath {ctx.dps} digits at the implementation's binary64 f(x), B(x)"
+    else:
+        prec = f"float search, mpmath {ctx.dps} digits for candidates"
+    return verdict_of_audits(
+        results, expect_violation=expect_violation, rows=rows, precision=prec,
+        what=f"{len(mechs)} concrete mechanism(s) on x in [-12, 12], no certified violation; "
+             f"largest sup(loss - eps*d) found = {max(r['max_slack'] for r in rows):.3g}")
 
 
 @claim(
@@ -425,7 +430,7 @@ def _concrete_result(mechs: list[tuple[str, Any]], ctx: CheckContext, salt: str,
         "ln p_x(y) - ln p_x'(y) <= |x - x'| for real inputs x, x' in [-12, 12] and all y."
     ),
     kind=CheckKind.ADVERSARIAL,
-    code="smoothsens_core/sensitivity/threshold.py, smoothsens_core/mechanism.py, verify/audit/privacy_loss.py",
+    code="smoothsens_core/sensitivity/threshold.py, smoothsens_core/mechanism.py, verify/audit/exact/concrete.py",
 )
 def check_threshold_concrete(ctx: CheckContext) -> ClaimResult:
     return _concrete_result([("Student-t threshold", _threshold_mechanism("student_t")),
@@ -442,7 +447,7 @@ def check_threshold_concrete(ctx: CheckContext) -> ClaimResult:
         "claimed (1, 0)-GP.  Must be REFUTED with concrete inputs x, x' and output y."
     ),
     kind=CheckKind.ADVERSARIAL,
-    code="smoothsens_core/sensitivity/threshold.py, verify/audit/privacy_loss.py",
+    code="smoothsens_core/sensitivity/threshold.py, verify/audit/exact/concrete.py",
     tags=_PLANTED,
 )
 def check_planted_pointwise_threshold(ctx: CheckContext) -> ClaimResult:

@@ -35,33 +35,16 @@ from smoothsens_core.sensitivity.brute import brute_smooth_sensitivity
 from scipy.optimize import minimize_scalar
 
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
+from verify.claims.evidence import agreement_verdict, rel_dev
+from verify.reference.queries import bounded_range_query_mp, kde_query_mp, threshold_query_mp
+from verify.reference.search import golden_section_max
 
 _CODE = "smoothsens_core/sensitivity/"
 _REL = 1e-9
 
 
-def _rel(a: float, b: float) -> float:
-    return abs(a - b) / max(abs(b), 1e-300)
-
-
 def _prec(ctx: CheckContext) -> str:
     return f"brute force re-evaluated in mpmath at {ctx.dps} digits; agreement to {_REL:g} relative"
-
-
-# ---------------------------------------------------------------------------------------------
-# mpmath versions of the queries (for the re-evaluation of the brute-force maximisers)
-# ---------------------------------------------------------------------------------------------
-def _mp_threshold(T: float, tau: float):  # type: ignore[no-untyped-def]
-    return lambda x: min(max((x - T) / tau + mpmath.mpf(1) / 2, 0), 1)
-
-
-def _mp_tent(l: float, r: float, tau: float):  # type: ignore[no-untyped-def]
-    m, W = (l + r) / 2, (r - l) / 2 + tau / 2
-    return lambda x: max(1 - abs(x - m) / W, 0)
-
-
-def _mp_kernel(t: float, h: float):  # type: ignore[no-untyped-def]
-    return lambda x: mpmath.exp(-((x - t) / h) ** 2 / 2)
 
 
 def _brute_1d(f, f_mp, x: float, growth, extra, radius: float, ctx: CheckContext) -> float:  # type: ignore[no-untyped-def]
@@ -75,18 +58,12 @@ def _compare_1d(name: str, closed, f, f_mp, xs, growth, extra, radius, ctx: Chec
     for x in xs:
         bf = _brute_1d(f, f_mp, float(x), growth, extra, radius, ctx)
         cf = float(closed(np.array([x]))[0])
-        rows.append({"query": name, "x": float(x), "closed_form": cf, "brute_force": bf, "rel_dev": _rel(cf, bf)})
+        rows.append({"query": name, "x": float(x), "closed_form": cf, "brute_force": bf, "rel_dev": rel_dev(cf, bf)})
     return rows
 
 
 def _verdict(rows: list[dict[str, Any]], what: str, ctx: CheckContext, extra_ev: dict[str, Any] | None = None) -> ClaimResult:
-    worst = max(rows, key=lambda r: r["rel_dev"])
-    ev = {"rows": rows, "worst": worst, **(extra_ev or {})}
-    if worst["rel_dev"] <= _REL:
-        return ClaimResult(Verdict.VERIFIED, f"{what}: closed form = brute force at {len(rows)} points "
-                           f"(max rel. dev. {worst['rel_dev']:.1e})", ev, _prec(ctx))
-    return ClaimResult(Verdict.INCONCLUSIVE, f"{what}: max rel. dev. {worst['rel_dev']:.2e} at x={worst['x']}", ev,
-                       _prec(ctx))
+    return agreement_verdict(rows, what, tol=_REL, precision=_prec(ctx), extra_ev=extra_ev)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -118,10 +95,10 @@ def check_lemma_4_1(ctx: CheckContext) -> ClaimResult:
         s = abs(x - T)
         printed = max(1 / (s + tau / 2), math.exp(-gamma * (s - tau / 2)) / tau) if s > tau / 2 else 1 / tau
         f = lambda u, T=T, tau=tau: np.clip((np.asarray(u)[..., 0] - T) / tau + 0.5, 0, 1)  # noqa: E731
-        bf = _brute_1d(f, _mp_threshold(T, tau), x, g, [T - tau / 2, T + tau / 2], 8.0, ctx)
+        bf = _brute_1d(f, threshold_query_mp(T, tau), x, g, [T - tau / 2, T + tau / 2], 8.0, ctx)
         cf = float(smooth_sensitivity_threshold([x], T, tau, g)[0])
         rows.append({"T": T, "tau": tau, "gamma": gamma, "x": x, "printed": printed, "closed_form": cf,
-                     "brute_force": bf, "rel_dev": max(_rel(printed, bf), _rel(cf, bf))})
+                     "brute_force": bf, "rel_dev": max(rel_dev(printed, bf), rel_dev(cf, bf))})
     sym = {"v0": str(der["v0"]), "phi''(v0)": str(der["phi_second_at_v0"]), "v0_is_minimum": der["v0_is_minimum"]}
     res = _verdict(rows, "Lemma 4.1 (printed statement)", ctx, {"symbolic": sym})
     if res.verdict == Verdict.VERIFIED and not der["v0_is_minimum"]:
@@ -189,10 +166,10 @@ def check_app_c3(ctx: CheckContext) -> ClaimResult:
             printed = 1 / W
         g = growth_exp(gamma)
         f = lambda u, l=l, r=r, tau=tau: soft_bounded_range(np.asarray(u).reshape(-1), l, r, tau).reshape(np.shape(u)[:-1])  # noqa: E731
-        bf = _brute_1d(f, _mp_tent(l, r, tau), x, g, [l - tau / 2, m, r + tau / 2], 8.0, ctx)
+        bf = _brute_1d(f, bounded_range_query_mp(l, r, tau, "tent"), x, g, [l - tau / 2, m, r + tau / 2], 8.0, ctx)
         cf = float(smooth_sensitivity_bounded_range([x], l, r, tau, g)[0])
         rows.append({"l": l, "r": r, "tau": tau, "gamma": gamma, "x": x, "printed": printed, "closed_form": cf,
-                     "brute_force": bf, "rel_dev": max(_rel(printed, bf), _rel(cf, bf))})
+                     "brute_force": bf, "rel_dev": max(rel_dev(printed, bf), rel_dev(cf, bf))})
     note = ("The printed f_tau is a tent equal to 1 only at m (slope 1/W), not a plateau surrogate of "
             "1{l <= x <= r}; printed B* is right for the printed f_tau.  The plateau surrogate of the Remark in "
             "Sec. 4.1.3 is available as shape='trapezoid' (ramp width tau).")
@@ -319,7 +296,7 @@ def check_lemma_4_3(ctx: CheckContext) -> ClaimResult:
                                      n_grid=31 if ctx.budget >= 0.5 else 15, n_radii=30 if ctx.budget >= 0.5 else 15)
         rows.append({"region": str(labs[i]), "x": float(z[i, 0]), "z": z[i].tolist(), "printed": float(printed[i]),
                      "closed_form": float(engine[i]), "brute_force": float(r.value[0]),
-                     "rel_dev": _rel(float(printed[i]), float(r.value[0]))})
+                     "rel_dev": rel_dev(float(printed[i]), float(r.value[0]))})
     # the 2-D brute force returns feasible values (lower bounds, accurate to 1e-9 since its nested
     # polish): the printed/closed form must not be below them and agree within 1e-9
     for r in rows:
@@ -331,7 +308,7 @@ def check_lemma_4_3(ctx: CheckContext) -> ClaimResult:
         gen = _two_way_generic(z[picks], T1, T2, tau, g)
         for r, v in zip(rows, gen):
             r["generic_engine"] = float(v)
-        generic_dev = max(_rel(r["closed_form"], r["generic_engine"]) for r in rows)
+        generic_dev = max(rel_dev(r["closed_form"], r["generic_engine"]) for r in rows)
     res = _verdict(rows, "Lemma 4.3", ctx, {"printed_vs_engine_max_rel_dev": dev_pe,
                                                "n_points_printed_vs_engine": int(len(z)),
                                                "closed_form_vs_generic_engine_max_rel_dev": generic_dev})
@@ -475,7 +452,7 @@ def _printed_lemma_4_6(c: Any, gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]
 
 def _kde_brute(c: float, gamma: float, h: float, ctx: CheckContext) -> float:
     f = lambda u: np.exp(-0.5 * (np.asarray(u)[..., 0] / h) ** 2)  # noqa: E731
-    return _brute_1d(f, _mp_kernel(0.0, h), c * h, growth_exp(gamma), [0.0, h, -h], 8.0 * h, ctx)
+    return _brute_1d(f, kde_query_mp(0.0, h), c * h, growth_exp(gamma), [0.0, h, -h], 8.0 * h, ctx)
 
 
 @claim(
@@ -507,7 +484,7 @@ def check_lemma_4_6(ctx: CheckContext) -> ClaimResult:
             cf = float(smooth_sensitivity_kde([c * h], [0.0], h, growth_exp(gh / h))[0])
             rows.append({"c": c, "gamma_h": gh, "printed_typos_fixed": float(printed),
                          "printed_argmax": max(cands, key=lambda k: cands[k]), "brute_force": bf, "closed_form": cf,
-                         "printed_rel_deficit": (bf - float(printed)) / bf, "engine_rel_dev": _rel(cf, bf)})
+                         "printed_rel_deficit": (bf - float(printed)) / bf, "engine_rel_dev": rel_dev(cf, bf)})
     engine_ok = all(r["engine_rel_dev"] <= _REL for r in rows)
     worst = max(rows, key=lambda r: r["printed_rel_deficit"])
     ev = {
@@ -589,8 +566,8 @@ def check_lemma_4_7(ctx: CheckContext) -> ClaimResult:
             rows.append({"gamma_h": gh, "printed": float(printed), "printed_E3_fixed": fixed, "brute_force": bf,
                          "closed_form": cf,
                          "candidates": {k: (None if v is None else float(v)) for k, v in cands.items()},
-                         "printed_rel_dev": _rel(float(printed), bf), "E3_fixed_rel_deficit": (bf - fixed) / bf,
-                         "engine_rel_dev": _rel(cf, bf)})
+                         "printed_rel_dev": rel_dev(float(printed), bf), "E3_fixed_rel_deficit": (bf - fixed) / bf,
+                         "engine_rel_dev": rel_dev(cf, bf)})
     engine_ok = all(r["engine_rel_dev"] <= _REL for r in rows)
     worst = max(rows, key=lambda r: r["printed_rel_dev"])
     ev = {
@@ -678,8 +655,8 @@ def check_lemma_4_8(ctx: CheckContext) -> ClaimResult:
         bf = float(brute_smooth_sensitivity(f2, xq, g, d=2, radius=3.0, n_grid=21, n_radii=20).value[0])
         cf = float(smooth_sensitivity_linear_threshold(xq, beta0, beta, tau, g)[0])
         ev["linear_threshold_vs_2d_brute"] = {"x": xq[0].tolist(), "closed_form": cf, "brute_force": bf,
-                                              "rel_dev": _rel(cf, bf)}
-        impl_ok = _rel(cf, bf) <= _REL
+                                              "rel_dev": rel_dev(cf, bf)}
+        impl_ok = rel_dev(cf, bf) <= _REL
     if worst <= 1 + 1e-9 and same < 1e-9 and impl_ok:
         return ClaimResult(Verdict.VERIFIED, f"reduced pairs never worse (max ratio {worst:.12f})", ev, "float64")
     return ClaimResult(Verdict.REFUTED if worst > 1 + 1e-6 else Verdict.INCONCLUSIVE, f"max ratio {worst}", ev, "float64")
@@ -769,10 +746,10 @@ def check_def_8(ctx: CheckContext) -> ClaimResult:
         x = float(rng.uniform(-3, 3))
         f = lambda u: np.clip((np.asarray(u)[..., 0] - 0.5) / 0.7 + 0.5, 0, 1)  # noqa: E731
         r = brute_smooth_sensitivity(f, [x], g, Lam, extra_points=[0.15, 0.85], radius=8.0,
-                                     f_mp=_mp_threshold(0.5, 0.7), mp=mpmath, dps=ctx.dps)
+                                     f_mp=threshold_query_mp(0.5, 0.7), mp=mpmath, dps=ctx.dps)
         cf = float(smooth_sensitivity_threshold([x], 0.5, 0.7, g, Lam)[0])
         rows.append({"growth": gkind, "gamma": gamma, "Lambda": Lam, "x": x, "closed_form": cf,
-                     "brute_force": float(r.value[0]), "rel_dev": _rel(cf, float(r.value[0]))})
+                     "brute_force": float(r.value[0]), "rel_dev": rel_dev(cf, float(r.value[0]))})
     if ctx.budget >= 0.5:  # the two-way reduction with g_L and finite Lambda against a 2-D brute force
         g = growth_linear(1.3)
         f2 = lambda p: soft_two_way_threshold(np.asarray(p).reshape(-1, 2), 1.0, 2.0, 0.8).reshape(np.shape(p)[:-1])  # noqa: E731
@@ -780,7 +757,7 @@ def check_def_8(ctx: CheckContext) -> ClaimResult:
             r = brute_smooth_sensitivity(f2, [z], g, 1.2, d=2, radius=4.0)
             cf = float(smooth_sensitivity_two_way_threshold([z], 1.0, 2.0, 0.8, g, 1.2)[0])
             rows.append({"query": "two-way", "growth": "linear", "gamma": 1.3, "Lambda": 1.2, "x": z[0], "z": z,
-                         "closed_form": cf, "brute_force": float(r.value[0]), "rel_dev": _rel(cf, float(r.value[0]))})
+                         "closed_form": cf, "brute_force": float(r.value[0]), "rel_dev": rel_dev(cf, float(r.value[0]))})
     ev["brute_force_rows"] = rows
     # 1-D rows: 1e-9 relative.  2-D rows: the brute force is a feasible value (a lower bound), so the
     # closed form must not be below it and within 1e-9.
@@ -879,15 +856,7 @@ def check_s4(ctx: CheckContext) -> ClaimResult:
         grid = [mpmath.mpf(k) / 100 for k in range(0, 301)]
         z0 = max(grid, key=objective)
         a, b = max(z0 - mpmath.mpf("0.01"), 0), z0 + mpmath.mpf("0.01")
-        phi = (mpmath.sqrt(5) - 1) / 2
-        for _ in range(120):  # golden section on the unimodal bracket
-            c, d = b - phi * (b - a), a + phi * (b - a)
-            if objective(c) > objective(d):
-                b = d
-            else:
-                a = c
-        z_star = (a + b) / 2
-        b_def = objective(z_star)
+        z_star, b_def = golden_section_max(objective, a, b, 120)  # on the unimodal bracket
         printed_s3 = 2 / mpmath.e
         printed_s4 = mpmath.exp(-(1 - lam) / 2)
         printed = max(printed_s3, printed_s4)

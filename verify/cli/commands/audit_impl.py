@@ -14,8 +14,9 @@ auditor of :mod:`verify.audit.blackbox`:
   probability 1 - ``--false-alarm``, beside the exact loss when the mechanism exposes its density.
 
 Progress goes to stderr, the summary to stdout, the full report to ``--json``.  Exit status: 0 the
-implementation passed, 3 a fault was found (certified violation, failure or rejected fit), 2 bad
-input (one line on stderr).
+implementation passed, 3 a fault was found (certified violation from either side, failure or
+rejected fit), 4 inconclusive (an excess found in float that could not be certified: neither a pass
+nor a fault), 2 bad input (one line on stderr).
 """
 
 from __future__ import annotations
@@ -28,16 +29,17 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-__all__ = ["register", "run", "EXIT_PASS", "EXIT_FAULT"]
+__all__ = ["register", "run", "EXIT_PASS", "EXIT_FAULT", "EXIT_INCONCLUSIVE"]
 
 EXIT_PASS = 0
 EXIT_FAULT = 3
+EXIT_INCONCLUSIVE = 4
 _QUERIES = ("threshold", "two-way", "bounded-range", "kde", "expr")
 _DISTRIBUTIONS = ("laplace", "gencauchy", "student-t", "polyplace")
 
 EPILOG = textwrap.dedent(
     """\
-    Exit status: 0 passed, 3 fault found, 2 bad input.
+    Exit status: 0 passed, 3 fault found (certified), 4 inconclusive (uncertified excess), 2 bad input.
     Negative values need the = form: --domain=-5:5, --pair=-1:0.
 
     Examples:
@@ -224,7 +226,7 @@ def _run_sampler(args: argparse.Namespace, fn: Any, say: Any) -> Any:
 
 
 def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
-    from verify.audit.blackbox import audit_mechanism
+    from verify.audit.blackbox import audit_blackbox_mechanism
 
     _need(args, "--kind mechanism", "eps", "pair")
     pairs = []
@@ -232,12 +234,12 @@ def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
         a, b = _split_pair(text, "--pair")
         pairs.append((a[0] if len(a) == 1 else a, b[0] if len(b) == 1 else b))
     kw = {} if args.budget is None else {"budget": args.budget}
-    return audit_mechanism(fn, args.eps, args.metric, pairs=pairs, claimed_delta=args.delta, n_bins=args.bins,
+    return audit_blackbox_mechanism(fn, args.eps, args.metric, pairs=pairs, claimed_delta=args.delta, n_bins=args.bins,
                            false_alarm=args.false_alarm, rng=args.seed, Lambda=args.Lambda, progress=say, **kw)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Handler of ``smoothsens audit-impl``; returns 0 (passed) or 3 (fault found)."""
+    """Handler of ``smoothsens audit-impl``; returns 0 (passed), 3 (fault found) or 4 (inconclusive)."""
     from verify.audit.blackbox import load_callable
 
     def say(msg: str) -> None:
@@ -258,4 +260,8 @@ def run(args: argparse.Namespace) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n")
         print(f"wrote {args.json}")
-    return EXIT_PASS if report.passed else EXIT_FAULT
+    if report.passed:
+        return EXIT_PASS
+    if args.kind == "mechanism" and report.inconclusive:
+        return EXIT_INCONCLUSIVE
+    return EXIT_FAULT

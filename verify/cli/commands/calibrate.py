@@ -34,17 +34,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("--eps", type=float, required=True,
-                   help="target eps (per unit distance for --metric gp; plain eps for --metric dp)")
+                   help="target eps (per unit distance for --metric gp/euclidean; plain eps for dp/hamming)")
     p.add_argument("--delta", type=float, default=None, help="delta in (0, 1): adds the Laplace (approximate) rows")
     p.add_argument("--gamma", type=float, default=None, help="growth parameter gamma (default eps/9, 004 Sec. 5)")
-    p.add_argument("--metric", choices=("gp", "dp"), default="gp",
-                   help="gp: Geo-Privacy, eps per unit distance; dp: Hamming metric, plain eps-DP")
+    p.add_argument("--metric", type=_metric, default="euclidean", metavar="{gp,dp,euclidean,hamming}",
+                   help="gp or euclidean: Geo-Privacy, eps per unit distance (004 Def. 5); dp or hamming: "
+                        "Hamming metric, plain eps-DP (the papers' words are mapped to the metric names)")
     p.add_argument("--no-optimise", action="store_true", help="omit the rows with optimised shape parameters")
     p.add_argument("--tight", action="store_true",
                    help="print printed vs tight (exact worst-case) eps and eta and the noise std saved (issue 9); "
                         "with --delta also printed vs tight delta of Laplace g_L (004 Lemma 3.6)")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     p.set_defaults(handler=run)
+
+
+def _metric(word: str) -> str:
+    """The --metric value as a metric name: "gp" -> "euclidean", "dp" -> "hamming" (the papers' words,
+    smoothsens_core.validation.metric_from_paper), "euclidean"/"hamming" unchanged."""
+    from smoothsens_core.validation import metric_from_paper
+
+    try:
+        return metric_from_paper(word, allowed=("euclidean", "hamming"))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def _jsonable(v: Any) -> Any:
@@ -66,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_jsonable(rows), indent=2))
         return 0
-    unit = "per unit distance (Geo-Privacy)" if args.metric == "gp" else "(DP, Hamming metric)"
+    unit = ("per unit distance (Geo-Privacy, metric euclidean)" if args.metric == "euclidean"
+            else "(DP, metric hamming)")
     delta = "" if args.delta is None else f", delta = {args.delta:g}"
     print(f"Smooth-sensitivity calibrations for eps = {args.eps:g} {unit}{delta}, gamma = {rows[0]['gamma']:.6g}")
     print("noise released: f(x) + (B(x)/eta) Z;  'std per unit B' = std(Z)/eta;  'eps older' = the eps the "
@@ -89,13 +102,13 @@ def _run_tight(args: argparse.Namespace) -> int:
         print(json.dumps(_jsonable(rows + lap), indent=2))
         return 0
     what = ("infinitesimal rate sup_z [eta |psi(z)| + gamma |1 + z psi(z)|], valid at every distance"
-            if args.metric == "gp" else "worst case at Hamming distance 1")
+            if args.metric == "euclidean" else "worst case at Hamming distance 1")
     print(f"Printed vs tight calibration for eps = {args.eps:g} ({args.metric}), gamma = {rows[0]['gamma']:.6g}")
     print(f"tight eps: certified upper bound on the {what}")
     print()
     print(format_tight_table(rows))
     if lap:
-        where = ("sup over all distances d > 0 (Lambda = inf)" if args.metric == "gp"
+        where = ("sup over all distances d > 0 (Lambda = inf)" if args.metric == "euclidean"
                  else "Hamming distance 1")
         print()
         print(f"Approximate: Laplace with g_L (004 Lemma 3.6), delta = {args.delta:g}; tight delta = certified "

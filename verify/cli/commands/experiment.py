@@ -76,6 +76,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--mechanisms", default=None,
                    help="comma-separated subset of M0,M1,M2,M3,M3-tight,M3-PolyPlace,M3-GenCauchy,M_LDP")
     p.add_argument("--no-figure", action="store_true", help="write the CSV only")
+    p.add_argument("--reps-per-task", type=int, default=None, metavar="R",
+                   help="repetitions per task (the unit of parallel work; part of the seed layout, so "
+                        "changing it changes the random streams)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="run the tasks on a Dask LocalCluster of N worker processes (default 1 = serial); "
+                        "the table is identical to the serial one for the same seed")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the tasks on an existing Dask cluster, e.g. tcp://host:8786")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(handler=run)
 
 
@@ -107,12 +116,36 @@ def run(args: argparse.Namespace) -> int:
         overrides["k"] = args.k
     if args.mechanisms is not None:
         overrides["mechanisms"] = [m.strip() for m in args.mechanisms.split(",") if m.strip()]
+    if args.reps_per_task is not None:
+        if args.reps_per_task < 1:
+            raise ValueError(f"--reps-per-task must be an integer >= 1; got {args.reps_per_task}")
+        overrides["reps_per_task"] = args.reps_per_task
+    if args.workers < 1:
+        raise ValueError(f"--workers must be an integer >= 1; got {args.workers}")
+
+    from verify.parallel import get_executor
+
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - tqdm is optional
+        tqdm = None
 
     def progress(msg: str) -> None:
-        print(msg, file=sys.stderr, flush=True)
+        if tqdm is not None and not args.no_progress:
+            tqdm.write(msg, file=sys.stderr)  # keeps the bar below the lines
+        else:
+            print(msg, file=sys.stderr, flush=True)
 
     t0 = time.perf_counter()
-    result = run_experiment(args.name, quick=args.quick, progress=progress, **overrides)
+    executor = get_executor(args.scheduler, args.workers)
+    try:
+        print(f"backend: {executor.describe()}", file=sys.stderr)
+        result = run_experiment(args.name, quick=args.quick, progress=progress, executor=executor,
+                                bar=not args.no_progress, **overrides)
+    finally:
+        executor.close()
+    for ev in result.events:
+        print(f"cluster: {ev}", file=sys.stderr)
     out = Path(args.out)
     csv_path = result.to_csv(out / f"{args.name}.csv")
     print(result.format_table())

@@ -1,0 +1,49 @@
+"""The exact auditor: privacy loss from output densities, worst-case search, mpmath certificates.
+
+* :mod:`~verify.audit.exact.loss` - the privacy loss L(y; x, x') = ln p_x(y) - ln p_x'(y) of a
+  concrete mechanism in float and mpmath, and the certification threshold;
+* :mod:`~verify.audit.exact.smooth` - the abstract smooth-sensitivity mechanism of 004 Def. 8: the
+  worst case over every (f, B) a calibration must cover;
+* :mod:`~verify.audit.exact.approx` - (eps, delta): the hockey-stick divergence from exact CDFs;
+* :mod:`~verify.audit.exact.neighbourhoods` - Euclidean (GP), Hamming (DP) and ordered (003) pairs;
+* :mod:`~verify.audit.exact.concrete` - worst-case search of a mechanism with a density over a
+  neighbourhood, and finite brute force;
+* :mod:`~verify.audit.exact.result` - :class:`AuditResult` (outcome pass / violated / inconclusive);
+* :mod:`~verify.audit.exact.claims` - from audits to claim verdicts.
+"""
+
+from .approx import bad_set, hockey_stick, hockey_stick_mp, interval_mass
+from .claims import claim_result_from_audits, verdict_of_audits
+from .concrete import audit_density_mechanism, audit_finite
+from .loss import PARAM_ROUNDING_TOL, cert_threshold, check_has_density, log_density_mp, privacy_loss, privacy_loss_mp
+from .neighbourhoods import EuclideanNeighbourhood, HammingNeighbourhood, OrderedNeighbourhood
+from .result import FLOAT_EXCESS_TOL, OUTCOMES, AuditResult
+from .smooth import abstract_loss, abstract_loss_mp, audit_smooth_mechanism
+from ._search import search_distance
+
+__all__ = [
+    "AuditResult",
+    "OUTCOMES",
+    "FLOAT_EXCESS_TOL",
+    "PARAM_ROUNDING_TOL",
+    "cert_threshold",
+    "check_has_density",
+    "privacy_loss",
+    "privacy_loss_mp",
+    "log_density_mp",
+    "abstract_loss",
+    "abstract_loss_mp",
+    "audit_smooth_mechanism",
+    "search_distance",
+    "interval_mass",
+    "bad_set",
+    "hockey_stick",
+    "hockey_stick_mp",
+    "EuclideanNeighbourhood",
+    "HammingNeighbourhood",
+    "OrderedNeighbourhood",
+    "audit_density_mechanism",
+    "audit_finite",
+    "claim_result_from_audits",
+    "verdict_of_audits",
+]

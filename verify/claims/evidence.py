@@ -1,0 +1,86 @@
+"""Shared helpers of the claim modules: relative deviations, reference checks and the two verdict rules.
+
+* :func:`rel_dev` -- |a - b| / |b| (b the reference), guarded against b = 0.
+* :func:`reference_check` / :func:`derivation_verdict` -- a SymPy derivation checked two ways:
+  printed form vs derived form (:class:`derivations.comparison.Comparison`), and derived form vs the
+  definition at independent points.  VERIFIED if both agree, ERRATUM if only the printed form differs
+  (both forms in the evidence), INCONCLUSIVE if the derivation disagrees with the definition.
+* :func:`agreement_verdict` -- a closed form against brute force of its definition at sample points:
+  VERIFIED if every relative deviation is within ``tol``, INCONCLUSIVE otherwise (with the worst row).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import mpmath
+
+from .registry import ClaimResult, Verdict
+
+__all__ = ["rel_dev", "reference_check", "derivation_verdict", "agreement_verdict"]
+
+
+def rel_dev(a: float, b: float) -> float:
+    """|a - b| / max(|b|, 1e-300): the relative deviation of ``a`` from the reference ``b``."""
+    return abs(a - b) / max(abs(b), 1e-300)
+
+
+def reference_check(name: str, rows: Sequence[dict[str, Any]], tol: float) -> dict[str, Any]:
+    """A reference check: rows of {point..., 'derived': v, 'definition': w}; passes if every relative
+    deviation (computed from the mpmath values at 40 digits, before rounding to floats) is <= tol.
+    The rows are updated in place with float values and their 'rel_dev'."""
+    worst = 0.0
+    for r in rows:
+        d, w = r["derived"], r["definition"]
+        with mpmath.workdps(40):  # deviations from the mpmath values, before rounding to floats
+            dev = float(abs(mpmath.mpf(d) - mpmath.mpf(w)) / max(abs(mpmath.mpf(w)), mpmath.mpf(10) ** -300))
+        r["derived"], r["definition"] = float(d), float(w)
+        r["rel_dev"] = dev
+        # a NaN deviation must fail the check (max(0.0, nan) would silently keep 0.0)
+        worst = max(worst, dev) if math.isfinite(dev) else math.inf
+    return {"name": name, "tol": tol, "max_rel_dev": worst, "ok": worst <= tol, "n": len(rows), "rows": rows}
+
+
+def derivation_verdict(
+    cmps: Sequence[Any],
+    refs: Sequence[dict[str, Any]],
+    *,
+    what: str,
+    precision: str,
+    extra: dict[str, Any] | None = None,
+) -> ClaimResult:
+    """Verdict of a derivation: ``cmps`` (printed vs derived, :class:`derivations.comparison.Comparison`)
+    and ``refs`` (derived vs definition, :func:`reference_check`); see the module docstring."""
+    ev: dict[str, Any] = {
+        "comparisons_printed_vs_derived": [c.evidence() for c in cmps],
+        "checks_derived_vs_definition": refs,
+    }
+    if extra:
+        ev.update(extra)
+    bad_refs = [r["name"] for r in refs if not r["ok"]]
+    if bad_refs:
+        return ClaimResult(Verdict.INCONCLUSIVE, f"{what}: derivation disagrees with the definition in {bad_refs}", ev, precision)
+    differing = [c for c in cmps if not c.agree]
+    if not differing:
+        return ClaimResult(Verdict.VERIFIED, f"{what}: printed = derived ({len(cmps)} comparisons); derived = definition "
+                           f"({sum(r['n'] for r in refs)} independent points)", ev, precision)
+    ev["printed"] = "; ".join(f"{c.name}: {c.printed}" for c in differing)
+    ev["corrected"] = "; ".join(f"{c.name}: {c.derived}" for c in differing)
+    ev["erratum_points"] = [{"point": c.worst_point, "max_rel_dev": c.max_deviation,
+                             "values_printed_vs_derived": [list(v) for v in c.values[:5]]} for c in differing]
+    return ClaimResult(Verdict.ERRATUM, f"{what}: printed form differs from the derivation in "
+                       f"{[c.name for c in differing]}; the derived form agrees with the definition", ev, precision)
+
+
+def agreement_verdict(rows: list[dict[str, Any]], what: str, *, tol: float, precision: str,
+                      extra_ev: dict[str, Any] | None = None) -> ClaimResult:
+    """VERIFIED if every row's 'rel_dev' (closed form vs brute force at the row's 'x') is <= tol,
+    INCONCLUSIVE otherwise; the evidence holds all rows and the worst."""
+    worst = max(rows, key=lambda r: r["rel_dev"])
+    ev = {"rows": rows, "worst": worst, **(extra_ev or {})}
+    if worst["rel_dev"] <= tol:
+        return ClaimResult(Verdict.VERIFIED, f"{what}: closed form = brute force at {len(rows)} points "
+                           f"(max rel. dev. {worst['rel_dev']:.1e})", ev, precision)
+    return ClaimResult(Verdict.INCONCLUSIVE, f"{what}: max rel. dev. {worst['rel_dev']:.2e} at x={worst['x']}", ev,
+                       precision)

@@ -1,0 +1,790 @@
+"""Ball-arithmetic (arb) evaluators translated from the SymPy derivations (issue 16).
+
+Nothing here types a density.  The project states each noise density twice (the NumPy core and
+one mpmath reference); the proof engine gets its functions from the **SymPy** side instead:
+``derivations.privacy_loss`` derives D_shift = -psi and D_scale = -(1 + z psi) (psi = (ln h)')
+of GenCauchy (004 Lemma 3.3) and Student's t (004 Lemma 3.5) from their log-densities, and
+``derivations.polyplace.derive_log_derivatives`` those of PolyPlace (002 Lemma 10).  This module
+translates any such SymPy expression tree into arb operations (python-flint 0.9):
+
+* :func:`compile_arb` -- a small recursive translator (Add, Mul, Pow with integer / rational / real
+  exponents, exp, log, log1p, sqrt, Abs, sign, Max, Min, Heaviside, Piecewise, gamma, loggamma,
+  pi, E).  Every operation returns a ball containing the exact range of the operation over its
+  argument balls (arb's inclusion principle); real powers x^y of a nonnegative base are enclosed
+  by their four corner values (x^y is monotone in x and in y separately), so z^p with z in [0, 1]
+  and p a ball is finite; Piecewise takes the union of every branch whose condition may hold.
+* :class:`Objective` -- a function F(v_1, ..., v_n) <= 0 to be proven on a box, with
+  - sign splitting: each |a| and each Piecewise branch yields a *variant*, simplified once by
+    SymPy with the sign (branch) fixed; on a box where the guards (signs of the arguments,
+    branch conditions) are certain, the simplified variant is evaluated (PolyPlace's
+    |shift| + |scale| then simplifies to the constant alpha/s of 002 Lemma 12, so F = 0 is proven
+    exactly, not approached);
+  - the mean-value form F(c) + sum_i dF/dv_i(B) (B_i - c_i) with the derivatives from ``sp.diff``;
+  - compactification of one half-line variable z in [0, inf) (see :class:`Objective`).
+
+Fallback: mpmath's ``iv`` would be used if python-flint were not importable; it is (0.9.0), so
+this module requires flint and raises ImportError with that message otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import reduce
+from typing import Any, Callable, Sequence
+
+import sympy as sp
+from sympy.codegen.cfunctions import log1p as _sp_log1p
+
+try:
+    import flint
+    from flint import arb, fmpq
+except ImportError as exc:  # pragma: no cover - flint is a declared extra
+    raise ImportError("verify.proof needs python-flint (pip install python-flint); mpmath.iv fallback not built") from exc
+
+__all__ = ["ArbFunction", "compile_arb", "pow_ball", "ball", "ball_from_fraction", "arb_to_fraction", "upper_fraction",
+           "lower_fraction", "Objective", "Variable", "workprec"]
+
+
+class workprec:
+    """Context manager: arb working precision (bits), restored on exit (like mpmath.workprec)."""
+
+    def __init__(self, bits: int) -> None:
+        self.bits = int(bits)
+
+    def __enter__(self) -> "workprec":
+        self._old = flint.ctx.prec
+        flint.ctx.prec = self.bits
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        flint.ctx.prec = self._old
+
+
+def ball_from_fraction(q: Fraction) -> arb:
+    """A ball containing the rational q (exact when q is dyadic and fits the precision)."""
+    return arb(fmpq(q.numerator, q.denominator))
+
+
+def ball(lo: Fraction, hi: Fraction) -> arb:
+    """A ball containing [lo, hi] (clipped at 0 when lo >= 0, so that powers of z >= 0 stay real)."""
+    b = ball_from_fraction(lo).union(ball_from_fraction(hi))
+    if lo >= 0:
+        b = b.nonnegative_part()
+    return b
+
+
+def arb_to_fraction(x: arb) -> Fraction:
+    """The exact value of an exact (radius 0) arb, e.g. ``b.upper()``."""
+    if not x.is_finite():
+        raise ValueError(f"arb value must be finite; got {x}")
+    man, exp = x.mid().man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
+
+
+def upper_fraction(x: arb) -> Fraction | float:
+    """An exact rational >= every point of the ball x (+inf for a non-finite ball)."""
+    if not x.is_finite():
+        return math.inf
+    return arb_to_fraction(x.upper())
+
+
+def lower_fraction(x: arb) -> Fraction | float:
+    """An exact rational <= every point of the ball x (-inf for a non-finite ball)."""
+    if not x.is_finite():
+        return -math.inf
+    return arb_to_fraction(x.lower())
+
+
+_NAN = arb.nan()
+
+
+def pow_ball(x: arb, y: arb) -> arb:
+    """Enclosure of {a^b : a in x, b in y} for a real exponent ball y.
+
+    For x >= 0 the map (a, b) -> a^b is monotone in a (for fixed b > 0) and in b (for fixed a),
+    so its range over the box is spanned by the four corners; 0^b = 0 for b > 0.  A base ball
+    reaching below 0 (a non-integer power of a negative number) gives NaN: not proven."""
+    if not (x.is_finite() and y.is_finite()):
+        return _NAN
+    if y.is_exact() and y.is_integer():
+        n = int(arb_to_fraction(y))
+        return x**n
+    xl = x.lower()
+    if xl > 0:
+        return x**y  # arb's real power of a positive ball: a rigorous enclosure
+    xu = x.upper()
+    if xl < 0:
+        return _NAN
+    yl, yu = y.lower(), y.upper()
+    contains_zero = not (xl > 0)
+    if contains_zero and not (yl > 0):
+        return _NAN  # 0^b with b <= 0
+    corners = []
+    for a in (xl, xu):
+        for b in (yl, yu):
+            corners.append(arb(0) if a == 0 else a**b)
+    return reduce(lambda u, v: u.union(v), corners).nonnegative_part()  # a^b >= 0 for a >= 0
+
+
+ArbFunction = Callable[[Sequence[arb]], arb]
+
+
+def _cond_state(rel: Any, env: Callable[[sp.Expr], ArbFunction], args: Sequence[arb]) -> bool | None:
+    """True/False when the relation holds/fails on the whole box, None when undetermined."""
+    if rel is sp.true or rel == True:  # noqa: E712
+        return True
+    if rel is sp.false or rel == False:  # noqa: E712
+        return False
+    if isinstance(rel, sp.And):
+        st = [_cond_state(a, env, args) for a in rel.args]
+        return False if False in st else (True if all(s is True for s in st) else None)
+    if isinstance(rel, sp.Or):
+        st = [_cond_state(a, env, args) for a in rel.args]
+        return True if True in st else (False if all(s is False for s in st) else None)
+    if isinstance(rel, sp.Not):
+        s = _cond_state(rel.args[0], env, args)
+        return None if s is None else not s
+    if not isinstance(rel, sp.core.relational.Relational):
+        raise TypeError(f"unsupported Piecewise condition {rel!r}")
+    d = env(rel.lhs - rel.rhs)(args)
+    if not d.is_finite():
+        return None
+    lo, hi = d.lower(), d.upper()
+    if isinstance(rel, sp.StrictLessThan):
+        return True if hi < 0 else (False if lo >= 0 else None)
+    if isinstance(rel, sp.LessThan):
+        return True if hi <= 0 else (False if lo > 0 else None)
+    if isinstance(rel, sp.StrictGreaterThan):
+        return True if lo > 0 else (False if hi <= 0 else None)
+    if isinstance(rel, sp.GreaterThan):
+        return True if lo >= 0 else (False if hi < 0 else None)
+    raise TypeError(f"unsupported relation {rel!r}")
+
+
+def compile_arb(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
+    """Translate a SymPy expression into a function of a sequence of arb balls (one per variable).
+
+    Common sub-expressions (``sp.cse``) are evaluated once per call.  Raises TypeError for a node
+    outside the supported set (listed in the module docstring)."""
+    expr = sp.sympify(expr)
+    if expr.has(sp.Piecewise):
+        return _compile_tree(expr, variables)
+    reps, (reduced,) = sp.cse(expr, symbols=sp.numbered_symbols("cse_", cls=sp.Dummy))
+    if not reps:
+        return _compile_tree(reduced, variables)
+    names = list(variables)
+    steps = []
+    for sym, sub in reps:
+        steps.append(_compile_tree(sub, list(names)))
+        names.append(sym)
+    final = _compile_tree(reduced, names)
+
+    def run(a: Sequence[arb]) -> arb:
+        env = list(a)
+        for st in steps:
+            env.append(st(env))
+        return final(env)
+
+    return run
+
+
+def _compile_tree(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
+    index = {v: i for i, v in enumerate(variables)}
+    cache: dict[sp.Expr, ArbFunction] = {}
+
+    def tr(e: sp.Expr) -> ArbFunction:
+        if e in cache:
+            return cache[e]
+        f = _tr(e)
+        cache[e] = f
+        return f
+
+    def const(value: arb) -> ArbFunction:
+        return lambda a: value
+
+    def _tr(e: sp.Expr) -> ArbFunction:
+        if e.is_Symbol:
+            if e not in index:
+                raise TypeError(f"free symbol {e} is not one of the variables {list(variables)}")
+            i = index[e]
+            return lambda a: a[i]
+        if e.is_Integer or e.is_Rational or e.is_Float:
+            q = sp.Rational(e)  # for a Float: its exact binary value
+            num, den = int(q.p), int(q.q)
+            if den & (den - 1) == 0 and abs(num).bit_length() < 50:
+                exact = arb(fmpq(num, den))  # dyadic: exact at every precision
+                return lambda a: exact
+            return lambda a: arb(fmpq(num, den))
+        if e is sp.S.NegativeOne:
+            return const(arb(-1))
+        if e is sp.pi:
+            return lambda a: arb.pi()
+        if e is sp.E:
+            return lambda a: arb.const_e()
+        if e is sp.oo or e is sp.zoo or e is sp.nan or e is -sp.oo:
+            return const(_NAN)
+        if isinstance(e, sp.Add):
+            fs = [tr(t) for t in e.args]
+
+            def add(a: Sequence[arb]) -> arb:
+                acc = fs[0](a)
+                for f in fs[1:]:
+                    acc = acc + f(a)
+                return acc
+
+            return add
+        if isinstance(e, sp.Mul):
+            if e.args[0] is sp.S.NegativeOne:
+                rest = tr(sp.Mul(*e.args[1:]))
+                return lambda a: -rest(a)
+            fs = [tr(t) for t in e.args]
+
+            def mul(a: Sequence[arb]) -> arb:
+                acc = fs[0](a)
+                for f in fs[1:]:
+                    acc = acc * f(a)
+                return acc
+
+            return mul
+        if isinstance(e, sp.Pow):
+            base, ex = e.args
+            fb = tr(base)
+            if ex.is_Integer:
+                n = int(ex)
+                if n >= 0:
+                    return lambda a: fb(a) ** n
+                return lambda a: 1 / (fb(a) ** (-n))
+            if ex == sp.Rational(1, 2):
+                return lambda a: _sqrt(fb(a))
+            if ex == sp.Rational(-1, 2):
+                return lambda a: 1 / _sqrt(fb(a))
+            fe = tr(ex)
+            return lambda a: pow_ball(fb(a), fe(a))
+        if isinstance(e, sp.exp):
+            f = tr(e.args[0])
+            return lambda a: f(a).exp()
+        if isinstance(e, sp.log):
+            if len(e.args) != 1:
+                raise TypeError(f"log with a base is not supported: {e}")
+            f = tr(e.args[0])
+            return lambda a: _log(f(a))
+        if isinstance(e, _sp_log1p):
+            f = tr(e.args[0])
+            return lambda a: _log1p(f(a))
+        if isinstance(e, sp.Abs):
+            f = tr(e.args[0])
+            return lambda a: abs(f(a))
+        if isinstance(e, sp.sign):
+            f = tr(e.args[0])
+            return lambda a: _sign(f(a))
+        if isinstance(e, sp.Heaviside):
+            f = tr(e.args[0])
+            return lambda a: _heaviside(f(a))
+        if isinstance(e, (sp.Max, sp.Min)):
+            fs = [tr(t) for t in e.args]
+            op = arb.max if isinstance(e, sp.Max) else arb.min
+            return lambda a: reduce(op, (f(a) for f in fs))
+        if isinstance(e, sp.gamma):
+            f = tr(e.args[0])
+            return lambda a: f(a).gamma()
+        if isinstance(e, sp.loggamma):
+            f = tr(e.args[0])
+            return lambda a: f(a).lgamma()
+        if isinstance(e, sp.Piecewise):
+            branches = [(tr(ex), cond) for ex, cond in e.args]
+
+            def pw(a: Sequence[arb]) -> arb:
+                out = None
+                for fe, cond in branches:
+                    st = _cond_state(cond, tr, a)
+                    if st is False:
+                        continue
+                    v = fe(a)
+                    out = v if out is None else out.union(v)
+                    if st is True:
+                        return out
+                return _NAN if out is None else out
+
+            return pw
+        raise TypeError(f"compile_arb: unsupported node {type(e).__name__}: {e}")
+
+    root = tr(sp.sympify(expr))
+    return root
+
+
+def _sqrt(x: arb) -> arb:
+    if x.is_finite() and x.lower() < 0:
+        return _NAN
+    return x.sqrt()
+
+
+def _log(x: arb) -> arb:
+    if not x.is_finite() or not (x.lower() > 0):
+        return _NAN
+    return x.log()
+
+
+def _log1p(x: arb) -> arb:
+    if not x.is_finite() or not (x.lower() > -1):
+        return _NAN
+    return x.log1p()
+
+
+def _sign(x: arb) -> arb:
+    if not x.is_finite():
+        return arb(0, 1)
+    if x.lower() > 0:
+        return arb(1)
+    if x.upper() < 0:
+        return arb(-1)
+    if x.is_zero():
+        return arb(0)
+    return arb(0, 1)
+
+
+def _heaviside(x: arb) -> arb:
+    if x.is_finite() and x.lower() > 0:
+        return arb(1)
+    if x.is_finite() and x.upper() < 0:
+        return arb(0)
+    return arb(fmpq(1, 2), fmpq(1, 2))
+
+
+# ---------------------------------------------------------------------------------------------------
+# objectives
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One coordinate of the proof domain: a symbol and its interval [lo, hi] (hi may be +inf only
+    for the half-line variable of an :class:`Objective`, which is then compactified)."""
+
+    symbol: sp.Symbol
+    lo: Fraction
+    hi: Fraction | float
+
+    @property
+    def halfline(self) -> bool:
+        return self.hi == math.inf
+
+
+@dataclass
+class _Variant:
+    guards: list[tuple[ArbFunction, bool]]  # (g, strict): g(box) > 0 (strict) or >= 0 must hold
+    value: ArbFunction
+    grads: list[ArbFunction] | None
+    expr: sp.Expr
+
+
+def _symbolic_variants(expr: sp.Expr, max_leaves: int = 64) -> dict[str, Any]:
+    """Sign-split tree of ``expr``: each Piecewise is split into its branches, each |a| into a and
+    -a, each Max / Min into its arguments, with the guards (branch condition, sign of the
+    argument, which argument is larger) under which the choice equals the original; leaves are
+    simplified by SymPy (sp.cancel).  For |.|, Max and Min the split also records the coefficient
+    dF/d(atom): where it has a certain sign, F is monotone in the atom and the children combine
+    without guards (|a| = max(a, -a): F increasing in it is max(F(a), F(-a)), decreasing is
+    <= min(F(a), F(-a)); likewise for Max, reversed for Min).  Otherwise at every point some
+    child's guards hold, so the union of the children not excluded encloses F."""
+    count = [0]
+
+    def rec(e: sp.Expr) -> dict[str, Any]:
+        pws = sorted(e.atoms(sp.Piecewise), key=sp.default_sort_key)
+        if pws:
+            pw = pws[0]
+            children, prior = [], []
+            for ex, cond in pw.args:
+                g = _relation_guards(cond)
+                if g is None:
+                    raise TypeError(f"unsupported Piecewise condition {cond}")
+                children.append((prior + g, rec(e.xreplace({pw: ex}))))
+                if cond is sp.true or cond == True:  # noqa: E712
+                    break
+                neg = _relation_guards(_negate(cond))
+                if neg is None:
+                    raise TypeError(f"unsupported Piecewise condition {cond}")
+                prior = prior + neg
+            return {"kind": "pw", "coef": None, "children": children}
+        atoms = sorted(e.atoms(sp.Abs, sp.Max, sp.Min), key=lambda t: (sp.count_ops(t), sp.default_sort_key(t)))
+        if atoms:
+            at = atoms[0]
+            d = sp.Dummy("atom")
+            coef = sp.diff(e.xreplace({at: d}), d)
+            coef = None if coef.has(d) else coef
+            if isinstance(at, sp.Abs):
+                u = at.args[0]
+                choices = [(u, [(u, False)]), (-u, [(-u, False)])]
+                kind = "abs"
+            else:
+                first = at.args[0]
+                rest = at.func(*at.args[1:]) if len(at.args) > 2 else at.args[1]
+                sgn = 1 if isinstance(at, sp.Max) else -1
+                choices = [(first, [(sgn * (first - rest), False)]), (rest, [(sgn * (rest - first), False)])]
+                kind = "max" if isinstance(at, sp.Max) else "min"
+            return {"kind": kind, "coef": coef, "children": [(g, rec(e.xreplace({at: c}))) for c, g in choices]}
+        count[0] += 1
+        if count[0] > max_leaves:
+            raise ValueError(f"more than {max_leaves} sign/branch variants")
+        s = sp.cancel(sp.together(e))
+        return {"kind": "leaf", "expr": s if sp.count_ops(s) <= sp.count_ops(e) else e}
+
+    return rec(expr)
+
+
+def _tree_leaves(tree: dict[str, Any]) -> list[sp.Expr]:
+    if tree["kind"] == "leaf":
+        return [tree["expr"]]
+    return [x for _, ch in tree["children"] for x in _tree_leaves(ch)]
+
+
+def _tree_guards(tree: dict[str, Any]) -> list[sp.Expr]:
+    if tree["kind"] == "leaf":
+        return []
+    return [g for gs, ch in tree["children"] for g, _ in gs] + [x for _, ch in tree["children"] for x in _tree_guards(ch)]
+
+
+def _tree_map(tree: dict[str, Any], leaf: Callable[[sp.Expr], sp.Expr], guard: Callable[[sp.Expr], sp.Expr],
+              coef: Callable[[sp.Expr], sp.Expr]) -> dict[str, Any]:
+    if tree["kind"] == "leaf":
+        return {"kind": "leaf", "expr": leaf(tree["expr"])}
+    return {"kind": tree["kind"], "coef": None if tree["coef"] is None else coef(tree["coef"]),
+            "children": [([(guard(g), st) for g, st in gs], _tree_map(ch, leaf, guard, coef))
+                         for gs, ch in tree["children"]]}
+
+
+def _compile_tree_variants(tree: dict[str, Any], symbols: Sequence[sp.Symbol]) -> dict[str, Any]:
+    if tree["kind"] == "leaf":
+        return {"kind": "leaf", "variant": _compile_variants([([], tree["expr"])], symbols)[0]}
+    coef = None
+    if tree["coef"] is not None:
+        try:
+            coef = compile_arb(tree["coef"], symbols)
+        except TypeError:
+            coef = None
+    return {"kind": tree["kind"], "coef": coef,
+            "children": [([(compile_arb(g, symbols), st) for g, st in gs], _compile_tree_variants(ch, symbols))
+                         for gs, ch in tree["children"]]}
+
+
+def _eval_tree(node: dict[str, Any], balls: Sequence[arb], box: Sequence[tuple[Fraction, Fraction]], centred: bool,
+               upper_only: bool) -> arb:
+    if node["kind"] == "leaf":
+        return _variant_enclosure(node["variant"], balls, box, centred, upper_only, None)
+    live = []
+    for gs, ch in node["children"]:
+        states = [_guard_state(g(balls), st) for g, st in gs]
+        if all(x is True for x in states):
+            return _eval_tree(ch, balls, box, centred, upper_only)
+        if False not in states:
+            live.append(ch)
+    if node["coef"] is not None:
+        c = node["coef"](balls)
+        if c.is_finite() and (c.lower() >= 0 or c.upper() <= 0):
+            increasing = bool(c.lower() >= 0)
+            use_max = increasing if node["kind"] in ("abs", "max") else not increasing
+            vals = [_eval_tree(ch, balls, box, centred, upper_only) for _, ch in node["children"]]
+            if any(not v.is_finite() for v in vals):
+                return _NAN
+            if use_max:
+                return reduce(lambda u, v: arb.max(u, v), vals)
+            return reduce(lambda u, v: arb.min(u, v), vals) if upper_only else \
+                reduce(lambda u, v: u.union(v), [_eval_tree(ch, balls, box, centred, upper_only) for ch in live] or [_NAN])
+    vals = [_eval_tree(ch, balls, box, centred, upper_only) for ch in live]
+    return reduce(lambda u, v: u.union(v), vals) if vals else _NAN
+
+
+def _negate(cond: Any) -> Any:
+    if isinstance(cond, sp.core.relational.Relational):
+        return cond.negated
+    return sp.Not(cond)
+
+
+def _compile_variants(variants: list[tuple[list[tuple[sp.Expr, bool]], sp.Expr]],
+                      symbols: Sequence[sp.Symbol]) -> list[_Variant]:
+    out = []
+    for guards, e in variants:
+        value = compile_arb(e, symbols)
+        try:
+            grads: list[ArbFunction] | None = [compile_arb(sp.diff(e, v), symbols) for v in symbols]
+        except TypeError:
+            grads = None
+        out.append(_Variant([(compile_arb(g, symbols), strict) for g, strict in guards], value, grads, e))
+    return out
+
+
+def _relation_guards(cond: Any) -> list[tuple[sp.Expr, bool]] | None:
+    """Guards g > 0 / g >= 0 equivalent to a relation (conjunctions allowed), None if unsupported."""
+    if cond is sp.true or cond == True:  # noqa: E712
+        return []
+    if isinstance(cond, sp.And):
+        out: list[tuple[sp.Expr, bool]] = []
+        for c in cond.args:
+            g = _relation_guards(c)
+            if g is None:
+                return None
+            out += g
+        return out
+    if isinstance(cond, sp.StrictLessThan):
+        return [(cond.rhs - cond.lhs, True)]
+    if isinstance(cond, sp.LessThan):
+        return [(cond.rhs - cond.lhs, False)]
+    if isinstance(cond, sp.StrictGreaterThan):
+        return [(cond.lhs - cond.rhs, True)]
+    if isinstance(cond, sp.GreaterThan):
+        return [(cond.lhs - cond.rhs, False)]
+    return None
+
+
+class Objective:
+    """F(v_1, ..., v_n) <= 0 on a box: the function under proof, from one SymPy expression.
+
+    ``expr``       the SymPy expression of F (its free symbols must be the variables' symbols).
+    ``variables``  the coordinates and their intervals; at most one may be a half-line [0, +inf),
+                   and it is compactified (below).
+    ``name``       a label recorded in proofs; ``meta`` free JSON-able data (parameters, source).
+
+    Evaluation on a box (:meth:`evaluate`): the plain translation of F, the sign-split variant
+    whose guards hold on the whole box (else the union of the variants not excluded), and the
+    mean-value form of that variant; the intersection of the valid enclosures is returned.
+
+    Compactification of z in [0, inf).  The proof runs on u in [0, 2] with
+    z = Z0 u (u <= 1) and z = Z0/(2 - u) (u >= 1), continuous at u = 1, u = 2 <-> z = inf.  On
+    u >= 1 each variant is evaluated as G(w) = F(1/w), w = (2 - u)/Z0 in [0, 1/Z0], where G is the
+    variant with z = 1/w substituted and put over a common denominator by SymPy (sp.cancel):
+    for the rational-in-z^p forms of the derivations the powers of w then have nonnegative
+    exponents, so G is finite at w = 0 and the box [0, w1] *includes* z = inf.  A guard g(1/w)
+    = N/D is replaced by N D (same sign, finite at w = 0).  The tail lemma recorded with the proof
+    is L = lim_{z->inf} F (``sp.limit``), with G(0) checked to enclose it; the ball evaluation of G
+    on every tail box is what proves the tail, so nothing rests on the limit alone.  A G that is
+    not finite at w = 0 makes the tail boxes unprovable (never "proven")."""
+
+    def __init__(self, expr: sp.Expr, variables: Sequence[Variable], *, name: str = "",
+                 meta: dict[str, Any] | None = None, z0: Fraction = Fraction(1), tail_lemma: bool = True) -> None:
+        self.expr = sp.sympify(expr)
+        self.variables = list(variables)
+        self.name = name
+        self.meta = dict(meta or {})
+        self.z0 = Fraction(z0)
+        self.symbols = [v.symbol for v in self.variables]
+        extra = self.expr.free_symbols - set(self.symbols)
+        if extra:
+            raise ValueError(f"expr has free symbols {sorted(map(str, extra))} that are not variables")
+        half = [i for i, v in enumerate(self.variables) if v.halfline]
+        if len(half) > 1:
+            raise ValueError(f"at most one half-line variable; got {len(half)}")
+        self.half_index = half[0] if half else None
+        if self.half_index is not None and self.variables[self.half_index].lo != 0:
+            raise ValueError("the half-line variable must start at 0")
+        tree = _symbolic_variants(self.expr)
+        self.variant_exprs = _tree_leaves(tree)
+        # variables in which F is affine (every variant has zero second derivative and no guard
+        # involves them): sup over the box is at one of the two faces, so they are never split
+        guard_syms = set().union(set(), *[g.free_symbols for g in _tree_guards(tree)])
+        self.affine = [i for i, v in enumerate(self.symbols)
+                       if i != self.half_index and v not in guard_syms
+                       and all(sp.simplify(sp.diff(e, v, 2)) == 0 for e in self.variant_exprs)]
+        plain = compile_arb(self.expr, self.symbols)
+        plain_var = _compile_variants([([], self.expr)], self.symbols)[0]
+        self._head = {"plain": plain, "plain_var": plain_var, "tree": _compile_tree_variants(tree, self.symbols)}
+        self.tail_lemma: dict[str, Any] | None = None
+        if self.half_index is not None:
+            z = self.symbols[self.half_index]
+            self.w = sp.Symbol(f"w_{z.name}", nonnegative=True)
+            tail_syms = list(self.symbols)
+            tail_syms[self.half_index] = self.w
+            self._tail_symbols = tail_syms
+            ttree = _tree_map(tree, lambda e: _recip(e, z, self.w), lambda g: _recip_sign(g, z, self.w),
+                              lambda c: _recip(c, z, self.w))
+            self.tail_variant_exprs = _tree_leaves(ttree)
+            self._tail = {"plain": None, "tree": _compile_tree_variants(ttree, tail_syms)}
+            if tail_lemma:
+                self.tail_lemma = _tail_lemma(self.expr, z)
+
+    # -- domain -------------------------------------------------------------------------------
+    def domain(self) -> list[tuple[Fraction, Fraction]]:
+        """The proof domain (compactified: the half-line variable becomes [0, 2])."""
+        return [(Fraction(v.lo), Fraction(2) if v.halfline else Fraction(v.hi)) for v in self.variables]
+
+    def to_original(self, point: Sequence[Fraction]) -> list[Fraction | float]:
+        """Map a domain point back to the original coordinates (u -> z)."""
+        out: list[Fraction | float] = list(point)
+        if self.half_index is not None:
+            u = Fraction(point[self.half_index])
+            out[self.half_index] = self.z0 * u if u <= 1 else (math.inf if u == 2 else self.z0 / (2 - u))
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-able description (recorded in proofs)."""
+        return {"name": self.name, "expr": str(self.expr), "variables": [
+            {"symbol": v.symbol.name, "lo": str(v.lo), "hi": "inf" if v.halfline else str(v.hi)} for v in self.variables],
+            "compactification": None if self.half_index is None else
+            f"z = {self.z0} u (u <= 1), z = {self.z0}/(2 - u) (u >= 1)", "tail_lemma": self.tail_lemma,
+            "meta": self.meta}
+
+    # -- evaluation -----------------------------------------------------------------------------
+    def evaluate(self, box: Sequence[tuple[Fraction, Fraction]], *, centred: bool = True,
+                 signs: bool = True, upper_only: bool = False) -> arb:
+        """A ball containing F over the box (compactified coordinates).  With ``upper_only`` only
+        the ball's upper end is meaningful (>= sup F on the box): variables in which the gradient
+        has a certain sign are then fixed at the face where F is largest, and each variable in
+        which F is affine (``self.affine``, checked symbolically) is evaluated at both faces."""
+        if upper_only and self.affine and any(box[i][0] != box[i][1] for i in self.affine):
+            faces = [list(box)]
+            for i in self.affine:
+                lo, hi = box[i]
+                faces = [f[:i] + [(e, e)] + f[i + 1:] for f in faces for e in ((lo, hi) if lo != hi else (lo,))]
+            vals = [self.evaluate(f, centred=centred, signs=signs, upper_only=True) for f in faces]
+            return reduce(lambda u, v: u.union(v), vals)
+        if self.half_index is None:
+            return _eval_part(self._head, box, centred, signs, upper_only)
+        i = self.half_index
+        lo, hi = box[i]
+        parts = []
+        if lo <= 1:
+            b = list(box)
+            b[i] = (self.z0 * lo, self.z0 * min(hi, Fraction(1)))
+            parts.append(_eval_part(self._head, b, centred, signs, upper_only))
+        if hi > 1:
+            b = list(box)
+            b[i] = ((2 - hi) / self.z0, (2 - max(lo, Fraction(1))) / self.z0)
+            parts.append(_eval_part(self._tail, b, centred, signs, upper_only))
+        return reduce(lambda u, v: u.union(v), parts)
+
+    def evaluate_point(self, point: Sequence[Fraction]) -> arb:
+        """A ball containing F at one point (compactified coordinates)."""
+        return self.evaluate([(q, q) for q in point], centred=False)
+
+    def evaluate_mp(self, point: Sequence[Fraction], dps: int = 50) -> Any:
+        """F at a point (compactified coordinates) by SymPy/mpmath at ``dps`` digits: a value, not a
+        ball -- the independent high-precision confirmation of a counterexample."""
+        orig = self.to_original(point)
+        if self.half_index is not None and orig[self.half_index] == math.inf:
+            return sp.N(sp.limit(self.expr.subs({s: sp.Rational(q.numerator, q.denominator)
+                                                 for s, q in zip(self.symbols, orig) if q != math.inf}),
+                                 self.symbols[self.half_index], sp.oo), dps)
+        sub = {s: sp.Rational(q.numerator, q.denominator) for s, q in zip(self.symbols, orig)}
+        return sp.N(self.expr.subs(sub), dps)
+
+
+def _eval_part(part: dict[str, Any], box: Sequence[tuple[Fraction, Fraction]], centred: bool, signs: bool,
+               upper_only: bool = False) -> arb:
+    balls = [ball(lo, hi) for lo, hi in box]
+    plain = part["plain"]
+    best = plain(balls) if plain is not None else None
+    if signs or plain is None:
+        best = _tighter(best, _eval_tree(part["tree"], balls, box, centred, upper_only))
+    if centred and part.get("plain_var") is not None:
+        best = _tighter(best, _centred(part["plain_var"], balls, box))
+    return best if best is not None else _NAN
+
+
+def _variant_enclosure(var: _Variant, balls: Sequence[arb], box: Sequence[tuple[Fraction, Fraction]], centred: bool,
+                       upper_only: bool, best: arb | None) -> arb:
+    """Enclosure of a smooth variant on the box (upper end only when ``upper_only``): variables with
+    a certain sign of dF/dv_i are fixed at the face where F is largest, then the mean-value form."""
+    if upper_only and var.grads is not None:
+        face, moved = list(box), False
+        for i, (g, (lo, hi)) in enumerate(zip(var.grads, box)):
+            if lo == hi:
+                continue
+            d = g(balls)
+            if d.is_finite() and d.lower() >= 0:
+                face[i], moved = (hi, hi), True
+            elif d.is_finite() and d.upper() <= 0:
+                face[i], moved = (lo, lo), True
+        if moved:
+            box = face
+            balls = [ball(lo, hi) for lo, hi in face]
+            best = None
+    out = _tighter(best, var.value(balls))
+    if centred:
+        out = _tighter(out, _centred(var, balls, box))
+    return out if out is not None else _NAN
+
+
+def _tighter(a: arb | None, b: arb | None) -> arb | None:
+    """The intersection of two valid enclosures (either may be None or non-finite)."""
+    if a is None or not a.is_finite():
+        return b if b is not None else a
+    if b is None or not b.is_finite():
+        return a
+    if a.overlaps(b):
+        return a.intersection(b)
+    return a if a.rad() <= b.rad() else b  # cannot happen for two valid enclosures
+
+
+def _centred(var: _Variant, balls: Sequence[arb], box: Sequence[tuple[Fraction, Fraction]]) -> arb | None:
+    """Mean-value form F(c) + sum_i dF/dv_i(B) (B_i - c_i) (the variant is smooth on the box)."""
+    if var.grads is None or all(lo == hi for lo, hi in box):
+        return None
+    mids = [(lo + hi) / 2 for lo, hi in box]
+    v = var.value([ball(m, m) for m in mids])
+    for g, (lo, hi), m in zip(var.grads, box, mids):
+        if lo != hi:
+            v = v + g(balls) * ball_from_fraction(lo - m).union(ball_from_fraction(hi - m))
+    return v
+
+
+def _guard_state(g: arb, strict: bool) -> bool | None:
+    if not g.is_finite():
+        return None
+    if (g.lower() > 0) if strict else (g.lower() >= 0):
+        return True
+    if (g.upper() <= 0) if strict else (g.upper() < 0):
+        return False
+    return None
+
+
+def _recip(expr: sp.Expr, z: sp.Symbol, w: sp.Symbol, *, keep_positive: bool = False) -> sp.Expr:
+    """expr(z = 1/w) over a common denominator (negative powers of w cleared by sp.cancel)."""
+    wp = sp.Symbol(w.name, positive=True)
+    # z-free sub-expressions (the calibrated eta, Max(...), constants) are held opaque, so that the
+    # power rewriting below cannot turn e.g. (p-1)^((p-1)/p) into a cancelling difference
+    held: dict[sp.Symbol, sp.Expr] = {}
+
+    def hold(t: sp.Expr) -> sp.Expr:
+        if not t.has(z):
+            if t.is_Atom:
+                return t
+            d = sp.Dummy("held")
+            held[d] = t
+            return d
+        if isinstance(t, sp.Pow):
+            return sp.Pow(hold(t.base), t.exp)  # exponents stay visible to the power rewriting
+        return t.func(*[hold(a) for a in t.args]) if t.args else t
+
+    e = hold(expr).subs(z, 1 / wp)
+    # w^(p-1) -> w^p w^(-1): one generator w^p, so sp.cancel clears the negative powers
+    e = sp.expand_power_exp(sp.powsimp(sp.expand_power_base(e, force=True), force=True))
+    e = sp.cancel(sp.together(e)).xreplace(held)
+    return e if keep_positive else e.subs(wp, w)
+
+
+def _recip_sign(guard: sp.Expr, z: sp.Symbol, w: sp.Symbol) -> sp.Expr:
+    """An expression with the sign of guard(z = 1/w) on w > 0, continuous up to w = 0: the numerator
+    N of N/D when D > 0 (resp. -N when D < 0) for every w > 0; else N/D itself (then a box
+    containing w = 0 leaves the guard undetermined).  At w = 0 (z = inf) the variant's value is
+    the limit from w > 0, where the guard holds, so the guard on the closed box suffices."""
+    wp = sp.Symbol(w.name, positive=True)
+    num, den = sp.fraction(_recip(guard, z, w, keep_positive=True))
+    if den.is_positive:
+        out = num
+    elif den.is_negative:
+        out = -num
+    else:
+        out = num / den
+    return out.subs(wp, w)
+
+
+def _tail_lemma(expr: sp.Expr, z: sp.Symbol) -> dict[str, Any]:
+    """SymPy: L = lim_{z->inf} F (recorded as a string)."""
+    try:
+        L = sp.limit(expr, z, sp.oo)
+    except Exception as exc:  # noqa: BLE001 - recorded; the ball evaluation of the tail decides
+        return {"limit": None, "error": f"{type(exc).__name__}: {exc}"}
+    return {"limit": str(sp.simplify(L)),
+            "statement": "lim_{z->inf} F = limit (SymPy); the tail boxes u in [1, 2] (w = 1/z in [0, 1/Z0]) enclose "
+                         "F including z = inf by the ball evaluation of F(1/w) over a common denominator"}

@@ -1,0 +1,339 @@
+"""The inequalities of the papers as proof obligations for :mod:`verify.proof.prover` (issue 16).
+
+Every function under proof is built from the **SymPy** derivations (no density is typed here):
+
+* D_shift = -psi, D_scale = -(1 + z psi) (psi = (ln h)') of GenCauchy and Student's t from
+  ``derivations.privacy_loss.derive_gencauchy_gp`` / ``derive_student_t_gp`` (004 Lemmas 3.3, 3.5),
+  the calibrated eta from their derived eps by ``calibration_inverse``;
+* PolyPlace's shift / scale log-derivatives from ``derivations.polyplace.derive_log_derivatives``
+  (002 Lemma 10) at s = 1, alpha = eps/gamma from ``derive_eps_thm8`` (002 Thm. 8).
+
+Exact GP rate (``smoothsens_core/calibration/tight.py``): sup_{z >= 0} eta |psi(z)| + gamma |1 + z psi(z)|.
+
+Why eps = 1 is no loss of generality.  The rate is positively homogeneous of degree 1 in
+(eta, gamma), and each printed calibration is linear in (eps, gamma, eta) (004 Lemma 3.3:
+eps = max(gamma, (p theta - 1) gamma) + theta (p-1)^((p-1)/p) eta; Lemma 3.5:
+eps = nu gamma + (nu+1)/(2 sqrt nu) eta; 002 Thm. 8: eps = alpha gamma), so with g = gamma/eps
+the calibrated eta is eps * eta(1, g) and F(z; eps, gamma) - eps = eps (F(z; 1, g) - 1).  The
+obligations are therefore stated at eps = 1 over boxes of g = gamma/eps.
+
+Obligations (ids, statements and domains in :func:`catalogue`):
+
+1. loss rate <= eps for the calibrated families, z over all of [0, inf) (compactified, see
+   :class:`~verify.proof.functions.Objective`), parameters over boxes inside the lemmas'
+   hypotheses (eta > 0);  004 Cor. 3.2 (m outputs, shift in l1 on one coordinate, scale on all)
+   as two obligations: |1 + z psi| <= max(1, p theta - 1) =: U on [0, inf) and
+   eta |psi(z)| + gamma |1 + z psi(z)| + (m - 1) gamma U <= eps;
+2. tight eps enclosures (:func:`tight_enclosure`) at the points of ``tight_table(1.0)``;
+3. 004 Def. 8 condition (2) for the one-way threshold closed form (004 Lemma 4.1), in its local
+   form (below);
+4. controls that must come back "refuted" (:func:`controls`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Callable
+
+import sympy as sp
+
+from .functions import Objective, Variable
+from .prover import ProofResult, SupEnclosure, enclose_sup, prove_le
+
+__all__ = ["Obligation", "rate_expression", "loss_rate_objective", "scale_sup_objective", "threshold_def8_objective",
+           "tight_enclosure", "tight_points", "catalogue", "controls", "build", "run"]
+
+Q = Fraction
+INF = math.inf
+G = sp.Symbol("g", positive=True)  # gamma / eps (eps = 1 by scaling, module docstring)
+
+
+# ---------------------------------------------------------------------------------------------------
+# the rate, from the derivations
+# ---------------------------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _family(family: str) -> dict[str, Any]:
+    """Symbols, |psi|-term, |1 + z psi|-term and the derived eps(eta, gamma) of a family."""
+    from derivations import privacy_loss as pl
+
+    if family == "gencauchy":
+        eps, parts, _ = pl.derive_gencauchy_gp()
+        z = next(s for s in parts["D_shift"].free_symbols if s.name == "z")
+        return {"z": z, "shape": (pl.P, pl.THETA), "shift": parts["D_shift"], "scale": parts["D_scale"],
+                "eps": eps, "sup_scale": parts["sup_scale"], "m": pl.M, "source": "004 Lemma 3.3 / Cor. 3.2"}
+    if family == "student_t":
+        eps, parts, _ = pl.derive_student_t_gp()
+        z = next(s for s in parts["D_shift"].free_symbols if s.name == "z")
+        return {"z": z, "shape": (pl.NU,), "shift": parts["D_shift"], "scale": parts["D_scale"], "eps": eps,
+                "sup_scale": parts["sup_scale"], "m": None, "source": "004 Lemma 3.5"}
+    if family == "polyplace":
+        from derivations import polyplace as pp
+
+        d, _ = pp.derive_log_derivatives()
+        eps_thm8, _alpha = pp.derive_eps_thm8()
+        z = sp.Symbol("z", positive=True)
+        at = {pp.S: 1, pp.X: z}
+        knee = 1 / pp.ALPHA  # 002 Def. 6 at s = 1: the branch point |x|/s = 1/alpha
+        shift = sp.Piecewise((d["shift1"].subs(at), z < knee), (d["shift2"].subs(at), True))
+        scale = sp.Piecewise((d["scale1"].subs(at), z < knee), (d["scale2"].subs(at), True))
+        return {"z": z, "shape": (pp.ALPHA,), "shift": shift, "scale": scale, "eps": eps_thm8,
+                "sup_scale": None, "m": None, "source": "002 Thm. 8 (Lemmas 10, 12)", "alpha": pp.ALPHA,
+                "gamma": pp.GAMMA}
+    raise ValueError(f"family must be 'gencauchy', 'student_t' or 'polyplace'; got family={family!r}")
+
+
+def rate_expression(family: str, eta: sp.Expr, gamma: sp.Expr) -> tuple[sp.Expr, sp.Symbol]:
+    """(eta |D_shift| + gamma |D_scale|, z): the integrand of the exact GP rate (tight.py)."""
+    f = _family(family)
+    return eta * sp.Abs(f["shift"]) + gamma * sp.Abs(f["scale"]), f["z"]
+
+
+def _calibrated_eta(family: str, m: int = 1) -> sp.Expr:
+    """The printed calibration's eta at eps = 1, gamma = g, from the derived eps (sp.solve)."""
+    from derivations import privacy_loss as pl
+
+    f = _family(family)
+    if family == "polyplace":
+        return G  # 002 Thm. 8: PolyPlace(1, alpha = eps/gamma) with eta = gamma
+    eps = f["eps"].subs(pl.M, m) if f["m"] is not None else f["eps"]
+    eta, _gmax = pl.calibration_inverse(eps)
+    return eta.subs({pl.EPS: 1, pl.GAMMA: G})
+
+
+def loss_rate_objective(family: str, shape_box: dict[str, tuple[Fraction, Fraction]],
+                        g_box: tuple[Fraction, Fraction], *, m: int = 1, eta_offset: Fraction = Fraction(0),
+                        drop_scale: bool = False, name: str = "") -> Objective:
+    """F(z; shape, g) = eta(g) |psi(z)| + g |1 + z psi(z)| [+ (m - 1) g U] - 1 on z in [0, inf).
+
+    ``eta_offset`` adds to the calibrated eta and ``drop_scale`` uses the calibration with the scale
+    term dropped (eta = 1/sup|psi|): both only for the controls."""
+    from derivations import privacy_loss as pl
+
+    f = _family(family)
+    z = f["z"]
+    eta = _calibrated_eta(family, m) + sp.Rational(eta_offset.numerator, eta_offset.denominator)
+    if drop_scale:
+        eps_no_scale = f["eps"].subs({pl.GAMMA: 0})
+        eta = sp.solve(sp.Eq(eps_no_scale.subs(pl.M, 1) if f["m"] is not None else eps_no_scale, 1), pl.ETA)[0]
+    if family == "polyplace":
+        rate, _ = rate_expression(family, eta, G)
+        rate = rate.subs(f["alpha"], 1 / G)  # alpha = eps/gamma (002 Thm. 8, derive_eps_thm8)
+    else:
+        rate, _ = rate_expression(family, eta, G)
+        if m > 1:
+            rate = rate + (m - 1) * G * f["sup_scale"]
+    F = rate - 1
+    shapes = f["shape"]
+    variables = [Variable(z, Q(0), INF)]
+    for s in shapes:
+        if s.name in shape_box:
+            lo, hi = shape_box[s.name]
+            variables.append(Variable(s, Q(lo), Q(hi)))
+        elif F.has(s):
+            raise ValueError(f"shape_box must give a range for {s.name}")
+    variables.append(Variable(G, Q(g_box[0]), Q(g_box[1])))
+    fixed = {v.symbol: sp.Rational(v.lo.numerator, v.lo.denominator) for v in variables[1:] if v.lo == v.hi}
+    F = F.subs(fixed)
+    variables = [v for v in variables if v.symbol not in fixed]
+    return Objective(F, variables, name=name or f"{family} loss rate <= eps", meta={
+        "family": family, "source": f["source"], "m": m, "eta_offset": str(eta_offset), "drop_scale": drop_scale,
+        "shape_box": {k: [str(a), str(b)] for k, (a, b) in shape_box.items()}, "g_box": [str(g_box[0]), str(g_box[1])],
+        "fixed": {str(k): str(v) for k, v in fixed.items()}})
+
+
+def scale_sup_objective(shape_box: dict[str, tuple[Fraction, Fraction]]) -> Objective:
+    """GenCauchy: |1 + z psi(z)| - max(1, p theta - 1) <= 0 on z in [0, inf) (the U of Cor. 3.2)."""
+    f = _family("gencauchy")
+    F = sp.Abs(f["scale"]) - f["sup_scale"]
+    variables = [Variable(f["z"], Q(0), INF)] + [Variable(s, Q(shape_box[s.name][0]), Q(shape_box[s.name][1]))
+                                                  for s in f["shape"]]
+    return Objective(F, variables, name="GenCauchy sup|1 + z psi| <= max(1, p theta - 1)",
+                     meta={"family": "gencauchy", "source": "004 Lemma 3.3 / Cor. 3.2 (scale term)"})
+
+
+# ---------------------------------------------------------------------------------------------------
+# 004 Def. 8 condition (2) for the one-way threshold (004 Lemma 4.1)
+# ---------------------------------------------------------------------------------------------------
+A_THR = sp.Symbol("a", positive=True)  # a = |x - T|/tau + 1/2 (>= 1 outside the band)
+GAMMA_THR = sp.Symbol("gamma", positive=True)  # gamma tau
+
+
+def threshold_def8_objective(a_box: tuple[Fraction, Fraction], gamma_box: tuple[Fraction, Fraction]) -> Objective:
+    """004 Def. 8 (2) with g_E for B of 004 Lemma 4.1, local form.
+
+    004 Lemma 4.1 (closed form, stated here once from the paper, as it is not in ``derivations``):
+    B(x) = 1/tau for |x - T| <= tau/2, else max(1/(|x - T| + tau/2), (1/tau) e^{-gamma (|x - T| - tau/2)}).
+    Scaling: B_{T,tau,gamma}(x) = (1/tau) B_{0,1,gamma tau}((x - T)/tau), and (2) reads
+    ln B(x) - ln B(x') <= gamma |x - x'|, invariant under the scaling: T = 0, tau = 1 w.l.o.g. with
+    gamma the product gamma tau.  B is continuous (both pieces equal 1 at |x| = 1/2) and piecewise
+    C^1, so (2) holds iff |(ln B)'| <= gamma wherever B is differentiable (mean-value theorem on
+    each piece, the pieces glued by continuity).  Inside the band (ln B)' = 0; outside, by
+    symmetry x >= 1/2, a = x + 1/2 >= 1 and ln B = max(-ln a, -gamma (a - 1)) with the active piece
+    differentiated.  Obligation: F(a, gamma) = |d/da ln A_i| - gamma <= 0 with A_i the active piece
+    (strictly larger; at ties both one-sided derivatives are covered by the two pieces)."""
+    a, gm = A_THR, GAMMA_THR
+    ln_a1 = -sp.log(a)  # 1/(|x| + 1/2)
+    ln_a2 = -gm * (a - 1)  # e^{-gamma (|x| - 1/2)}
+    F = sp.Piecewise((sp.Abs(sp.diff(ln_a1, a)) - gm, ln_a1 - ln_a2 > 0), (sp.Abs(sp.diff(ln_a2, a)) - gm, True))
+    return Objective(F, [Variable(a, Q(a_box[0]), Q(a_box[1])), Variable(gm, Q(gamma_box[0]), Q(gamma_box[1]))],
+                     name="004 Lemma 4.1 B satisfies 004 Def. 8 (2) (g_E), local form",
+                     meta={"source": "004 Def. 8 (2), 004 Lemma 4.1", "a": "|x - T|/tau + 1/2", "gamma": "gamma tau"})
+
+
+# ---------------------------------------------------------------------------------------------------
+# tight eps enclosures
+# ---------------------------------------------------------------------------------------------------
+def tight_points(eps: float = 1.0) -> list[dict[str, Any]]:
+    """The calibrations behind ``tight_table(eps)`` (family, shape, gamma, eta1 = eta / noise scale)."""
+    from smoothsens_core.calibration import DEFAULT_GAMMA_FRACTION, calibrate_gencauchy, calibrate_polyplace, calibrate_student_t
+
+    g = DEFAULT_GAMMA_FRACTION * eps
+    rows = [("Student t(nu=3)", "student_t", {"nu": 3}, calibrate_student_t(eps, g, 3.0)),
+            ("Student t(nu=4)", "student_t", {"nu": 4}, calibrate_student_t(eps, g, 4.0)),
+            ("GenCauchy(p=4, theta=1)", "gencauchy", {"p": 4, "theta": 1}, calibrate_gencauchy(eps, g, 4.0, 1.0)),
+            ("PolyPlace", "polyplace", None, calibrate_polyplace(eps, g))]
+    out = []
+    for label, fam, shape, cal in rows:
+        noise = cal.noise
+        sigma = float(getattr(noise, "s", None) or getattr(noise, "scale", 1.0))
+        if fam == "polyplace":
+            shape = {"alpha": float(noise.alpha)}
+        out.append({"family": label, "kind": fam, "shape": shape, "gamma": cal.gamma, "eta": cal.eta,
+                    "eta1": cal.eta / sigma, "noise": noise})
+    return out
+
+
+def tight_enclosure(kind: str, shape: dict[str, Any], gamma: float, eta1: float, *, width: float = 1e-9,
+                    max_boxes: int = 20_000) -> SupEnclosure:
+    """Enclose sup_{z >= 0} eta1 |psi(z)| + gamma |1 + z psi(z)| (exact rationals of the floats)."""
+    f = _family(kind)
+    r = lambda x: sp.Rational(Fraction(x).numerator, Fraction(x).denominator)  # noqa: E731
+    rate, z = rate_expression(kind, r(eta1), r(gamma))
+    rate = rate.subs({s: r(shape[s.name]) for s in f["shape"]})
+    obj = Objective(rate, [Variable(z, Q(0), INF)], name=f"{kind} tight rate", tail_lemma=True,
+                    meta={"family": kind, "shape": {k: repr(v) for k, v in shape.items()}, "gamma": repr(gamma),
+                          "eta1": repr(eta1)})
+    return enclose_sup(obj, width=width, max_boxes=max_boxes, seeds=[[Q(2)]])
+
+
+# ---------------------------------------------------------------------------------------------------
+# the catalogue
+# ---------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Obligation:
+    """One proof obligation: ``build()`` returns a fresh Objective (F <= 0 on its domain).
+
+    ``expect``: "proven" for the papers' inequalities, "refuted" for the controls."""
+
+    id: str
+    source: str
+    statement: str
+    domain: str
+    build: Callable[[], Objective]
+    expect: str = "proven"
+    prove: dict[str, Any] = field(default_factory=dict)
+
+
+def catalogue(scale: str = "test") -> list[Obligation]:
+    """The obligations; ``scale="test"`` uses small parameter boxes (seconds), ``"full"`` the boxes
+    stated in the report (minutes)."""
+    if scale not in ("test", "full"):
+        raise ValueError(f"scale must be 'test' or 'full'; got scale={scale!r}")
+    full = scale == "full"
+    gc_box = ({"p": (Q(3, 2), Q(6)), "theta": (Q(1), Q(3))}, (Q(1, 100), Q(1, 20))) if full else \
+        ({"p": (Q(2), Q(9, 4)), "theta": (Q(1), Q(5, 4))}, (Q(1, 50), Q(1, 20)))
+    st_box = ({"nu": (Q(3, 2), Q(10))}, (Q(1, 100), Q(1, 20))) if full else ({"nu": (Q(3), Q(4))}, (Q(1, 50), Q(1, 10)))
+    pp_g = (Q(1, 100), Q(3, 10)) if full else (Q(1, 20), Q(1, 5))
+    cor_box = ({"p": (Q(2), Q(4)), "theta": (Q(1), Q(2))}, (Q(1, 100), Q(1, 50))) if full else \
+        ({"p": (Q(2), Q(9, 4)), "theta": (Q(1), Q(5, 4))}, (Q(1, 100), Q(1, 50)))
+    thr_gamma = [(Q(1, 20), Q(15, 16)), (Q(1), Q(2))]
+
+    def fmt(box: tuple[dict, tuple]) -> str:
+        sh = ", ".join(f"{k} in [{a}, {b}]" for k, (a, b) in box[0].items())
+        return f"z in [0, inf), {sh}, gamma/eps in [{box[1][0]}, {box[1][1]}]"
+
+    obs = [
+        Obligation("004-Lemma-3.3-rate", "004 Lemma 3.3",
+                   "eta|psi(z)| + gamma|1 + z psi(z)| <= eps, eta = (eps - max(1, p theta - 1) gamma)/(theta (p-1)^((p-1)/p))",
+                   fmt(gc_box), lambda: loss_rate_objective("gencauchy", *gc_box)),
+        Obligation("004-Cor-3.2-scale-sup", "004 Cor. 3.2 / Lemma 3.3", "|1 + z psi(z)| <= max(1, p theta - 1)",
+                   fmt(cor_box).rsplit(", gamma", 1)[0], lambda: scale_sup_objective(cor_box[0])),
+        Obligation("004-Cor-3.2-rate-m3", "004 Cor. 3.2 (m = 3)",
+                   "eta|psi(z1)| + gamma|1 + z1 psi(z1)| + 2 gamma max(1, p theta - 1) <= eps at the m = 3 calibration",
+                   fmt(cor_box), lambda: loss_rate_objective("gencauchy", *cor_box, m=3)),
+        Obligation("004-Lemma-3.5-rate", "004 Lemma 3.5",
+                   "eta|psi(z)| + gamma|1 + z psi(z)| <= eps, eta = 2 sqrt(nu)(eps - nu gamma)/(nu + 1)",
+                   fmt(st_box), lambda: loss_rate_objective("student_t", *st_box)),
+        Obligation("002-Thm-8-rate", "002 Thm. 8 (Lemma 12)",
+                   "gamma(|psi(z)| + |1 + z psi(z)|) <= eps for PolyPlace(1, alpha = eps/gamma), eta = gamma",
+                   f"z in [0, inf), gamma/eps in [{pp_g[0]}, {pp_g[1]}]",
+                   lambda: loss_rate_objective("polyplace", {}, pp_g)),
+    ]
+    for lo, hi in thr_gamma:
+        obs.append(Obligation(f"004-Lemma-4.1-Def-8-(2)-gamma[{lo},{hi}]", "004 Def. 8 (2), Lemma 4.1",
+                              "|(ln B)'(x)| <= gamma tau for B of Lemma 4.1 (g_E), i.e. B(x) <= e^{gamma|x-x'|} B(x')",
+                              f"|x - T|/tau in [1/2, 10], gamma tau in [{lo}, {hi}]",
+                              lambda lo=lo, hi=hi: threshold_def8_objective((Q(1), Q(21, 2)), (lo, hi))))
+    return obs
+
+
+def controls() -> list[Obligation]:
+    """Planted false inequalities: each must come back "refuted" with a certified point."""
+    from smoothsens_core import distributions as D
+    from smoothsens_core.calibration.tight import tight_eta
+
+    g = Q(1, 9)
+    eta_t = tight_eta(D.GenCauchy(p=4.0, theta=1.0), float(g), 1.0)  # the tight eta (core, certified)
+
+    def tight_plus() -> Objective:
+        # eps = sup rate at eta_tight <= 1: eta_tight + 1e-6 makes the rate exceed eps = 1
+        return loss_rate_objective_at("gencauchy", {"p": 4, "theta": 1}, g, Fraction(eta_t) + Q(1, 10**6))
+
+    return [
+        Obligation("control-GenCauchy-tight-eta-plus-1e-6", "control (planted)",
+                   "eta_tight + 1e-6: rate <= eps must fail", "z in [0, inf), p = 4, theta = 1, gamma = 1/9",
+                   tight_plus, expect="refuted"),
+        Obligation("control-StudentT-scale-term-dropped", "control (planted)",
+                   "eta from eps = (nu+1)/(2 sqrt nu) eta (scale term dropped): rate <= eps must fail",
+                   "z in [0, inf), nu = 3, gamma/eps = 1/9",
+                   lambda: loss_rate_objective("student_t", {"nu": (Q(3), Q(3))}, (Q(1, 9), Q(1, 9)), drop_scale=True),
+                   expect="refuted"),
+        Obligation("control-GenCauchy-Cor-3.2-m-dropped", "control (planted)",
+                   "m = 3 outputs calibrated as m = 1: rate <= eps must fail", "z in [0, inf), p = 2, theta = 1, gamma/eps = 1/20",
+                   lambda: _m_dropped(), expect="refuted"),
+    ]
+
+
+def _m_dropped() -> Objective:
+    """Cor. 3.2 rate of m = 3 outputs with the m = 1 eta (Lemma 3.3): the factor m dropped."""
+    f = _family("gencauchy")
+    eta = _calibrated_eta("gencauchy", 1)
+    rate, z = rate_expression("gencauchy", eta, G)
+    F = (rate + 2 * G * f["sup_scale"] - 1).subs({f["shape"][0]: 2, f["shape"][1]: 1, G: sp.Rational(1, 20)})
+    return Objective(F, [Variable(z, Q(0), INF)], name="control: Cor. 3.2 with m dropped", meta={"control": True})
+
+
+def loss_rate_objective_at(family: str, shape: dict[str, Any], gamma: Fraction, eta: Fraction) -> Objective:
+    """F(z) = eta |psi(z)| + gamma |1 + z psi(z)| - 1 at given exact shape, gamma, eta (for controls)."""
+    f = _family(family)
+    rate, z = rate_expression(family, sp.Rational(eta.numerator, eta.denominator),
+                              sp.Rational(gamma.numerator, gamma.denominator))
+    F = (rate - 1).subs({s: sp.nsimplify(shape[s.name]) for s in f["shape"]})
+    return Objective(F, [Variable(z, Q(0), INF)], name=f"{family} rate at eta = {float(eta):.12g}",
+                     meta={"family": family, "eta": str(eta), "gamma": str(gamma)})
+
+
+def build(obligation_id: str, scale: str = "test") -> Objective:
+    """A fresh Objective for an obligation id (for :func:`verify.proof.recheck.recheck`)."""
+    for ob in catalogue(scale) + controls():
+        if ob.id == obligation_id:
+            return ob.build()
+    raise ValueError(f"unknown obligation id {obligation_id!r}")
+
+
+def run(ob: Obligation, **kw: Any) -> ProofResult:
+    """prove_le on the obligation's objective (keyword arguments passed through)."""
+    return prove_le(ob.build(), **{**ob.prove, **kw})

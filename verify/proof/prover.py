@@ -1,0 +1,377 @@
+"""Rigorous branch and bound on ball arithmetic (issue 16).
+
+:func:`prove_le` proves F(v) <= 0 for every v in a box (the variables z of the inequality and its
+parameters theta alike) by subdivision: F is enclosed on a box by arb ball arithmetic
+(:meth:`verify.proof.functions.Objective.evaluate`: plain translation, sign-split variant and
+mean-value form F(c) + F'(B)(B - c), intersected); if the upper end of the ball is <= 0 the box is
+proven, otherwise the box is bisected at its midpoint along its widest dimension (width relative
+to the domain's).  At every box that is not proven, F is also evaluated at the box's midpoint (a
+point ball): a lower end > 0 is a counterexample, certified by the ball and confirmed by SymPy /
+mpmath at 50 digits (the "refuted" outcome).  A box narrower than ``tol`` (relative) that is
+neither proven nor refuted, or an exhausted box budget, gives "undecided" -- never "proven".
+
+Boxes have exact rational (``fractions.Fraction``) endpoints, all obtained by bisection of the
+domain, so a proof is a list of (box, claimed upper bound of F on it) that
+:mod:`verify.proof.recheck` re-evaluates and checks for coverage with exact arithmetic.
+
+:func:`enclose_sup` encloses sup F on a box: best-first branch and bound with the lower end a
+value attained at a point (the lower end of a point ball) and the upper end the largest bound of
+the leaf boxes, which form a proof of F - upper <= 0.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+from flint import arb
+
+from .functions import ArbFunction, Objective, ball, lower_fraction, upper_fraction, workprec
+
+__all__ = ["Box", "ProofResult", "SupEnclosure", "prove_le", "enclose_sup", "CallableObjective", "box_to_json",
+           "box_from_json", "DEFAULT_PREC"]
+
+Box = list  # list of (Fraction, Fraction), one pair per variable
+DEFAULT_PREC = 96  # bits of arb working precision
+
+
+def box_to_json(box: Sequence[tuple[Fraction, Fraction]]) -> list[list[str]]:
+    return [[str(lo), str(hi)] for lo, hi in box]
+
+
+def box_from_json(data: Sequence[Sequence[str]]) -> list[tuple[Fraction, Fraction]]:
+    return [(Fraction(lo), Fraction(hi)) for lo, hi in data]
+
+
+def _q(x: Any) -> Fraction:
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            raise ValueError(f"box endpoints must be finite (half-lines are compactified by Objective); got {x!r}")
+        return Fraction(x)
+    return Fraction(x)
+
+
+class CallableObjective:
+    """Adapter: a plain function of arb balls (one per variable) as an objective on a bounded box.
+
+    ``derivative`` (optional): one function per variable giving a ball containing dF/dv_i on the
+    box, used for the mean-value form F(c) + sum_i dF/dv_i(B)(B_i - c_i)."""
+
+    half_index = None
+    tail_lemma = None
+
+    def __init__(self, fn: ArbFunction, box: Sequence[tuple[Any, Any]], *, name: str = "",
+                 derivative: Sequence[ArbFunction] | None = None, meta: dict[str, Any] | None = None) -> None:
+        self.fn = fn
+        self._domain = [(_q(lo), _q(hi)) for lo, hi in box]
+        self.name = name
+        self.derivative = list(derivative) if derivative is not None else None
+        self.meta = dict(meta or {})
+
+    def domain(self) -> list[tuple[Fraction, Fraction]]:
+        return list(self._domain)
+
+    def to_original(self, point: Sequence[Fraction]) -> list[Fraction]:
+        return list(point)
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "expr": None, "variables": box_to_json(self._domain), "meta": self.meta}
+
+    def evaluate(self, box: Sequence[tuple[Fraction, Fraction]], *, centred: bool = True, signs: bool = True,
+                 upper_only: bool = False) -> arb:
+        balls = [ball(lo, hi) for lo, hi in box]
+        v = self.fn(balls)
+        if centred and self.derivative is not None and any(lo != hi for lo, hi in box):
+            mids = [(lo + hi) / 2 for lo, hi in box]
+            c = self.fn([ball(m, m) for m in mids])
+            for d, (lo, hi), m in zip(self.derivative, box, mids):
+                if lo != hi:
+                    c = c + d(balls) * ball(lo - m, lo - m).union(ball(hi - m, hi - m))
+            if c.is_finite() and (not v.is_finite() or c.upper() < v.upper()):
+                v = v.intersection(c) if v.is_finite() and v.overlaps(c) else c
+        return v
+
+    def evaluate_point(self, point: Sequence[Fraction]) -> arb:
+        return self.fn([ball(q, q) for q in point])
+
+    def evaluate_mp(self, point: Sequence[Fraction], dps: int = 50) -> Any:
+        return None  # no symbolic form: the ball evaluation is the certificate
+
+
+@dataclass
+class ProofResult:
+    """Outcome of :func:`prove_le`.
+
+    ``status``   "proven" (F <= threshold on the whole domain, every box certified), "refuted" (a
+                 point with F > threshold, certified by a ball whose lower end is > threshold) or
+                 "undecided" (budget or minimal width reached without either).
+    ``boxes``    proven: the leaf boxes [(lo, hi) per variable] (compactified coordinates, exact
+                 rationals) with ``bounds`` the certified upper bound of F on each (exact rationals).
+    ``counterexample``  refuted: {"point", "point_original", "ball", "lower", "mp50"} and ``box``
+                 the smallest failing box;  undecided: ``box`` the worst box and its ``bound``.
+    ``threshold`` the right-hand side (F <= threshold; 0 for prove_le).
+    """
+
+    status: str
+    objective: dict[str, Any]
+    domain: list[tuple[Fraction, Fraction]]
+    threshold: Fraction = Fraction(0)
+    boxes: list[list[tuple[Fraction, Fraction]]] = field(default_factory=list)
+    bounds: list[Fraction] = field(default_factory=list)
+    n_boxes: int = 0
+    seconds: float = 0.0
+    prec: int = DEFAULT_PREC
+    counterexample: dict[str, Any] | None = None
+    box: list[tuple[Fraction, Fraction]] | None = None
+    bound: Any = None
+    reason: str = ""
+
+    @property
+    def proven(self) -> bool:
+        return self.status == "proven"
+
+    @property
+    def max_bound(self) -> Fraction | None:
+        return max(self.bounds) if self.bounds else None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-able dict (exact rationals as strings "p/q"), the input of :func:`recheck.recheck`."""
+        out: dict[str, Any] = {
+            "status": self.status, "objective": self.objective, "domain": box_to_json(self.domain),
+            "threshold": str(self.threshold), "n_boxes": self.n_boxes, "seconds": self.seconds, "prec": self.prec,
+            "reason": self.reason,
+            "boxes": [box_to_json(b) for b in self.boxes], "bounds": [str(b) for b in self.bounds],
+        }
+        if self.box is not None:
+            out["box"] = box_to_json(self.box)
+            out["bound"] = str(self.bound)
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample
+        return out
+
+
+def _widest(box: Sequence[tuple[Fraction, Fraction]], domain: Sequence[tuple[Fraction, Fraction]],
+            skip: Sequence[int] = ()) -> tuple[int, Fraction]:
+    best, rel = -1, Fraction(-1)
+    for i, ((lo, hi), (dlo, dhi)) in enumerate(zip(box, domain)):
+        if dhi == dlo or i in skip:
+            continue
+        r = (hi - lo) / (dhi - dlo)
+        if r > rel:
+            best, rel = i, r
+    return best, rel
+
+
+def _bisect(box: Sequence[tuple[Fraction, Fraction]], i: int) -> tuple[list, list]:
+    lo, hi = box[i]
+    m = (lo + hi) / 2
+    a, b = list(box), list(box)
+    a[i] = (lo, m)
+    b[i] = (m, hi)
+    return a, b
+
+
+def _monotone_box(box: Sequence[tuple[Fraction, Fraction]], monotone: dict[int, int] | None) -> list:
+    """The face of the box where F is largest for the variables F is monotone in (+1: nondecreasing,
+    F's sup is at hi; -1: nonincreasing, at lo)."""
+    if not monotone:
+        return list(box)
+    out = list(box)
+    for i, s in monotone.items():
+        lo, hi = box[i]
+        out[i] = (hi, hi) if s > 0 else (lo, lo)
+    return out
+
+
+def _as_objective(F: Any, box: Any, params_box: Any, derivative: Any) -> tuple[Any, list[tuple[Fraction, Fraction]]]:
+    if isinstance(F, (Objective, CallableObjective)) or hasattr(F, "evaluate"):
+        dom = F.domain()
+        if box is not None:
+            z = [(_q(lo), _q(hi)) for lo, hi in box]
+            dom = z + dom[len(z):]
+        if params_box is not None:
+            p = [(_q(lo), _q(hi)) for lo, hi in params_box]
+            dom = dom[:len(dom) - len(p)] + p
+        return F, dom
+    if box is None:
+        raise ValueError("box is required when F is a plain function of arb balls")
+    full = list(box) + list(params_box or [])
+    obj = CallableObjective(F, full, derivative=derivative, name=getattr(F, "__name__", "F"))
+    return obj, obj.domain()
+
+
+def _certify_point(obj: Any, point: list[Fraction], threshold: Fraction, dps: int = 50) -> dict[str, Any] | None:
+    """A counterexample certificate at a point if the ball F(point) lies entirely above threshold."""
+    v = obj.evaluate_point(point)
+    if not (v.is_finite() and v.lower() > arb(threshold.numerator) / threshold.denominator):
+        return None
+    mp = obj.evaluate_mp(point, dps)
+    return {"point": [str(q) for q in point], "point_original": [str(q) for q in obj.to_original(point)],
+            "ball": v.str(20, radius=True), "lower": str(lower_fraction(v)),
+            "mp50": None if mp is None else str(mp),
+            "mp50_confirms": None if mp is None else bool(mp > (threshold.numerator / threshold.denominator
+                                                               if threshold else 0))}
+
+
+def prove_le(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, params_box: Sequence[tuple[Any, Any]] | None = None,
+             max_boxes: int = 200_000, tol: Fraction | float = Fraction(1, 2**40), derivative: Sequence[ArbFunction] | None = None,
+             monotone: dict[int, int] | None = None, threshold: Fraction | float = 0, prec: int = DEFAULT_PREC,
+             time_limit: float | None = None) -> ProofResult:
+    """Prove F(z, theta) <= threshold (default 0) for all z in ``box`` and theta in ``params_box``.
+
+    ``F``          an :class:`~verify.proof.functions.Objective` (its domain is the default box;
+                   ``box`` / ``params_box`` override the leading / trailing coordinates), or a plain
+                   function of a list of arb balls (then ``box`` is required; ``derivative`` gives
+                   dF/dv_i for the mean-value form).
+    ``monotone``   {variable index: +1 or -1}: F is known nondecreasing (+1) / nonincreasing (-1)
+                   in that variable (a lemma the caller proves), so each box is evaluated on its
+                   upper (lower) face in that variable.
+    ``tol``        minimal relative box width; ``max_boxes`` evaluation budget; ``prec`` arb bits.
+    Returns a :class:`ProofResult`: "proven" with the certified leaf boxes, "refuted" with a
+    certified point, or "undecided" with the worst box.
+    """
+    obj, dom = _as_objective(F, box, params_box, derivative)
+    thr = _q(threshold)
+    tol = _q(tol)
+    t0 = time.perf_counter()
+    proven_boxes: list[list[tuple[Fraction, Fraction]]] = []
+    bounds: list[Fraction] = []
+    with workprec(prec):
+        thr_ball = arb(thr.numerator) / thr.denominator
+        stack: list[list[tuple[Fraction, Fraction]]] = [list(dom)]
+        n = 0
+        worst: tuple[Any, Any] = (None, None)
+
+        def result(status: str, **kw: Any) -> ProofResult:
+            return ProofResult(status, obj.describe(), list(dom), thr, proven_boxes if status == "proven" else [],
+                               bounds if status == "proven" else [], n, time.perf_counter() - t0, prec, **kw)
+
+        while stack:
+            b = stack.pop()
+            n += 1
+            v = obj.evaluate(_monotone_box(b, monotone), upper_only=True)
+            if v.is_finite() and v.upper() <= thr_ball.lower():
+                proven_boxes.append(b)
+                bounds.append(upper_fraction(v))
+                continue
+            up = upper_fraction(v)
+            if worst[0] is None or up > worst[1]:
+                worst = (b, up)
+            mid = [(lo + hi) / 2 for lo, hi in b]
+            cert = _certify_point(obj, mid, thr)
+            if cert is None and _widest(b, dom)[1] < Fraction(1, 2**12):
+                # on small boxes the corners are worth testing too (a maximum at z = inf is a corner)
+                for corner in (_corner(b, 0), _corner(b, 1)):
+                    cert = _certify_point(obj, corner, thr)
+                    if cert is not None:
+                        break
+            if cert is not None:
+                return result("refuted", counterexample=cert, box=b, bound=up,
+                              reason="a point with F > threshold, certified by a ball")
+            i, rel = _widest(b, dom, getattr(obj, 'affine', ()))
+            if i < 0 or rel < tol:
+                return result("undecided", box=b, bound=up,
+                              reason=f"box below the minimal relative width {float(tol):.3g}, neither proven nor refuted")
+            if n >= max_boxes or (time_limit is not None and time.perf_counter() - t0 > time_limit):
+                return result("undecided", box=worst[0], bound=worst[1], reason=f"budget exhausted after {n} boxes")
+            lo_half, hi_half = _bisect(b, i)
+            stack.append(hi_half)
+            stack.append(lo_half)
+        return result("proven", reason=f"{len(proven_boxes)} boxes, each with a certified upper bound <= threshold")
+
+
+def _corner(b: Sequence[tuple[Fraction, Fraction]], side: int) -> list[Fraction]:
+    return [(hi if side else lo) for lo, hi in b]
+
+
+@dataclass
+class SupEnclosure:
+    """sup F over a box enclosed: lower <= sup F <= upper.
+
+    ``lower``   attained: the lower end of the ball F(``argmax``) (exact rational).
+    ``upper``   the largest certified bound of the leaf boxes; ``proof`` is the proof of
+                F <= upper on the whole box (re-checkable by :func:`recheck.recheck`).
+    """
+
+    lower: Fraction
+    upper: Fraction
+    argmax: list[Fraction]
+    argmax_original: list[Any]
+    proof: ProofResult
+    n_boxes: int
+    seconds: float
+
+    @property
+    def width(self) -> Fraction:
+        return self.upper - self.lower
+
+    def to_json(self) -> dict[str, Any]:
+        return {"lower": str(self.lower), "upper": str(self.upper), "lower_float": float(self.lower),
+                "upper_float": float(self.upper), "width": float(self.width),
+                "argmax": [str(q) for q in self.argmax], "argmax_original": [str(q) for q in self.argmax_original],
+                "n_boxes": self.n_boxes, "seconds": self.seconds, "proof": self.proof.to_json()}
+
+
+def enclose_sup(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, width: float = 1e-9, max_boxes: int = 200_000,
+                prec: int = DEFAULT_PREC, seeds: Sequence[Sequence[Fraction]] = ()) -> SupEnclosure:
+    """Enclose sup F over the box to ``width`` by best-first branch and bound.
+
+    The box with the largest upper bound is bisected until that bound is within ``width`` of the
+    best attained value (lower end of a point ball at box midpoints and ``seeds``).  Boxes whose
+    upper bound is below the attained value are final.  Raises RuntimeError when the budget is
+    exhausted (the enclosure would be wider than asked)."""
+    obj, dom = _as_objective(F, box, None, None)
+    t0 = time.perf_counter()
+    w = Fraction(width)
+    with workprec(prec):
+        best_lo, best_pt = None, None
+
+        def attain(pt: list[Fraction]) -> None:
+            nonlocal best_lo, best_pt
+            v = obj.evaluate_point(pt)
+            if v.is_finite():
+                lo = lower_fraction(v)
+                if best_lo is None or lo > best_lo:
+                    best_lo, best_pt = lo, pt
+
+        for s in seeds:
+            attain([_q(x) for x in s])
+        heap: list[tuple[Fraction, int, list]] = []
+        done: list[tuple[list, Fraction]] = []
+        count = 0
+
+        def push(b: list) -> None:
+            nonlocal count
+            v = obj.evaluate(b, upper_only=True)
+            up = upper_fraction(v)
+            attain([(lo + hi) / 2 for lo, hi in b])
+            count += 1
+            heapq.heappush(heap, (-up if up != math.inf else -Fraction(10**30), count, b, up))
+
+        push(list(dom))
+        while heap:
+            negup, _, b, up = heap[0]
+            if best_lo is not None and up - best_lo <= w:
+                break
+            if count >= max_boxes:
+                raise RuntimeError(f"enclose_sup: budget of {max_boxes} boxes exhausted with gap "
+                                   f"{float(up - (best_lo or 0)):.3g} > {width}")
+            heapq.heappop(heap)
+            i, _rel = _widest(b, dom, getattr(obj, 'affine', ()))
+            if i < 0:
+                raise RuntimeError("enclose_sup: a point box is not within the width (precision too low)")
+            for half in _bisect(b, i):
+                push(half)
+        leaves = [(b, up) for _, _, b, up in heap]
+        upper = max(up for _, up in leaves)
+        if upper == math.inf:
+            raise RuntimeError("enclose_sup: a leaf box has no finite bound")
+        proof = ProofResult("proven", obj.describe(), list(dom), upper, [b for b, _ in leaves], [u for _, u in leaves],
+                            count, time.perf_counter() - t0, prec, reason=f"sup enclosure: F <= {float(upper):.17g}")
+    return SupEnclosure(best_lo, upper, best_pt, obj.to_original(best_pt), proof, count, time.perf_counter() - t0)
