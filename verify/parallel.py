@@ -153,15 +153,18 @@ class DaskExecutor(Executor):
                                       retries=self.retries) for i, t in enumerate(tasks)]
         index = {f.key: i for i, f in enumerate(futures)}
         results: list[Any] = [None] * len(tasks)
+        last_check = time.monotonic()
         for fut in as_completed(futures):
             i = index[fut.key]
             results[i] = fut.result()
-            now = self._worker_set()
-            lost = seen - now if now else set()
-            for w in sorted(lost):
-                self.events.append(f"worker {w} left during '{label}'; its tasks were rescheduled and re-run")
-            if now:
-                seen = (seen | now) - lost
+            if time.monotonic() - last_check > 1.0:  # ask the scheduler at most once a second
+                last_check = time.monotonic()
+                now = self._worker_set()
+                lost = seen - now if now else set()
+                for w in sorted(lost):
+                    self.events.append(f"worker {w} left during '{label}'; its tasks were rescheduled and re-run")
+                if now:
+                    seen = (seen | now) - lost
             if progress is not None:
                 progress(i, results[i])
         time.sleep(0.2)  # let the scheduler register a worker lost at the very end

@@ -137,13 +137,16 @@ def figure_one_way(result: Any) -> Any:
     ns_all = sorted({r["n"] for r in result.rows})
     fig, axes = plt.subplots(len(ts), len(es), figsize=(4.4 * len(es) + 2.4, 3.3 * len(ts)), squeeze=False,
                              layout="constrained")
-    any_zero = False
+    any_zero = any_below = False
     for i, T in enumerate(ts):
         for j, eps in enumerate(es):
             ax = axes[i][j]
             panel = result.select(T=T, eps=eps)
+            # the floor follows the simulated MSEs and their bars; an exact MSE far below them
+            # (e.g. 1e-38 for M0 far from T) is drawn at the floor instead of stretching the axis
             lows = [r["mse"] - 2 * r["mse_se"] for r in panel] + [r["mse"] for r in panel]
-            lows += [_num(r["mse_analytic"]) for r in panel]
+            if not any(v > 0 for v in lows):
+                lows += [_num(r["mse_analytic"]) for r in panel]
             floor = _log_floor(lows)
             top = max([r["mse"] + 2 * r["mse_se"] for r in panel] + [_num(r["mse_analytic"]) for r in panel
                                                                      if math.isfinite(_num(r["mse_analytic"]))])
@@ -158,9 +161,15 @@ def figure_one_way(result: Any) -> Any:
                               linestyle="none", capsize=2, label=m)
                 any_zero |= bool(_floor_markers(ax, xs, ys, floor, c))
                 an = [_num(r["mse_analytic"]) for r in rows]
-                ok = [k for k, v in enumerate(an) if math.isfinite(v) and v > 0]
+                ok = [k for k, v in enumerate(an) if math.isfinite(v)]
                 if ok:
-                    ax.plot([xs[k] for k in ok], [an[k] for k in ok], color=c, linestyle="--", linewidth=1.1)
+                    ax.plot([xs[k] for k in ok], [max(an[k], floor) for k in ok], color=c, linestyle="--",
+                            linewidth=1.1)
+                    below = [k for k in ok if an[k] < floor]
+                    if below:
+                        any_below = True
+                        ax.plot([xs[k] for k in below], [floor] * len(below), linestyle="none", marker="1",
+                                markersize=12, color=c, gid="exact-below-floor", zorder=5)
             ax.set_xscale("log")
             _finish_log_axis(ax, floor, top)
             ax.set_xticks(ns_all)
@@ -178,7 +187,10 @@ def figure_one_way(result: Any) -> Any:
                 Line2D([], [], color="k", linestyle="--", label="exact MSE (mse_analytic)")]
     if any_zero:
         handles += _floor_handles()
-    fig.legend(handles=handles, loc="outside lower center", ncol=min(5, len(handles)), fontsize=8)
+    if any_below:
+        handles.append(Line2D([], [], color="k", marker="1", markersize=10, linestyle="none",
+                              label="exact MSE below the floor, drawn at it"))
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(4, len(handles)), fontsize=8)
     fig.suptitle("One-way threshold (004 Fig. 3 analogue, synthetic incomes)")
     return fig
 
