@@ -275,3 +275,25 @@ def test_gencauchy4_ppf_uncertified_points_fall_back_to_the_beta_inverse(monkeyp
     kept_t, kept_b = ~fell_back & tail, ~fell_back & ~tail
     assert np.array_equal(gc._tail41(got[kept_t], False)[0], y[kept_t])
     assert np.array_equal(gc._body41(got[kept_b], False)[0], 1.0 - y[kept_b])
+
+
+@pytest.mark.parametrize("p, theta, loc, scale", [(4.0, 1.0, 0.0, 1.0), (4.0, 1.0, 0.3, 2.0), (2.5, 1.5, 0.0, 1.0),
+                                                  (1.3, 3.0, -1.0, 0.5)])
+def test_gencauchy_one_float_fast_path_equals_the_array_path_bit_for_bit(p, theta, loc, scale):
+    d = GenCauchy(p, theta, loc=loc, scale=scale)
+    rng = np.random.default_rng(23)
+    x = np.concatenate([rng.standard_cauchy(4000), rng.normal(size=4000),
+                        np.sign(rng.normal(size=400)) * 10 ** rng.uniform(-300, 300, 400),
+                        [0.0, -0.0, 1.0, -1.0, loc, math.inf, -math.inf, 1e300, -1e300]])
+    assert np.array_equal(np.asarray(d.cdf(x)), np.array([d.cdf(float(v)) for v in x]))
+    q = np.concatenate([rng.random(4000), 10 ** rng.uniform(-300, 0, 4000), 1 - 10 ** rng.uniform(-16, 0, 400),
+                        [0.0, 1.0, 0.5, 5e-324, 1e-310, 0.25, 0.75]])
+    assert np.array_equal(np.asarray(d.ppf(q)), np.array([d.ppf(float(v)) for v in q]))
+    assert type(d.cdf(0.3)) is float and type(d.ppf(0.3)) is float
+    # validation is the array path's: the same errors for NaN and q outside [0, 1]
+    with pytest.raises(ValueError, match="x must not contain NaN"):
+        d.cdf(math.nan)
+    with pytest.raises(ValueError, match=r"q must be in \[0, 1\]"):
+        d.ppf(1.5)
+    with pytest.raises(ValueError, match="q must not contain NaN"):
+        d.ppf(math.nan)

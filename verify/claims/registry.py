@@ -32,6 +32,7 @@ __all__ = [
     "Verdict",
     "CheckKind",
     "SEEDS",
+    "USER_SEED",
     "PAPERS",
     "CheckContext",
     "ClaimResult",
@@ -51,6 +52,10 @@ SEEDS: Mapping[str, str] = {
     "003": "003_589fbd8247981f2a.txt",
     "004": "004_69025f458ca54b64.txt",
 }
+
+#: The seed of claims from outside the four papers: a user's own claim file or an installed package
+#: (``smoothsens audit --claims FILE``, entry-point group ``smoothsens.claims``; verify.claims.user).
+USER_SEED = "user"
 
 #: Each seed's paper, for the reports (authors and title as printed on the seed's first page).
 PAPERS: Mapping[str, str] = {
@@ -144,7 +149,7 @@ class Claim:
 
     @property
     def source_file(self) -> str:
-        return SEEDS[self.seed]
+        return SEEDS.get(self.seed, "")  # "" for USER_SEED claims
 
     def run(self, ctx: CheckContext | None = None) -> ClaimResult:
         """Run the check, timing it; an exception becomes INCONCLUSIVE with the traceback."""
@@ -175,8 +180,8 @@ class Registry:
             raise TypeError(f"only Claim objects can be registered; got {type(c).__name__}")
         if c.id in self._claims:
             raise ValueError(f"duplicate claim id {c.id!r}")
-        if c.seed not in SEEDS:
-            raise ValueError(f"claim {c.id!r}: seed must be one of {sorted(SEEDS)}; got {c.seed!r}")
+        if c.seed not in SEEDS and c.seed != USER_SEED:
+            raise ValueError(f"claim {c.id!r}: seed must be one of {sorted(SEEDS) + [USER_SEED]}; got {c.seed!r}")
         if not callable(c.check):
             raise ValueError(f"claim {c.id!r} has no check function")
         if not c.id.startswith(c.seed + "-"):

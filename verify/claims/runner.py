@@ -221,7 +221,7 @@ class AuditReport:
         md.append("## Papers\n")
         md.append("| seed | paper | file |\n|---|---|---|")
         for seed in sorted({e.claim.seed for e in self.entries}):
-            md.append(f"| {seed} | {_md(PAPERS.get(seed, ''))} | `{SEEDS[seed]}` |")
+            md.append(f"| {seed} | {_md(PAPERS.get(seed, ''))} | `{SEEDS.get(seed, 'user claims')}` |")
         md.append("")
         md.append("## Summary\n")
         md.append("| claim | paper | kind | verdict | evidence | s |\n|---|---|---|---|---|---|")
