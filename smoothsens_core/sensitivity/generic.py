@@ -510,6 +510,28 @@ def _starts(spec: GenericSpec, s: CandidateSystem, X, lo, hi, density: int) -> N
     return np.concatenate([Aa, Bb], axis=2)
 
 
+def gauss_newton_step(R: NDArray[np.float64], J: NDArray[np.float64]):
+    """One regularised Gauss-Newton step per row (shared with .generic_piecewise): rows whose residual
+    R (n, k) or Jacobian J (n, k, m) has a non-finite entry are marked not ``good`` and get R = 0,
+    J = 0; the step solves (J^T J + mu I) dY = -J^T R with mu = 1e-13 (trace(J^T J)/m + 1e-300), and a
+    non-finite or singular solve gives dY = 0.  Returns (good, R with the bad rows zeroed, dY)."""
+    m = J.shape[2]
+    good = np.all(np.isfinite(R), axis=1) & np.all(np.isfinite(J), axis=(1, 2))
+    R = np.where(good[:, None], R, 0.0)
+    J = np.where(good[:, None, None], J, 0.0)
+    JT = np.swapaxes(J, 1, 2)
+    A = JT @ J
+    mu = 1e-13 * (np.trace(A, axis1=1, axis2=2) / m + 1e-300)
+    A = A + mu[:, None, None] * np.eye(m)
+    g = -(JT @ R[:, :, None])[:, :, 0]
+    try:
+        dY = np.linalg.solve(A, g[:, :, None])[:, :, 0]
+    except np.linalg.LinAlgError:
+        dY = np.zeros((R.shape[0], m))
+    dY = np.where(np.isfinite(dY), dY, 0.0)
+    return good, R, dY
+
+
 def _newton(spec: GenericSpec, s: CandidateSystem, Y0, X, step_cap, iters: int = 40):
     """Damped Gauss-Newton (Levenberg-Marquardt with a tiny shift) with a finite-difference
     Jacobian.  For w free the residual is divided by rho^3 = ||w - z||^3: the equations of the
@@ -543,19 +565,7 @@ def _newton(spec: GenericSpec, s: CandidateSystem, Y0, X, step_cap, iters: int =
             Yp[:, j] += h[:, j]
             Ym[:, j] -= h[:, j]
             J[:, :, j] = (Fa(Yp) - Fa(Ym)) / (2 * h[:, j : j + 1])
-        good = np.all(np.isfinite(R), axis=1) & np.all(np.isfinite(J), axis=(1, 2))
-        R = np.where(good[:, None], R, 0.0)
-        J = np.where(good[:, None, None], J, 0.0)
-        JT = np.swapaxes(J, 1, 2)
-        A = JT @ J
-        mu = 1e-13 * (np.trace(A, axis1=1, axis2=2) / m + 1e-300)
-        A = A + mu[:, None, None] * np.eye(m)
-        g = -(JT @ R[:, :, None])[:, :, 0]
-        try:
-            dY = np.linalg.solve(A, g[:, :, None])[:, :, 0]
-        except np.linalg.LinAlgError:
-            dY = np.zeros_like(Ya)
-        dY = np.where(np.isfinite(dY), dY, 0.0)
+        good, R, dY = gauss_newton_step(R, J)
         nrm = np.sqrt(np.sum(dY**2, axis=1))
         cap = step_cap[idx]
         if s.w_mode == "free":  # trust region: w may not jump across z (rho shrinks at most by half)
@@ -596,6 +606,27 @@ def _newton(spec: GenericSpec, s: CandidateSystem, Y0, X, step_cap, iters: int =
 # driver
 
 
+def keep_best(best, bz, bw, vals, z, w, idx):
+    """Offer candidate values ``vals`` (row r belongs to point ``idx[r]``, at the pair z[r], w[r]) to the
+    running per-point maxima (shared with .generic_piecewise): non-finite values count as -inf; for
+    each point the largest offered value replaces ``best`` if strictly larger, and its z, w go to
+    ``bz``, ``bw`` (all updated in place).  Returns (points improved, the rows that improved them)."""
+    vals = np.where(np.isfinite(vals), vals, -np.inf)
+    if vals.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    order = np.lexsort((-vals, idx))  # per point, best first
+    idx_s, vals_s = idx[order], vals[order]
+    first = np.ones(idx_s.size, dtype=bool)
+    first[1:] = idx_s[1:] != idx_s[:-1]
+    ii, vv = idx_s[first], vals_s[first]
+    take = vv > best[ii]
+    ii, sel = ii[take], order[first][take]
+    best[ii] = vv[take]
+    bz[ii] = z[sel]
+    bw[ii] = w[sel]
+    return ii, sel
+
+
 def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[CandidateSystem], density: int):
     n, d = X.shape
     best = np.full(n, -np.inf)
@@ -607,20 +638,7 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
     width = np.max(hi - lo, axis=1)
 
     def offer(vals, z, w, idx, name):
-        nonlocal best
-        vals = np.where(np.isfinite(vals), vals, -np.inf)
-        if vals.size == 0:
-            return
-        order = np.lexsort((-vals, idx))  # per point, best first
-        idx_s, vals_s = idx[order], vals[order]
-        first = np.ones(idx_s.size, dtype=bool)
-        first[1:] = idx_s[1:] != idx_s[:-1]
-        ii, vv = idx_s[first], vals_s[first]
-        take = vv > best[ii]
-        ii, sel = ii[take], order[first][take]
-        best[ii] = vv[take]
-        bz[ii] = z[sel]
-        bw[ii] = w[sel]
+        ii, _ = keep_best(best, bz, bw, vals, z, w, idx)
         bname[ii] = name
 
     def on_edge(z, w, idx):

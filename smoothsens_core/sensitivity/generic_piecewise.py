@@ -50,7 +50,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..validation import check_points
 from ..growth import GrowthFunction
 from .brute import check_lambda_value, search_window
-from .generic import _F_ROUND, GenericResult, _inv_g, check_complete
+from .generic import _F_ROUND, GenericResult, _inv_g, check_complete, gauss_newton_step, keep_best
 
 __all__ = ["KinkCurve", "PiecewiseSpec", "piecewise_lipschitz", "piecewise_smooth_sensitivity"]
 
@@ -408,18 +408,7 @@ def _newton(spec: PiecewiseSpec, fam: _Family, Y0, rows: _Rows, cap, iters: int 
             Yp = Ya.copy()
             Yp[:, j] += h[:, j]
             J[:, :, j] = (F(Yp) - R) / h[:, j : j + 1]
-        good = np.all(np.isfinite(R), axis=1) & np.all(np.isfinite(J), axis=(1, 2))
-        R = np.where(good[:, None], R, 0.0)
-        J = np.where(good[:, None, None], J, 0.0)
-        JT = np.swapaxes(J, 1, 2)
-        A = JT @ J
-        A = A + (1e-13 * (np.trace(A, axis1=1, axis2=2) / m + 1e-300))[:, None, None] * np.eye(m)
-        g = -(JT @ R[:, :, None])[:, :, 0]
-        try:
-            dY = np.linalg.solve(A, g[:, :, None])[:, :, 0]
-        except np.linalg.LinAlgError:
-            dY = np.zeros_like(Ya)
-        dY = np.where(np.isfinite(dY), dY, 0.0)
+        good, R, dY = gauss_newton_step(R, J)
         ncoord = fam.nz + fam.nw
         nrm = np.sqrt(np.sum(dY[:, :ncoord] ** 2, axis=1))
         c = cap[idx].copy()
@@ -497,19 +486,7 @@ def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: 
     L = spec.Lambda
 
     def offer(vals, z, w, pidx, names):
-        vals = np.where(np.isfinite(vals), vals, -np.inf)
-        if vals.size == 0:
-            return
-        order = np.lexsort((-vals, pidx))
-        ps, vs = pidx[order], vals[order]
-        first = np.ones(ps.size, dtype=bool)
-        first[1:] = ps[1:] != ps[:-1]
-        ii, vv, sel = ps[first], vs[first], order[first]
-        take = vv > best[ii]
-        ii, vv, sel = ii[take], vv[take], sel[take]
-        best[ii] = vv
-        bz[ii] = z[sel]
-        bw[ii] = w[sel]
+        ii, sel = keep_best(best, bz, bw, vals, z, w, pidx)
         bname[ii] = names[sel]
 
     def on_edge(P, pidx):

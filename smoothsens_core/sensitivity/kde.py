@@ -32,11 +32,14 @@ F(b) = ln ell(b) - g |b - c| are among
   b = c;   b1 in (0, 1) with D(b1) = g (exists iff g < 1/a_W; a maximiser iff c < b1);
   b2 in (1, b_m) with D(b2) = -g (exists iff g < -D_min; a maximiser iff b2 < c),
 and B*(x) = (1/h) max(ell(c), ell(b1) e^{-g (b1 - c)} [c < b1], ell(b2) e^{-g (c - b2)} [b2 < c]).
-b1, b2 depend only on g (one scalar root each per call); the per-point work is one vectorised,
-bracketed root of phi_0 for alpha(c): a narrow bracket around a tabulated guess (kept only where
-the sign change is confirmed, else the full a-priori bracket and 14 bisections), 3 secant steps
-kept in the bracket, and a sign-change certificate of relative width 1e-10 (bisection for the
-rare points whose certificate fails) - every point is certified or a RootFindingError names it.  x = t (c = 0) is 004 Lemma 4.7: B*(t) = (1/h) max(ell(0),
+b1, b2 depend only on g (one scalar root each per call, cached); the per-point work is the bracketed
+root of phi_0 for alpha(c): a guess from a cached cubic table of alpha (nodes solved to the last bits;
+guess error ~1e-14 relative) and a sign-change certificate of relative width 1e-10 around it (two
+evaluations of phi_0; the rare points without the sign change go to the narrow bracket / a-priori
+bracket, secant and bisection of ``_bisect``) - every point is certified or a RootFindingError names
+it.  For g_E, ell(c) is computed only at the points where a tabulated upper bound of ln ell(c)
+(ell increases on [0, 1] and decreases on [1, inf)) reaches the best of the other candidates; elsewhere
+it cannot be the maximum, so the result is the same, bit for bit.  x = t (c = 0) is 004 Lemma 4.7: B*(t) = (1/h) max(ell(0),
 ell(b1) e^{-g b1}).  The printed Lemma 4.6 / 4.7 sets differ from these; see the errata in
 derivations/stationary_004.py and claims 004-Lemma-4.6 / 004-Lemma-4.7.
 
@@ -502,8 +505,20 @@ def _log_bstar_linear(c: NDArray[np.float64], a_c: NDArray[np.float64], gh: floa
     m1 = below & (D_c > gh)
     if np.any(m1):
         cc = c[m1]
-        b1 = _bisect_increasing(_q_minus_target, cc, np.full_like(cc, 1.0 - 1e-12), 1.0 / gh - cc, "g_L, b1 in (c, 1)")
-        cand = np.log(_ell(b1, kde_chord_partner(b1))) - np.log1p(gh * (b1 - cc))
+        target = 1.0 / gh - cc
+        # Q(1 - e) = 2/e - 13/8 + O(e) (from D(1 - e) = e/2 + 5e^2/32 + ...), so Q(1 - 1e-12) ~ 2e12: for
+        # targets beyond 1e12 the root lies above (or too near) the bracket's upper end; there
+        # b1 = 1 - 2/(target + 13/8) (error O(e^2), which moves F(b1) only at second order; b1 is a
+        # stationary point).  The candidate uses |b1 - c|: a lower bound of sup F for any b1.
+        near1 = target > 1e12
+        b1 = np.empty_like(cc)
+        b1[near1] = 1.0 - 2.0 / (target[near1] + 13.0 / 8.0)
+        rest = ~near1
+        if np.any(rest):
+            cr = cc[rest]
+            b1[rest] = _bisect_increasing(_q_minus_target, cr, np.full_like(cr, 1.0 - 1e-12), target[rest],
+                                          "g_L, b1 in (c, 1)")
+        cand = np.log(_ell(b1, _partner(b1))) - np.log1p(gh * np.abs(b1 - cc))
         logB[m1] = np.maximum(logB[m1], cand)
     b_p, p_min = _p_min()
     m2 = (c > 1.0 + 1e-12) & (1.0 / gh + c > p_min)
@@ -511,9 +526,10 @@ def _log_bstar_linear(c: NDArray[np.float64], a_c: NDArray[np.float64], gh: floa
         cc = c[m2]
         target = 1.0 / gh + cc
         # P(1 + e) = 1 + 2/e + 5/8 + O(e) (from D(1 + e) = -e/2 + 5e^2/32 + ...): for targets
-        # beyond P(1 + 1e-12) ~ 2e12 the root lies below the bracket's lower end; there
-        # b2 = 1 + 2/(target - 13/8) (error O(e^2), which moves F(b2) only at second order).
-        near1 = target > 1e13
+        # beyond P(1 + 1e-12) ~ 2e12 the root lies below the bracket's lower end; there (from 1e12 on,
+        # so that the bisection always has its sign change) b2 = 1 + 2/(target - 13/8) (error O(e^2),
+        # which moves F(b2) only at second order).
+        near1 = target > 1e12
         b2 = np.empty_like(cc)
         b2[near1] = 1.0 + 2.0 / (target[near1] - 13.0 / 8.0)
         rest = ~near1

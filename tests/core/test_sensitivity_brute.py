@@ -12,6 +12,9 @@ import pytest
 
 from smoothsens_core.growth import growth_exp, growth_linear
 from smoothsens_core.sensitivity.brute import brute_lipschitz, brute_smooth_sensitivity, search_window
+# mpmath queries typed from the paper (004 Sec. 4.1.2 soft threshold; Sec. 4.2 two-way threshold:
+# clip((R1 + tau - dist(p, Q0))/tau, 0, 1), R1 = tau/sqrt2, Q0 the quadrant below c_i = T_i + tau/2 + R1)
+from verify.reference.queries import threshold_query_mp, two_way_query_mp
 
 T, TAU = 1.0, 0.5
 
@@ -20,8 +23,8 @@ def soft_threshold(P):
     return np.clip((P[:, 0] - T) / TAU + 0.5, 0.0, 1.0)
 
 
-def soft_threshold_mp(x):
-    return min(max((x - T) / TAU + mpmath.mpf(1) / 2, 0), 1)
+# the soft threshold of 004 Sec. 4.1.2 in mpmath: clip((x - T)/tau + 1/2, 0, 1) (verify.reference.queries)
+soft_threshold_mp = threshold_query_mp(T, TAU)
 
 
 def test_brute_smooth_sensitivity_matches_lemma_4_1_threshold():
@@ -94,22 +97,6 @@ def test_search_window_covers_points_and_kinks():
     np.testing.assert_array_equal(hi[:, 0], [1.0, 6.0])
 
 
-def _two_way_mp(T1, T2, tau):
-    """The two-way f_tau of 004 Sec. 4.2 in mpmath, from the printed geometry: R1 = tau/sqrt(2),
-    R2 = R1 + tau, c0 = (T1 + tau/2 + R1, T2 + tau/2 + R1), f = clip((R2 - dist(p, Q0))/tau, 0, 1)
-    with Q0 = {p >= c0} (the printed regions S_1, S_tau, S_0 written as one formula)."""
-
-    def f(p1, p2):
-        tau_m = mpmath.mpf(tau)
-        R1 = tau_m / mpmath.sqrt(2)
-        R2 = R1 + tau_m
-        c1, c2 = T1 + tau_m / 2 + R1, T2 + tau_m / 2 + R1
-        D = mpmath.sqrt(max(c1 - p1, 0) ** 2 + max(c2 - p2, 0) ** 2)
-        return min(max((R2 - D) / tau_m, 0), 1)
-
-    return f
-
-
 def test_brute_two_way_threshold_agrees_with_closed_form():
     # 004 Lemma 4.3 (two-way f_tau, g_E, Lambda = inf) as implemented in sensitivity.two_way, against
     # the definition by search, maximiser re-evaluated in mpmath (50 digits): a feasible value, hence
@@ -120,7 +107,7 @@ def test_brute_two_way_threshold_agrees_with_closed_form():
     T1, T2, tau = 1.0, 1.2, 0.4
     P = np.array([[0.3, 0.5], [1.5, 1.9]])
     res = brute_smooth_sensitivity(lambda Q: soft_two_way_threshold(Q, T1, T2, tau), P, growth_exp(1.0),
-                                   math.inf, radius=2.0, f_mp=_two_way_mp(T1, T2, tau), mp=mpmath)
+                                   math.inf, radius=2.0, f_mp=two_way_query_mp(T1, T2, tau), mp=mpmath)
     closed = smooth_sensitivity_two_way_threshold(P, T1, T2, tau, growth_exp(1.0), math.inf)
     assert np.all(res.value <= closed * (1 + 1e-12))
     np.testing.assert_allclose(res.value, closed, rtol=1e-9)
@@ -138,7 +125,7 @@ def test_brute_two_way_threshold_equals_closed_form_in_each_region(kind, Lam):
     g = growth_exp(1.0) if kind == "exp" else growth_linear(1.0)
     P = np.array([[1.45, 1.65], [-1.0, 0.0], [3.0, 1.3]])
     res = brute_smooth_sensitivity(lambda Q: soft_two_way_threshold(Q, T1, T2, tau), P, g, Lam, radius=2.0,
-                                   f_mp=_two_way_mp(T1, T2, tau), mp=mpmath)
+                                   f_mp=two_way_query_mp(T1, T2, tau), mp=mpmath)
     closed = smooth_sensitivity_two_way_threshold(P, T1, T2, tau, g, Lam)
     assert np.all(res.value <= closed * (1 + 1e-12))
     np.testing.assert_allclose(res.value, closed, rtol=1e-9)

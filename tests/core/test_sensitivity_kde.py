@@ -321,3 +321,58 @@ def test_kde_radius_overflowing_a_double_is_the_limit():
     # r = 10, h = 1e-310 (c = 1e311): the b = 1 candidate e^{-1/2 - 10 gamma}/h wins for gamma = 0.1
     assert smooth_sensitivity_kde(10.0, 0.0, 1e-305, growth_exp(0.1))[0] == pytest.approx(
         math.exp(-0.5 - 1.0) / 1e-305, rel=1e-13)
+
+
+@pytest.mark.parametrize("gh", [1e-21, 1e-15, 3e-13, 1e-12])
+def test_kde_linear_growth_tiny_gamma_h_matches_mpmath(gh):
+    # g_L with gamma h below 5e-13: the roots b1 of Q(b) = 1/(gamma h) - c and b2 of P(b) = 1/(gamma h) + c
+    # lie within 2 gamma h of b = 1 (Q(1 - e) = 2/e - 13/8 + O(e), P(1 + e) = 2/e + 13/8 + O(e)); this used
+    # to raise RootFindingError.  Reference (mpmath, 80 digits): h B* = max(ell(c), sup near b = 1), and
+    # the sup near 1 exceeds the b = 1 value e^{-1/2}/(1 + gamma h |1 - c|) by O((gamma h)^2) relative
+    # (ln ell(1 + e) = -1/2 - e^2/4 + O(e^3) against a slope gamma h), below 1e-20 here.
+    import mpmath as mp
+
+    cs = [0.0, 0.5, 0.999, 1.0, 1.0 + 1e-9, 3.0, 1e6, 1e12, 1e15, 1e20]
+    got = smooth_sensitivity_kde(np.array(cs), 0.0, 1.0, growth_linear(gh))
+    for c, b in zip(cs, got):
+        with mp.workdps(80):
+            near1 = mp.exp(mp.mpf(-0.5)) / (1 + mp.mpf(gh) * abs(1 - mp.mpf(c)))
+            ref = max(_mp_ell(c), near1) if c >= 2 else near1
+        assert b == pytest.approx(float(ref), rel=1e-14, abs=0.0), c
+
+
+@pytest.mark.parametrize("gh", [1e-6, 0.05, 0.3, 0.62, 1.5])
+def test_kde_skipped_chord_slopes_do_not_change_the_result(gh):
+    # smooth_sensitivity_kde (g_E) computes ln ell(c) only where its tabulated upper bound reaches the
+    # best other candidate; the result must be the maximum over all candidates with ell(c) computed at
+    # every point, bit for bit.
+    from smoothsens_core.sensitivity.kde import _ell, _fixed_candidates, _log_ell_upper, _partner
+
+    rng = np.random.default_rng(11)
+    c = np.concatenate([rng.uniform(0, 3, 20000), rng.exponential(10, 20000), [0.0, 1.0, 2.0, 8.0, 8.5, 1e6]])
+    (b1, l1), (b2, l2) = _fixed_candidates(gh)
+    logB = np.log(_ell(c, _partner(c)))
+    assert np.all(_log_ell_upper(c) >= logB)  # the bound used to skip points is an upper bound
+    if not math.isnan(b1):
+        logB = np.maximum(logB, np.where(c < b1, l1 - gh * (b1 - c), -np.inf))
+    if not math.isnan(b2):
+        logB = np.maximum(logB, np.where(c > b2, l2 - gh * (c - b2), -np.inf))
+    logB = np.maximum(logB, -0.5 - gh * np.abs(1.0 - c))
+    assert np.array_equal(smooth_sensitivity_kde(c, 0.0, 1.0, growth_exp(gh)), np.exp(logB) / 1.0)
+
+
+def test_kde_chord_partner_table_guess_is_certified_to_1e10():
+    # the cubic-table guess plus the two-evaluation certificate agree with a 64-step bisection of
+    # phi_0 on the a-priori brackets to within the certificate's relative width 1e-10
+    from smoothsens_core.sensitivity.kde import _chi, _psi, _r_minus, _solve_full
+
+    rng = np.random.default_rng(5)
+    b = np.concatenate([rng.uniform(0, 9, 20000), rng.uniform(0.99, 1.01, 2000), [0.5, 1.5, 2.0, 7.999, 8.0, 8.001]])
+    b = b[np.abs(b - 1.0) >= 1e-3]
+    a = kde_chord_partner(b)
+    ref = np.empty_like(b)
+    m = b < 2.0
+    low = b[m] < 1.0
+    ref[m] = _solve_full(_psi, np.where(low, 1.0, 0.0), np.where(low, KDE_A_W * (1 + 1e-12), 1.0), b[m])
+    ref[~m] = _solve_full(_chi, np.zeros((~m).sum()), _r_minus(b[~m]) * (1 + 1e-9), b[~m])
+    assert np.max(np.abs(a / ref - 1.0)) <= 1e-10

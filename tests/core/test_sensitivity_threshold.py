@@ -354,3 +354,17 @@ def test_one_point_fast_path_keeps_the_validation_errors():
         smooth_sensitivity_threshold(1.0, 0.0, 1.0, "g")
     with pytest.raises(ValueError, match="tau must be in"):
         smooth_sensitivity_two_way_threshold((1.0, 2.0), 0.0, 0.0, 0.0, g)
+
+
+def test_two_way_band_distance_plus_equals_max_of_band_distance_bit_for_bit():
+    # the fused Lambda = inf path evaluates hypot only where both c0 - p components are positive
+    # (hypot(u, 0) = u exactly); it must equal max(d(p), 0) of the unfused _band_distance bit for bit
+    from smoothsens_core.sensitivity.two_way import _band_distance, _band_distance_plus, _geometry
+
+    rng = np.random.default_rng(29)
+    T1, T2, tau = 1.0, -0.5, 0.7
+    R1, R2, c01, c02 = _geometry(T1, T2, tau)
+    p = np.concatenate([rng.normal(1.0, 2.0, (40000, 2)), rng.normal(0.0, 1e3, (2000, 2)),
+                        [[c01, c02], [c01, 0.0], [0.0, c02], [c01 - R1, c02], [c01 + 1.0, c02 + 1.0]]])
+    want = np.maximum(_band_distance(p, T1, T2, tau), 0.0)
+    assert np.array_equal(_band_distance_plus(p.copy(), R1, R2, c01, c02), want)
