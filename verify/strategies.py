@@ -7,6 +7,11 @@ ranges, calibrated by the core (:mod:`smoothsens_core.calibration`, ``calibrate_
 * :func:`hamming_pairs`        datasets differing in one record (DP; 002 Sec. 2.1).
 * :func:`p_neighbouring_pairs` ordered pairs X ~^p X' of 003 Def. IV.1 (corrected: not p(x) or p(x')).
 * :func:`smooth_pairs`         (d, ln B(x) - ln B(x'), f(x) - f(x'), y) allowed by 004 Def. 8.
+* :func:`neighbour_pairs`       one entry point for the three metrics (pairs as (x, x')).
+* :func:`location_scale_outputs` outputs y of a location-scale mechanism loc + scale Z near where
+  the privacy loss is worst: the centres of x and x', between them, and far tails (sinh-spaced).
+* :func:`discrete_outputs`      outputs over a finite support (discrete mechanisms, e.g. 003's AGeo).
+* :func:`binary64_outputs`      outputs with arbitrary low-order bits near a grid (floating-point audits).
 * :func:`gencauchy_mechanisms`, :func:`student_t_mechanisms`, :func:`laplace_approx_mechanisms`,
   :func:`polyplace_mechanisms`, :func:`calibrated_mechanisms`: calibrated abstract mechanisms
   (:class:`smoothsens_core.mechanism.SmoothSensitivityMechanism`).
@@ -47,6 +52,10 @@ __all__ = [
     "laplace_approx_mechanisms",
     "polyplace_mechanisms",
     "calibrated_mechanisms",
+    "neighbour_pairs",
+    "location_scale_outputs",
+    "discrete_outputs",
+    "binary64_outputs",
 ]
 
 _finite = {"allow_nan": False, "allow_infinity": False}
@@ -178,3 +187,64 @@ def calibrated_mechanisms(pure_only: bool = False) -> st.SearchStrategy[SmoothSe
     if not pure_only:
         options.append(laplace_approx_mechanisms())
     return st.one_of(*options)
+
+
+def neighbour_pairs(metric: str, *, dim: int = 1, Lambda: float = math.inf, bound: float = 100.0,
+                    universe: Sequence[Any] = (0, 1), n: int = 3,
+                    policy: Callable[[Any], bool] | None = None) -> st.SearchStrategy[tuple[Any, Any]]:
+    """Pairs (x, x') of neighbours under ``metric`` (``"euclidean"``, ``"hamming"`` or
+    ``"p-neighbouring"``, :data:`smoothsens_core.validation.METRICS`): :func:`euclidean_pairs` without
+    the distance, :func:`hamming_pairs` or :func:`p_neighbouring_pairs` (``policy`` required)."""
+    from smoothsens_core.validation import check_metric
+
+    metric = check_metric(metric)
+    if metric == "euclidean":
+        return euclidean_pairs(dim=dim, Lambda=Lambda, bound=bound).map(lambda t: (t[0], t[1]))
+    if metric == "hamming":
+        return hamming_pairs(universe, n)
+    if policy is None:
+        raise ValueError("metric 'p-neighbouring' needs policy (the sensitivity predicate p of 003 Def. IV.1)")
+    return p_neighbouring_pairs(universe, n, policy)
+
+
+@st.composite
+def location_scale_outputs(draw: Any, loc: float, loc_prime: float, scale: float,
+                           tail: float = 40.0) -> float:
+    """An output y for the pair of location-scale outputs loc + scale Z and loc' + scale Z: with equal
+    weight at a centre (loc or loc', where log-densities have kinks), between the centres (where a
+    shift changes the loss fastest), or at t scales beyond a centre with t = sinh(u), |u| <= asinh(tail)
+    (the tails, where heavy-tailed and Laplace losses reach their sup)."""
+    check = float(scale)
+    if not check > 0 or not math.isfinite(check):
+        raise ValueError(f"scale must be a finite number > 0; got scale={scale!r}")
+    kind = draw(st.sampled_from(("centre", "between", "tail")))
+    centre = draw(st.sampled_from((float(loc), float(loc_prime))))
+    if kind == "centre":
+        return centre + scale * draw(st.floats(-1e-3, 1e-3, **_finite))
+    if kind == "between":
+        lo, hi = sorted((float(loc), float(loc_prime)))
+        return draw(st.floats(lo, hi, **_finite)) if hi > lo else centre
+    u = draw(st.floats(-math.asinh(tail), math.asinh(tail), **_finite))
+    return centre + scale * math.sinh(u)
+
+
+def discrete_outputs(support: Sequence[Any]) -> st.SearchStrategy[Any]:
+    """An output of a discrete mechanism: one element of the finite ``support`` (shrinks to the first)."""
+    values = list(support)
+    if not values:
+        raise ValueError("support must be a non-empty finite set of outputs")
+    return st.sampled_from(values)
+
+
+@st.composite
+def binary64_outputs(draw: Any, grid: float = 1.0, bound: float = 1e6) -> float:
+    """A double y within a few ulps of a multiple of ``grid`` in [-bound, bound], or with arbitrary
+    low-order bits: the outputs a floating-point audit (verify.audit.blackbox.floating) must classify."""
+    k = draw(st.integers(int(-bound // grid), int(bound // grid)))
+    y = k * float(grid)
+    steps = draw(st.integers(-3, 3))
+    for _ in range(abs(steps)):
+        y = math.nextafter(y, math.inf if steps > 0 else -math.inf)
+    if draw(st.booleans()):
+        y += draw(st.floats(-grid, grid, **_finite))
+    return y

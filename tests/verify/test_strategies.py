@@ -124,3 +124,48 @@ def test_audits_of_drawn_calibrated_mechanisms_pass(spec):
     # neither a certified violation nor an uncertified excess (inconclusive is not a pass).
     res = audit_smooth_mechanism(spec, rng=np.random.default_rng(0), n_random=400, n_local=1, maxfev=80)
     assert res.passed and res.outcome == "pass", res.summary()
+
+
+# -- output strategies and neighbour_pairs (issue 15) ----------------------------------------------
+from verify.strategies import binary64_outputs, discrete_outputs, location_scale_outputs, neighbour_pairs  # noqa: E402
+
+
+@given(neighbour_pairs("euclidean", dim=2, Lambda=0.5))
+def test_neighbour_pairs_euclidean_within_lambda(pair):
+    x, xp = pair
+    assert 0 < np.linalg.norm(x - xp) <= 0.5 + 1e-12
+
+
+@given(neighbour_pairs("hamming", universe=(0, 1, 2), n=4))
+def test_neighbour_pairs_hamming_differ_in_one_record(pair):
+    x, xp = pair
+    assert sum(a != b for a, b in zip(x, xp)) == 1
+
+
+def test_neighbour_pairs_p_neighbouring_needs_a_policy():
+    with pytest.raises(ValueError, match="needs policy"):
+        neighbour_pairs("p-neighbouring")
+    with pytest.raises(ValueError, match="metric"):
+        neighbour_pairs("manhattan")
+
+
+@given(location_scale_outputs(0.0, 1.0, 2.0))
+def test_location_scale_outputs_are_finite_and_bounded(y):
+    assert math.isfinite(y) and abs(y) <= 1.0 + 2.0 * 40.0 + 1e-9
+
+
+def test_location_scale_outputs_reach_the_far_tail_and_the_centre():
+    assert find(location_scale_outputs(0.0, 1.0, 2.0), lambda y: y > 60.0) > 60.0
+    assert abs(find(location_scale_outputs(0.0, 1.0, 2.0), lambda y: abs(y - 1.0) < 1e-2) - 1.0) < 1e-2
+    with pytest.raises(ValueError, match="scale"):
+        find(location_scale_outputs(0.0, 1.0, -1.0), lambda y: True)
+
+
+@given(discrete_outputs([-1, 0, 3]))
+def test_discrete_outputs_stay_in_the_support(z):
+    assert z in (-1, 0, 3)
+
+
+@given(binary64_outputs(grid=0.5, bound=10.0))
+def test_binary64_outputs_near_the_grid(y):
+    assert abs(y) <= 10.5 + 1e-9

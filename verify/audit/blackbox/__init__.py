@@ -10,10 +10,13 @@ eps-DP.  These auditors test such code only through calls, against what the core
   (Kolmogorov-Smirnov, Anderson-Darling, tail quantiles, moments) with a Holm decision rule;
 * :func:`audit_blackbox_mechanism` - a statistically valid lower bound on the privacy loss from
   samples (Clopper-Pearson), beside the exact privacy loss when the mechanism exposes its density
-  (:func:`verify.audit.exact.audit_density_mechanism`, the exact auditor, is a different function).
+  (:func:`verify.audit.exact.audit_density_mechanism`, the exact auditor, is a different function);
+* :func:`audit_floating_mechanism` - outputs of M(x) that M(x') cannot produce in binary64 (Mironov
+  2012): a certificate of infinite privacy loss (:mod:`verify.audit.blackbox.floating`);
+* :func:`check_rng_use` - whether a release draws from the ``rng`` it is given (reproducibility).
 """
 
-from ._callables import EvaluationFailure, load_callable
+from ._callables import EvaluationFailure, RngUse, check_rng_use, load_callable
 from .bound import DEFAULT_BOUND_BUDGET, BoundAuditReport, BoundViolation, audit_smooth_bound
 from .mechanism import (
     DEFAULT_MECHANISM_BUDGET,
@@ -21,6 +24,17 @@ from .mechanism import (
     PairEstimate,
     audit_blackbox_mechanism,
     clopper_pearson,
+)
+from .floating import (
+    DEFAULT_FLOATING_BUDGET,
+    AdditiveModel,
+    FloatingAuditReport,
+    FloatingCertificate,
+    IntegerModel,
+    OutputModel,
+    SnappedModel,
+    SnappingMechanism,
+    audit_floating_mechanism,
 )
 from .queries import BUILTIN_QUERIES, BoundQuery, builtin_query, expression_query
 from .sampler import (
@@ -52,4 +66,15 @@ __all__ = [
     "DEFAULT_BOUND_BUDGET",
     "EvaluationFailure",
     "load_callable",
+    "RngUse",
+    "check_rng_use",
+    "audit_floating_mechanism",
+    "FloatingAuditReport",
+    "FloatingCertificate",
+    "OutputModel",
+    "AdditiveModel",
+    "SnappedModel",
+    "IntegerModel",
+    "SnappingMechanism",
+    "DEFAULT_FLOATING_BUDGET",
 ]

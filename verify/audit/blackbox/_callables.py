@@ -23,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["load_callable", "check_arity", "EvaluationFailure", "PointFunction"]
+__all__ = ["load_callable", "check_arity", "EvaluationFailure", "PointFunction", "RngUse", "check_rng_use"]
 
 FloatArray = NDArray[np.float64]
 
@@ -277,3 +277,90 @@ class PointFunction:
     def one(self, x: FloatArray) -> float:
         """B at one point, called exactly as during the search (for re-evaluating witnesses)."""
         return float(self(np.asarray(x, dtype=float).reshape(1, self.d))[0])
+
+
+@dataclass(frozen=True)
+class RngUse:
+    """Whether a ``release(x, rng)`` draws its randomness from the ``rng`` it is given.
+
+    ``reproducible``: two runs with ``numpy.random.default_rng(seed)`` (same seed, same input)
+    returned the same draws.  ``consumed``: the generator's state advanced during the calls (a
+    release that returns the same draws without consuming the rng is deterministic, or seeds
+    itself).  ``ignores_rng`` is True exactly when the draws differ: the mechanism takes its
+    randomness elsewhere (OS/secure randomness, NumPy's global state, its own generator), so a
+    ``--seed`` does not make an audit of it reproducible.  The audit stays statistically valid:
+    its bounds hold for any source of independent draws.
+    """
+
+    reproducible: bool
+    consumed: bool
+    n_draws: int
+    seed: int
+    first_run: tuple[float, ...]
+    second_run: tuple[float, ...]
+    detail: str = ""
+
+    @property
+    def ignores_rng(self) -> bool:
+        return not self.reproducible
+
+    @property
+    def warning(self) -> str | None:
+        """The sentence every report prints when the rng is ignored; None otherwise."""
+        if self.reproducible:
+            return None
+        return ("the mechanism ignores the rng: --seed does not make this audit reproducible "
+                f"(two runs with numpy.random.default_rng({self.seed}) at the same input gave different "
+                "draws; the statistical bounds remain valid)")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ignores_rng": self.ignores_rng, "reproducible": self.reproducible, "consumed": self.consumed,
+                "n_draws": self.n_draws, "seed": self.seed, "first_run": list(self.first_run),
+                "second_run": list(self.second_run), "warning": self.warning, "detail": self.detail}
+
+
+def _rng_state(gen: np.random.Generator) -> str:
+    return repr(gen.bit_generator.state)
+
+
+def check_rng_use(release: Callable[..., Any], x: Any, *, seed: int = 0, n_draws: int = 8) -> RngUse:
+    """Run ``release(x, numpy.random.default_rng(seed))`` twice (``n_draws`` draws each, one call
+    per draw, each run on its own freshly seeded generator) and compare the draws (:class:`RngUse`).
+
+    A release that accepts only arrays of inputs is called once per run with ``n_draws`` copies of
+    x.  Draws are compared bit for bit (NaN equal to NaN).  Raises TypeError when the release
+    cannot be called at x either way.
+    """
+    check_arity(release, 2, "release", "release(x, rng)")
+    seed = int(seed)
+    n_draws = int(n_draws)
+    if n_draws < 1:
+        raise ValueError(f"n_draws must be >= 1; got n_draws={n_draws}")
+
+    def one_run(gen: np.random.Generator, batch: bool) -> np.ndarray:
+        if batch:
+            a = np.asarray(x, dtype=float)
+            xs = np.repeat(a[None, ...], n_draws, axis=0) if a.ndim else np.full(n_draws, float(a))
+            return np.asarray(release(xs, gen), dtype=float).reshape(-1)
+        return np.array([float(np.asarray(release(x, gen), dtype=float).reshape(-1)[0])
+                         for _ in range(n_draws)])
+
+    detail = ""
+    batch = False
+    g1 = np.random.default_rng(seed)
+    fresh = _rng_state(np.random.default_rng(seed))
+    try:
+        r1 = one_run(g1, False)
+    except Exception as exc:  # noqa: BLE001 - a release that only accepts arrays
+        detail = f"release(x, rng) raised {type(exc).__name__}: {exc}; called with {n_draws} copies of x"
+        batch = True
+        g1 = np.random.default_rng(seed)
+        try:
+            r1 = one_run(g1, True)
+        except Exception as exc2:  # noqa: BLE001
+            raise TypeError(f"release(x, rng) could not be called at x={x!r}: {type(exc2).__name__}: {exc2}") from exc2
+    consumed = _rng_state(g1) != fresh
+    r2 = one_run(np.random.default_rng(seed), batch)
+    same = r1.shape == r2.shape and bool(np.all((r1 == r2) | (np.isnan(r1) & np.isnan(r2))))
+    return RngUse(same, consumed, int(r1.size), seed, tuple(float(v) for v in r1),
+                  tuple(float(v) for v in r2), detail)

@@ -18,7 +18,8 @@ from verify.claims.runner import (
     run_audit,
     select_claims,
 )
-from verify.claims import CheckContext, CheckKind
+from verify.claims import CheckContext, CheckKind, Registry
+from verify.claims.user import load_claim_file, load_entry_point_claims
 
 QUICK_BUDGET = 0.1
 
@@ -41,6 +42,7 @@ EPILOG = textwrap.dedent(
       smoothsens audit --paper 004 --kind adversarial --workers 2
       smoothsens audit --claim 004-Lemma-3 --strict
       smoothsens audit --list
+      smoothsens audit --claims my_claims.py   # a user's own @claim functions (seed "user")
     """
 )
 
@@ -88,6 +90,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--kind", action="append", metavar="KIND",
                    help="only this kind of check: " + ", ".join(k.name.lower() for k in CheckKind))
     p.add_argument("--no-planted", action="store_true", help="leave out the planted controls")
+    p.add_argument("--claims", action="append", type=Path, metavar="PATH",
+                   help="a user's .py file of @verify.claims.claim functions (seed 'user'); repeatable. Only "
+                        "these claims run (filtered by --claim/--kind), plus the papers' claims of any --paper "
+                        "given. Installed packages add claims through the entry-point group smoothsens.claims")
     p.add_argument("--seed", type=_int_at_least(0), default=CheckContext.seed,
                    help="random seed of the searches (default %(default)s)")
     p.add_argument("--budget", type=_positive_float, default=None,
@@ -124,8 +130,23 @@ def _split(values: list[str] | None) -> list[str] | None:
 def run(args: argparse.Namespace) -> int:
     """Handler of ``smoothsens audit``; returns the exit status (see the epilog)."""
     try:
-        claims = select_claims(_split(args.claim), _split(args.paper), _split(args.kind),
-                               include_planted=not args.no_planted)
+        user = load_entry_point_claims()
+        files = [c for path in (args.claims or []) for c in load_claim_file(path)]
+    except ValueError as exc:
+        print(f"smoothsens audit: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        if files:
+            chosen = Registry()
+            for c in files:
+                chosen.add(c)
+            claims = chosen.select(_split(args.claim), None, _split(args.kind))
+            if args.paper:
+                claims = select_claims(None, _split(args.paper), _split(args.kind),
+                                       include_planted=not args.no_planted) + claims
+        else:
+            claims = select_claims(_split(args.claim), _split(args.paper), _split(args.kind),
+                                   include_planted=not args.no_planted)
     except KeyError as exc:
         print(f"smoothsens audit: error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -142,7 +163,20 @@ def run(args: argparse.Namespace) -> int:
     budget = args.budget if args.budget is not None else (QUICK_BUDGET if args.quick else 1.0)
     ctx = CheckContext(seed=args.seed, budget=budget, dps=args.precision)
     workers = args.workers if args.workers is not None else (min(2, os.cpu_count() or 1) if args.quick else 1)
-    report = run_audit(claims, ctx, workers=workers, scheduler=args.scheduler, progress=not args.no_progress)
+    # User claims exist only in this process (their files are not importable on Dask workers): they
+    # run serially here, the papers' claims on the chosen backend; one report.
+    local_ids = {c.id for c in files} | {c.id for c in user}
+    local = [c for c in claims if c.id in local_ids]
+    remote = [c for c in claims if c.id not in local_ids]
+    if local and (remote and (workers > 1 or args.scheduler)):
+        report = run_audit(remote, ctx, workers=workers, scheduler=args.scheduler, progress=not args.no_progress)
+        extra = run_audit(local, ctx, workers=1, progress=not args.no_progress)
+        report.entries = [*report.entries, *extra.entries]
+        report.seconds += extra.seconds
+    elif local:
+        report = run_audit(claims, ctx, workers=1, progress=not args.no_progress)
+    else:
+        report = run_audit(claims, ctx, workers=workers, scheduler=args.scheduler, progress=not args.no_progress)
     print(report.table())
     for ev in report.events:
         print(f"cluster: {ev}", file=sys.stderr)

@@ -11,7 +11,13 @@ auditor of :mod:`verify.audit.blackbox`:
   ``--false-alarm``;
 * ``--kind mechanism``: release(x, rng) claimed ``--eps``-GP (``--metric euclidean``) or -DP
   (``--metric hamming``) at the neighbouring inputs ``--pair X:X'``; a lower bound on eps valid with
-  probability 1 - ``--false-alarm``, beside the exact loss when the mechanism exposes its density.
+  probability 1 - ``--false-alarm``, beside the exact loss when the mechanism exposes its density;
+* ``--kind floating``: release(x, rng) in binary64 (Mironov 2012): outputs of M(x) that M(x') cannot
+  produce under ``--model additive --noise-scale b`` (fl(x + fl(b*s))), ``--model snapped
+  --snap-grid L --snap-bound B`` or ``--model integer``; one such output certifies infinite loss.
+
+For mechanisms the report says when the release ignores the rng it is given (two runs with the
+same seed differ): then ``--seed`` does not make the audit reproducible.
 
 Progress goes to stderr, the summary to stdout, the full report to ``--json``.  Exit status: 0 the
 implementation passed, 3 a fault was found (certified violation from either side, failure or
@@ -48,6 +54,7 @@ EPILOG = textwrap.dedent(
       smoothsens audit-impl ./mybounds.py:B2 --kind bound --query expr --expr "sin(x)" --gamma 0.5 --domain=-4:4
       smoothsens audit-impl ./noise.py:draw --kind sampler --distribution student-t --nu 3
       smoothsens audit-impl ./mech.py:mech.release --kind mechanism --eps 1 --pair 0:0.5 --pair 1:2
+      smoothsens audit-impl ./mech.py:naive_laplace --kind floating --model additive --noise-scale 1 --pair 0:1
     """
 )
 
@@ -87,7 +94,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument("callable", metavar="MODULE:CALLABLE",
                    help="e.g. mypkg.bounds:B or ./bounds.py:B or ./m.py:mech.release")
-    p.add_argument("--kind", choices=("bound", "sampler", "mechanism"), required=True, help="what CALLABLE is")
+    p.add_argument("--kind", choices=("bound", "sampler", "mechanism", "floating"), required=True, help="what CALLABLE is")
     p.add_argument("--budget", type=_positive_int, default=None,
                    help="bound: evaluations of B (default 20000); sampler: draws (default 200000); "
                         "mechanism: draws per input (default 200000)")
@@ -132,6 +139,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="neighbouring inputs, coordinates comma-separated (e.g. --pair 0:0.5 or "
                         "--pair=0,1:0,2); repeatable")
     m.add_argument("--bins", type=_positive_int, default=40, help="histogram bins of the event search (default 40)")
+    fl = p.add_argument_group("floating point (--kind floating; also uses --pair)")
+    fl.add_argument("--model", choices=("additive", "snapped", "integer"), default="additive",
+                    help="output structure: additive fl(x + fl(b*s)) (default), snapped (Mironov's snapping) "
+                         "or integer (integer inputs + integer noise)")
+    fl.add_argument("--noise-scale", type=float, default=1.0, help="additive: the scale b of fl(b*s) (default 1)")
+    fl.add_argument("--snap-grid", type=float, help="snapped: the grid Lambda (a power of two)")
+    fl.add_argument("--snap-bound", type=float, help="snapped: the clamp bound B")
     p.add_argument("--false-alarm", type=float, default=1e-3,
                    help="sampler: family-wise false-alarm rate of Holm's rule; mechanism: 1 - confidence "
                         "(default 1e-3)")
@@ -238,6 +252,28 @@ def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
                            false_alarm=args.false_alarm, rng=args.seed, Lambda=args.Lambda, progress=say, **kw)
 
 
+def _run_floating(args: argparse.Namespace, fn: Any, say: Any) -> Any:
+    from verify.audit.blackbox import AdditiveModel, IntegerModel, SnappedModel, audit_floating_mechanism
+
+    _need(args, "--kind floating", "pair")
+    if args.model == "additive":
+        model: Any = AdditiveModel(args.noise_scale)
+    elif args.model == "snapped":
+        _need(args, "--model snapped", "snap_grid", "snap_bound")
+        model = SnappedModel(args.snap_grid, args.snap_bound)
+    else:
+        model = IntegerModel()
+    pairs = []
+    for text in args.pair:
+        a, b = _split_pair(text, "--pair")
+        if len(a) != 1 or len(b) != 1:
+            raise ValueError(f"--kind floating audits scalar inputs: --pair must be X:X'; got {text!r}")
+        pairs.append((a[0], b[0]))
+    kw = {} if args.budget is None else {"budget": args.budget}
+    return audit_floating_mechanism(fn, model, pairs=pairs, false_alarm=args.false_alarm, rng=args.seed,
+                                    progress=say, **kw)
+
+
 def run(args: argparse.Namespace) -> int:
     """Handler of ``smoothsens audit-impl``; returns 0 (passed), 3 (fault found) or 4 (inconclusive)."""
     from verify.audit.blackbox import load_callable
@@ -252,9 +288,14 @@ def run(args: argparse.Namespace) -> int:
         report = _run_bound(args, fn, say)
     elif args.kind == "sampler":
         report = _run_sampler(args, fn, say)
+    elif args.kind == "floating":
+        report = _run_floating(args, fn, say)
     else:
         report = _run_mechanism(args, fn, say)
     print(report.summary())
+    rng_use = getattr(report, "rng_use", None)
+    if rng_use is not None and rng_use.ignores_rng:
+        print(f"WARNING: {rng_use.warning}")
     if args.json is not None:
         doc = {"callable": args.callable, "seed": args.seed, **report.to_json()}
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -262,6 +303,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {args.json}")
     if report.passed:
         return EXIT_PASS
-    if args.kind == "mechanism" and report.inconclusive:
+    if args.kind in ("mechanism", "floating") and report.inconclusive:
         return EXIT_INCONCLUSIVE
     return EXIT_FAULT
