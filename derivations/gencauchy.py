@@ -26,7 +26,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-import mpmath
 import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
@@ -42,7 +41,6 @@ __all__ = [
     "derive_cdf_p4",
     "derive_cdf_p6",
     "derive_claim34",
-    "gencauchy_pdf_mp",
     "numeric_log_normaliser",
     "numeric_variance",
     "numeric_cdf",
@@ -78,24 +76,6 @@ def derive_normaliser() -> tuple[sp.Expr, Comparison]:
     derived = sp.gammasimp(1 / (2 * _mellin_half_moment(0)))
     cmp = compare_forms("004 Sec. 2.1 c_{p,theta}", printed_normaliser(), derived, {P: (1.01, 10.0), THETA: (1.0, 6.0)})
     return derived, cmp
-
-
-def gencauchy_pdf_mp(z: Any, p: Any, theta: Any) -> Any:
-    """mpmath density of GenCauchy(0,1,p,theta) with the printed normaliser (for references)."""
-    z, p, theta = mpmath.mpf(z), mpmath.mpf(p), mpmath.mpf(theta)
-    c = p * mpmath.gamma(theta) / (2 * mpmath.gamma(1 / p) * mpmath.gamma(theta - 1 / p))
-    return c / (1 + abs(z) ** p) ** theta
-
-
-def gencauchy_cdf_mp(z: Any, p: Any, theta: Any) -> Any:
-    """CDF by mpmath quadrature of the density (the definition), for references:
-    F(z) = 1/2 + sgn(z) int_0^|z| h (finite interval, breakpoints at 1 and 10; by symmetry)."""
-    z = mpmath.mpf(z)
-    f = lambda t: gencauchy_pdf_mp(t, p, theta)  # noqa: E731
-    az = abs(z)
-    pts = [mpmath.mpf(0)] + [b for b in (1, 10) if b < az] + [az]
-    half = mpmath.quad(f, pts)
-    return mpmath.mpf(1) / 2 + (half if z >= 0 else -half)
 
 
 @lru_cache(maxsize=None)

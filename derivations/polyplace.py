@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
-from typing import Any
 
-import mpmath
 import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
@@ -52,7 +50,6 @@ __all__ = [
     "derive_tail_constants",
     "derive_eps_thm8",
     "w_numeric",
-    "polyplace_pdf_mp",
     "codegen_targets",
 ]
 
@@ -123,17 +120,6 @@ def derive_normaliser() -> tuple[sp.Expr, Comparison]:
     printed = sp.factor(printed.subs((1 - 1 / ALPHA) ** ALPHA, W))
     cmp = compare_forms("002 Def. 6 normaliser N_{s,alpha}", printed, n_derived, {S: (0.1, 10.0), W: (0.0, 1.0), ALPHA: (1.001, 50.0)})
     return n_derived, cmp
-
-
-def polyplace_pdf_mp(x: Any, s: Any, alpha: Any) -> Any:
-    """mpmath density of 002 Def. 6 with the derived (= printed) normaliser, for references."""
-    x, s, alpha = mpmath.mpf(x), mpmath.mpf(s), mpmath.mpf(alpha)
-    w = ((alpha - 1) / alpha) ** alpha
-    n = alpha / (2 * (2 * w + alpha - 1) * s)
-    ax = abs(x)
-    if ax / s < 1 / alpha:
-        return n * (alpha - 1) * (1 - ax / s) ** (alpha - 1)
-    return n * (alpha + 1) * (1 - 1 / alpha**2) ** alpha * (1 + ax / s) ** (-alpha - 1)
 
 
 @lru_cache(maxsize=None)
@@ -263,16 +249,6 @@ def derive_variance() -> tuple[sp.Expr, Comparison]:
     )
     cmp = compare_forms("002 Lemma 13 variance", printed, derived, {S: (0.1, 10.0), W: (0.0, 1.0), V: (1.0, 3.0), ALPHA: (2.001, 50.0)})
     return derived, cmp
-
-
-def printed_variance_mp(s: Any, alpha: Any) -> Any:
-    """The printed 002 Lemma 13 formula evaluated in mpmath (for the claim's evidence)."""
-    a = mpmath.mpf(alpha)
-    s = mpmath.mpf(s)
-    return (
-        2 * s**2 * (1 / a + 1) ** (-a) * ((19 * a**2 + 5) * (1 - 1 / a**2) ** a + (a - 2) * (a - 1) ** 2 * (1 / a + 1) ** a)
-        / ((2 * ((a - 1) / a) ** a + a - 1) * (a**4 - 5 * a**2 + 4))
-    )
 
 
 @lru_cache(maxsize=None)

@@ -13,16 +13,14 @@ c = 2), hence sup_z |d/dz ln h(z)| = (nu+1)/(2 sqrt(nu)).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
-import mpmath
 import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
 from derivations.codegen import GeneratedFunction, GeneratedModule, loggamma_difference, prove_rewrite
 from derivations.comparison import Comparison, compare_forms
 
-__all__ = ["NU", "derive_normaliser", "derive_variance", "derive_lipschitz", "student_t_pdf_mp", "numeric_log_normaliser",
+__all__ = ["NU", "derive_normaliser", "derive_variance", "derive_lipschitz", "numeric_log_normaliser",
            "codegen_targets"]
 
 NU = sp.Symbol("nu", positive=True)
@@ -74,13 +72,6 @@ def derive_lipschitz() -> tuple[sp.Expr, list[Comparison]]:
     sup2 = sp.simplify(dh.subs(z, crit2[0]))
     c2 = compare_forms("004 App. A.1: sup |d/dz ln h_nu| = (nu+1)/(2 sqrt nu)", (NU + 1) / (2 * sp.sqrt(NU)), sup2, {NU: (0.05, 50.0)})
     return sup2, [c1, c2]
-
-
-def student_t_pdf_mp(z: Any, nu: Any) -> Any:
-    """mpmath density of T_nu(0,1) with the printed constant (for references)."""
-    z, nu = mpmath.mpf(z), mpmath.mpf(nu)
-    c = mpmath.gamma((nu + 1) / 2) / (mpmath.sqrt(mpmath.pi) * mpmath.gamma(nu / 2))
-    return c / mpmath.sqrt(nu) * (1 + z**2 / nu) ** (-(nu + 1) / 2)
 
 
 def numeric_log_normaliser() -> tuple[sp.Expr, float]:

@@ -37,34 +37,126 @@ def test_core_does_not_import_verify_or_derivations():
     assert out.stdout.strip() == "[]"
 
 
-def test_one_mpmath_reference_per_density():
-    """The mpmath normalisers of GenCauchy and Student's t are typed in one place: verify/reference/.
+# Textual signatures of the noise densities (see test_one_mpmath_reference_per_density).  ``_V`` is any
+# identifier, ``_G`` a numeric Gamma function (mpmath/mp/math/scipy.special; SymPy's ``sp.gamma`` is not one).
+_V = r"[A-Za-z_]\w*"
+_G = r"(?:\b(?:mpmath|mp|math|special|sc|scipy\.special)\.(?:gamma|loggamma|rgamma|gammaln|lgamma)|\bgammaln|\blgamma)"
+DENSITY_SIGNATURES = {
+    # c_{p,theta} = p Gamma(theta) / (2 Gamma(1/p) Gamma(theta - 1/p)): a Gamma function at 1/p
+    "GenCauchy normaliser": rf"{_G}\(\s*1(?:\.0)?\s*/\s*{_V}\s*\)",
+    # (1 + |z|^p)^(-theta) or ln(1 + |z|^p): one plus a power of an absolute value
+    "GenCauchy kernel": rf"(?:\b1(?:\.0)?\s*\+|log1p\()\s*(?:np\.|mpmath\.|mp\.)?f?abs\([^()]*\)\s*\*\*\s*{_V}",
+    # c_nu = Gamma((nu+1)/2) / (sqrt(pi) Gamma(nu/2)): a Gamma function at (nu+1)/2
+    "Student's t normaliser": rf"{_G}\(\s*(?:\(\s*{_V}\s*\+\s*1(?:\.0)?\s*\)\s*(?:/\s*2|\*\s*0?\.5)"
+                              rf"|0?\.5\s*\*\s*\(\s*{_V}\s*\+\s*1(?:\.0)?\s*\))",
+    # (1 + z^2/nu)^(-(nu+1)/2) or ln(1 + z^2/nu): one plus a square over nu
+    "Student's t kernel": rf"(?:\b1(?:\.0)?\s*\+|log1p\()\s*(?P<t>{_V})\s*(?:\*\*\s*2|\*\s*(?P=t))\s*/\s*{_V}",
+    # e^(-|y - a|/b)/(2b): the exponential of minus an absolute value, halved
+    "Laplace density": rf"exp\(\s*-\s*(?:np\.|mpmath\.|mp\.)?f?abs\([^()]*\)\s*(?:/\s*{_V}\s*)?\)\s*/\s*\(?\s*2\b",
+    # N = alpha/(2 (2 ((alpha-1)/alpha)^alpha + alpha - 1) s), outer branch (1 - 1/alpha^2)^alpha
+    "PolyPlace normaliser": rf"\(\s*\(\s*(?P<a>{_V})\s*-\s*1\s*\)\s*/\s*(?P=a)\s*\)\s*\*\*\s*(?P=a)\b",
+    "PolyPlace outer branch": rf"\(\s*1\s*-\s*1\s*/\s*(?P<b>{_V})\s*\*\*\s*2\s*\)\s*\*\*\s*(?P=b)\b",
+    # h(z) = 1/(C (|z|^k + l)): one over (a power plus a constant), or its logarithm
+    "PowerLaw kernel": rf"(?:\b1(?:\.0)?\s*/|\blog)\s*\(\s*(?:(?:np\.|mpmath\.|mp\.)?f?abs\([^()]*\)|{_V})\s*\*\*\s*{_V}\s*\+\s*{_V}\s*\)",
+}
 
-    Textual signature: an mpmath (``mpmath.``/``mp.``) call of ``gamma``/``loggamma`` at ``1 / p`` (the
-    Gamma(1/p) of the GenCauchy normaliser c_{p,theta}, 004 Sec. 2.1) or at ``(nu + 1) / 2`` (the
-    Gamma((nu+1)/2) of Student's c_nu), whatever the variable is called.  Any mpmath density of these
-    families needs one of the two, so a copy outside verify/reference/ shows up here (SymPy derivations
-    write ``sp.gamma`` and are not matched; the core has no mpmath).  KNOWN lists the copies that remain
-    in other owners' files at the time of writing; an entry must be removed once its copy is gone."""
-    import pathlib
+
+def _sympy_lines(tree, text: str) -> set[int]:
+    """Line numbers of SymPy code: statements and functions that use ``sp``/``sympy``, a name imported from
+    SymPy, or a module-level name bound to a SymPy object (``ALPHA, S = sp.symbols(...)``; to a fixpoint)."""
+    import ast
+
+    names = {"sp", "sympy"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "sympy":
+            names |= {a.asname or a.name for a in node.names}
+
+    def uses(node) -> bool:
+        return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+    changed = True
+    while changed:
+        changed = False
+        for node in tree.body:
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and uses(node.value):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name) and n.id not in names:
+                            names.add(n.id)
+                            changed = True
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.stmt)) and uses(node):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) or node in tree.body:
+                lines |= set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+    return lines
+
+
+def _density_copies(path) -> dict[str, list[int]]:
+    """{signature name: line numbers} of the density signatures in the numeric (non-SymPy) code of ``path``."""
+    import ast
     import re
 
+    text = path.read_text(encoding="utf-8")
+    skip = _sympy_lines(ast.parse(text), text)
+    hits: dict[str, list[int]] = {}
+    for no, line in enumerate(text.splitlines(), 1):
+        code = line.split("#", 1)[0]
+        if no in skip or not code.strip() or code.lstrip().startswith(("\"", "'")):
+            continue
+        for name, pattern in DENSITY_SIGNATURES.items():
+            if re.search(pattern, code):
+                hits.setdefault(name, []).append(no)
+    return hits
+
+
+def test_one_mpmath_reference_per_density():
+    """Each noise density is written exactly twice: in the core (``smoothsens_core/distributions/`` and the
+    generated ``smoothsens_core/_generated/``) and once, independently, in mpmath in ``verify/reference/``.
+    SymPy derivations (``derivations/``) are derivations, not copies.
+
+    Textual signatures (:data:`DENSITY_SIGNATURES`, one or two per family, whatever the variables are
+    called): the GenCauchy normaliser (a numeric Gamma function at ``1 / p``) and kernel (``1 + abs(z) ** p``,
+    ``log1p(abs(z) ** p)``); Student's c_nu (a Gamma function at ``(nu + 1) / 2``) and kernel
+    (``1 + z**2 / nu``, ``log1p(z * z / nu)``); the Laplace density (``exp(-abs(...) / b) / (2 ...)``);
+    PolyPlace's normaliser (``((a - 1) / a) ** a``) and outer branch (``(1 - 1 / a**2) ** a``); the PowerLaw
+    kernel (``1 / (abs(z) ** k + l)``, ``log(z ** k + l)``).  Any numeric copy of a density needs one of them.
+    Comments, docstring lines and SymPy code are not scanned: a statement or function that uses ``sp``/
+    ``sympy``, a name imported from SymPy, or a module-level SymPy symbol (``ALPHA``, ``NU``) is a derivation.
+
+    KNOWN lists the deliberate second formulas (printed forms kept next to the claim that shows them
+    wrong or checks them) and copies still in other owners' files, each with its reason; an entry must
+    be removed once its copy is gone (the test fails on a stale entry)."""
+    import pathlib
+
     root = pathlib.Path(__file__).resolve().parents[1]
-    sig = re.compile(r"\b(?:mpmath|mp)\.(?:log)?gamma\(\s*(?:1\s*/\s*\w+|\(\s*\w+\s*\+\s*1\s*\)\s*/\s*2)\s*\)")
-    KNOWN = {
-        "derivations/gencauchy.py",  # gencauchy_pdf_mp (used by tests/derivations/test_codegen_generated.py)
-        "derivations/student_t.py",  # student_t_pdf_mp (used by tests/core/test_distributions_student_t.py)
-        "tests/core/test_distributions_student_t.py",  # c_nu typed in the test body
+    KNOWN: dict[str, str] = {
+        # deliberate second formula: the printed antiderivatives I1, I2 of 002 App. A (proof of Lemma 13),
+        # checked as printed against quadrature of the reference density (claim 002-Lemma-13)
+        "verify/claims/sets/derivations_noise.py": "printed 002 App. A antiderivatives I1, I2 (printed form)",
+        # copies in claim modules other helpers were editing when this test was written (issue 13):
+        "verify/claims/sets/calibration.py": "unnormalised PolyPlace branches f1, f2 for the noise std "
+                                             "(to become PolyPlaceReference(s, alpha).integrate)",
+        "verify/claims/sets/direction_000.py": "000 Thm. 1 kernel 1/(|z|^k + l): quadrature of the normaliser and "
+                                               "CDF (to become PowerLawReference.integrate) and the float log-ratios "
+                                               "of _sliding_sup/_dilation_sup",
     }
-    found = set()
-    for folder in ("smoothsens_core", "derivations", "verify", "tests"):
+    found: dict[str, dict[str, list[int]]] = {}
+    for folder in ("smoothsens_core", "derivations", "verify", "tests", "examples", "benchmarks"):
         for path in (root / folder).rglob("*.py"):
             rel = path.relative_to(root).as_posix()
-            if rel.startswith(("verify/reference/", "smoothsens_core/distributions/")) or rel == "tests/test_architecture.py":
+            if rel.startswith(("verify/reference/", "smoothsens_core/distributions/", "smoothsens_core/_generated/")):
                 continue
-            if sig.search(path.read_text(encoding="utf-8")):
-                found.add(rel)
-    assert found <= KNOWN, f"mpmath normaliser re-typed outside verify/reference/: {sorted(found - KNOWN)}"
-    assert KNOWN <= found, f"copies gone, remove from KNOWN: {sorted(KNOWN - found)}"
-    ref = (root / "verify/reference/distributions.py").read_text(encoding="utf-8")
-    assert len(sig.findall(ref)) >= 2  # the signature does match the reference's own normalisers
+            if rel == "tests/test_architecture.py":
+                continue
+            hits = _density_copies(path)
+            if hits:
+                found[rel] = hits
+    extra = {k: v for k, v in found.items() if k not in KNOWN}
+    assert not extra, f"density formulas re-typed outside verify/reference/ (use verify.reference.distributions): {extra}"
+    stale = sorted(set(KNOWN) - set(found))
+    assert not stale, f"copies gone, remove from KNOWN: {stale}"
+    # the signatures do match the reference's own formulas (every family), and no core file is scanned in vain
+    ref = _density_copies(root / "verify/reference/distributions.py")
+    assert set(ref) == set(DENSITY_SIGNATURES), sorted(set(DENSITY_SIGNATURES) - set(ref))

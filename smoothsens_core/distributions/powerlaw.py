@@ -14,7 +14,8 @@ function exactly (scipy.special.betaincinv), z = (l u/(1 - u))^{1/k}; no root fi
 Moments: E|Z|^s < inf iff s < k - 1; mean 0 for k > 2; variance l^{2/k} sin(pi/k)/sin(3 pi/k) for k > 3
 (from ∫_0^inf z^{s-1}/(z^k + l) dz = l^{s/k - 1} (pi/k)/sin(pi s/k)).
 
-Half-densities (000 Lemma 2):  h+(z) = 2 h(z) for z >= 0 (0 otherwise),  h-(z) = 2 h(z) for z < 0.
+Half-densities (000 Lemma 2):  h+(z) = 2 h(z) for z >= 0 (0 for z < 0),  h-(z) = 2 h(z) for z < 0 (0 for
+z >= 0): the boundary point z = 0 belongs to h+ only, as printed (h-(0) = 0, h+(0) = 2 h(0)).
 """
 
 from __future__ import annotations
@@ -195,7 +196,10 @@ class PowerLaw(_PowerLawCore, ContinuousDistribution):
 
 
 class HalfPowerLaw(_PowerLawCore, ContinuousDistribution):
-    """h+(z) = 2 h(z) on z >= 0 (``side=+1``) or h-(z) = 2 h(z) on z < 0 (``side=-1``), 000 Lemma 2."""
+    """h+(z) = 2 h(z) on z >= 0 (``side=+1``) or h-(z) = 2 h(z) on z < 0 (``side=-1``), 000 Lemma 2.
+
+    As printed, h-(z) = 0 for z >= 0: h-(0) = 0 although 0 is the closed end of ``support`` (a measure-zero
+    point: cdf, sf, ppf and the sampler are unaffected; the score there is the limit from z < 0)."""
 
     name = "half power law"
     symmetric = False
@@ -209,7 +213,10 @@ class HalfPowerLaw(_PowerLawCore, ContinuousDistribution):
         self.support = (0.0, math.inf) if side == 1 else (-math.inf, 0.0)
 
     def _logpdf(self, z: FloatArray) -> FloatArray:
-        return math.log(2.0) + self._log_kernel(z) - self.log_c
+        log_h = math.log(2.0) + self._log_kernel(z) - self.log_c
+        if self.side == -1:  # 000 Lemma 2: h-(z) = 0 for z >= 0, so h-(0) = 0 (z = 0 belongs to h+)
+            return np.where(z < 0.0, log_h, -np.inf)
+        return log_h
 
     def _cdf(self, z: FloatArray) -> FloatArray:
         lower, upper = self._half_parts(z)

@@ -16,6 +16,7 @@ from smoothsens_core.distributions import (
     PowerLaw,
     StudentT,
 )
+from verify.reference.distributions import reference_for
 
 
 def _student_t_rate_closed_form(nu, gamma, eta):
@@ -121,12 +122,12 @@ def test_tight_eta_inverse_is_largest_admissible():
 
 
 def _logpdf_mp(noise, z):
-    """ln of the standardised density up to a constant, written from the papers (mpmath):
-    T_nu: -(nu+1)/2 ln(1 + z^2/nu) (004 Sec. 2.1); GenCauchy: -theta ln(1 + |z|^p) (004 Sec. 2.1)."""
-    if isinstance(noise, StudentT):
-        nu = mpmath.mpf(noise.nu)
-        return -(nu + 1) / 2 * mpmath.log(1 + z * z / nu)
-    return -mpmath.mpf(noise.theta) * mpmath.log(1 + abs(z) ** mpmath.mpf(noise.p))
+    """ln of the standardised density at z (mpmath), from the independent reference of the family
+    (:mod:`verify.reference.distributions`, typed from 004 Sec. 2.1): T_nu: ln c_nu/sqrt(nu) - (nu+1)/2
+    ln(1 + z^2/nu); GenCauchy: ln c_{p,theta} - theta ln(1 + |z|^p).  The normaliser cancels in every
+    privacy loss below (the same number on both sides)."""
+    assert noise.loc == 0.0 and noise.scale == 1.0  # standardised: logpdf(z) is ln h(z)
+    return reference_for(noise).logpdf(z)
 
 
 @pytest.mark.parametrize("noise, gamma", [(StudentT(4.0), 0.1), (GenCauchy(4.0, 1.0), 0.1), (StudentT(3.0), 0.02)])

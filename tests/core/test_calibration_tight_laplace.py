@@ -15,26 +15,30 @@ from smoothsens_core.calibration.tight import (
     tight_eta_laplace,
     tight_table_laplace,
 )
+from verify.reference.distributions import LaplaceReference
 
 
 # ---------------------------------------------------------------------------------------------
 # mpmath reference, from 004 Def. 5 and the Laplace density only
 # ---------------------------------------------------------------------------------------------
 def _hockey_stick_mp(r, s, t, dps=40):
-    """integral (p - e^t q)_+ dy, p = Lap(s, e^r), q = Lap(0, 1) densities e^(-|y-m|/b)/(2b), by mpmath
-    quadrature at ``dps`` digits.  The integrand has kinks at 0, s and where p = e^t q; the latter are
-    located by bisection of ln p - ln q - t (mpmath) on each interval between 0 and s and on the two
+    """integral (p - e^t q)_+ dy, p = Lap(s, e^r), q = Lap(0, 1) densities e^(-|y-m|/b)/(2b) (004 Sec. 2.1,
+    :class:`verify.reference.distributions.LaplaceReference`), by mpmath quadrature at ``dps`` digits.  The
+    integrand has kinks at 0, s and where p = e^t q; the latter are located by bisection of
+    ln p - ln q - t = -r - |y - s|/e^r + |y| - t (mpmath) on each interval between 0 and s and on the two
     half-lines (the log-ratio is monotone on each of them), and every kink is a quadrature break point."""
     with mpmath.workdps(dps):
         r, s, t = mpmath.mpf(r), mpmath.mpf(s), mpmath.mpf(t)
         c, a = mpmath.exp(r), mpmath.exp(t)
 
+        p_ref, q_ref = LaplaceReference(s, c), LaplaceReference(0, 1)
+
         def integrand(y):
-            v = mpmath.exp(-abs(y - s) / c) / (2 * c) - a * mpmath.exp(-abs(y)) / 2
+            v = p_ref.pdf(y) - a * q_ref.pdf(y)
             return v if v > 0 else mpmath.mpf(0)
 
         def g(y):
-            return -r - abs(y - s) / c + abs(y) - t
+            return p_ref.logpdf(y) - q_ref.logpdf(y) - t
 
         far = 10 * (abs(s) + abs(t) + abs(r) + 10) * max(c, 1 / c)
         lo_, hi_ = min(mpmath.mpf(0), s), max(mpmath.mpf(0), s)

@@ -276,19 +276,23 @@ def test_generated_examples_from_004_remark():
 
 
 def test_generated_values_against_independent_quadrature():
-    """Independent of SymPy: mpmath quadrature of the densities (30 digits)."""
-    from derivations.gencauchy import gencauchy_cdf_mp, gencauchy_pdf_mp
-    from derivations.polyplace import polyplace_pdf_mp
+    """Independent of SymPy: mpmath quadrature (30 digits) of the printed densities of
+    :mod:`verify.reference.distributions` (002 Def. 6, 004 Sec. 2.1); the CDF is the quadrature
+    int_{-inf}^z h of the density (the definition), not the reference's incomplete-beta form."""
     from smoothsens_core._generated import noise
+    from verify.reference.distributions import GenCauchyReference, PolyPlaceReference
 
     with mpmath.workdps(30):
-        var_q = 2 * mpmath.quad(lambda x: x**2 * polyplace_pdf_mp(x, 1.3, 5.0), [0, 1.3 / 5.0, mpmath.inf])
+        polyplace = PolyPlaceReference(1.3, 5.0)
+        var_q = polyplace.integrate(-mpmath.inf, mpmath.inf, weight=lambda x: x**2)
         assert float(noise.polyplace_variance(1.3, 5.0)) == pytest.approx(float(var_q), rel=1e-12)
-        var_g = 2 * mpmath.quad(lambda z: z**2 * gencauchy_pdf_mp(z, 5.0, 1.2), [0, 1, mpmath.inf])
+        gencauchy = GenCauchyReference(5.0, 1.2)
+        var_g = gencauchy.integrate(-mpmath.inf, mpmath.inf, weight=lambda z: z**2)
         assert float(noise.gencauchy_variance(5.0, 1.2)) == pytest.approx(float(var_g), rel=1e-12)
+        g3, g4 = GenCauchyReference(3.0, 1.5), GenCauchyReference(4.0, 1.0)
         for z in (-7.5, -0.4, 0.9, 12.0):
-            assert float(noise.gencauchy_cdf(z, 3.0, 1.5)) == pytest.approx(float(gencauchy_cdf_mp(z, 3.0, 1.5)), rel=1e-12)
-            assert float(noise.gencauchy4_cdf(z)) == pytest.approx(float(gencauchy_cdf_mp(z, 4.0, 1.0)), rel=1e-12)
+            assert float(noise.gencauchy_cdf(z, 3.0, 1.5)) == pytest.approx(float(g3.integrate(-mpmath.inf, z)), rel=1e-12)
+            assert float(noise.gencauchy4_cdf(z)) == pytest.approx(float(g4.integrate(-mpmath.inf, z)), rel=1e-12)
 
 
 def test_codegen_is_deterministic_and_committed_files_are_current():

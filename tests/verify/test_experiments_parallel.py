@@ -12,6 +12,7 @@ import pytest
 from verify import parallel
 from verify.cli import main
 from verify.experiments import estimators, mechanisms as mech, runner
+from verify.reference.distributions import laplace_pdf
 
 
 class _Reversed(parallel.SerialExecutor):
@@ -101,7 +102,7 @@ def _ramp_moments_mp(x, T, tau, eps):
         b = mp.mpf(1) / eps
         x, T, tau = mp.mpf(x), mp.mpf(T), mp.mpf(tau)
         a = T - tau / 2
-        dens = lambda z: mp.exp(-abs(z) / b) / (2 * b)  # noqa: E731
+        dens = lambda z: laplace_pdf(z, 0, b)  # noqa: E731  (Lap(0, b), 004 Sec. 2.1)
         lo, hi = a - x, a + tau - x  # ramp for z in [lo, hi]
         ramp = lambda z, k: ((x + z - a) / tau) ** k * dens(z)  # noqa: E731
         cuts = sorted({lo, hi, mp.mpf(0)} if lo < 0 < hi else {lo, hi})

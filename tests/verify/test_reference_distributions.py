@@ -98,11 +98,8 @@ def test_core_float_agrees_with_reference(dist):
     with mpmath.workdps(DPS):
         for i, x in enumerate(xs):
             r_lp = ref.logpdf(x)
-            if isinstance(dist, D.HalfPowerLaw) and dist.side == -1 and x == dist.loc:
-                # 000 Lemma 2 puts z = 0 in h+ only (h-(0) = 0); the core's h- includes it (2 h(0)): a
-                # measure-zero convention, checked here so that a change on either side is noticed
-                assert r_lp == -mpmath.inf and lp[i] > -math.inf
-                continue
+            # (x = loc is on the grid: the boundary point of h- and h+, where both follow 000 Lemma 2:
+            # h-(0) = 0, h+(0) = 2 h(0); see also test_half_powerlaw_boundary_point_follows_000_lemma_2)
             if mpmath.isinf(r_lp):
                 assert lp[i] == -math.inf and pdf[i] == 0.0, x
             else:

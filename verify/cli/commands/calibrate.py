@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-from typing import Any
+
+from verify.serialise import jsonable
 
 __all__ = ["register", "run"]
 
@@ -59,16 +59,6 @@ def _metric(word: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return str(v)
-    if isinstance(v, dict):
-        return {k: _jsonable(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_jsonable(x) for x in v]
-    return v
-
-
 def run(args: argparse.Namespace) -> int:
     from smoothsens_core.calibration import calibration_table, format_calibration_table
 
@@ -76,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_tight(args)
     rows = calibration_table(args.eps, args.delta, args.gamma, metric=args.metric, optimise=not args.no_optimise)
     if args.json:
-        print(json.dumps(_jsonable(rows), indent=2))
+        print(json.dumps(jsonable(rows), indent=2))
         return 0
     unit = ("per unit distance (Geo-Privacy, metric euclidean)" if args.metric == "euclidean"
             else "(DP, metric hamming)")
@@ -99,7 +89,7 @@ def _run_tight(args: argparse.Namespace) -> int:
     rows = tight_table(args.eps, args.gamma, args.metric)
     lap = [] if args.delta is None else tight_table_laplace(args.eps, args.delta, args.gamma, args.metric)
     if args.json:
-        print(json.dumps(_jsonable(rows + lap), indent=2))
+        print(json.dumps(jsonable(rows + lap), indent=2))
         return 0
     what = ("infinitesimal rate sup_z [eta |psi(z)| + gamma |1 + z psi(z)|], valid at every distance"
             if args.metric == "euclidean" else "worst case at Hamming distance 1")
