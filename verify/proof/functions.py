@@ -29,9 +29,9 @@ this module requires flint and raises ImportError with that message otherwise.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import reduce
+from functools import lru_cache, reduce
 from typing import Any, Callable, Sequence
 
 import sympy as sp
@@ -169,7 +169,7 @@ def compile_arb(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
 
     Common sub-expressions (``sp.cse``) are evaluated once per call.  Raises TypeError for a node
     outside the supported set (listed in the module docstring)."""
-    expr = sp.sympify(expr)
+    expr = _fuse_xpow_log(sp.sympify(expr))
     if expr.has(sp.Piecewise):
         return _compile_tree(expr, variables)
     reps, (reduced,) = sp.cse(expr, symbols=sp.numbered_symbols("cse_", cls=sp.Dummy))
@@ -230,10 +230,11 @@ def _compile_tree(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
             fs = [tr(t) for t in e.args]
 
             def add(a: Sequence[arb]) -> arb:
-                acc = fs[0](a)
-                for f in fs[1:]:
-                    acc = acc + f(a)
-                return acc
+                vals = [f(a) for f in fs]
+                acc = vals[0]
+                for v in vals[1:]:
+                    acc = acc + v
+                return _clip_sign(acc, vals, product=False)
 
             return add
         if isinstance(e, sp.Mul):
@@ -243,10 +244,11 @@ def _compile_tree(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
             fs = [tr(t) for t in e.args]
 
             def mul(a: Sequence[arb]) -> arb:
-                acc = fs[0](a)
-                for f in fs[1:]:
-                    acc = acc * f(a)
-                return acc
+                vals = [f(a) for f in fs]
+                acc = vals[0]
+                for v in vals[1:]:
+                    acc = acc * v
+                return _clip_sign(acc, vals, product=True)
 
             return mul
         if isinstance(e, sp.Pow):
@@ -255,8 +257,14 @@ def _compile_tree(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
             if ex.is_Integer:
                 n = int(ex)
                 if n >= 0:
-                    return lambda a: fb(a) ** n
-                return lambda a: 1 / (fb(a) ** (-n))
+                    if n % 2 == 0:
+                        def even(a: Sequence[arb]) -> arb:
+                            x = fb(a) ** n
+                            return x.nonnegative_part() if x.is_finite() else x
+
+                        return even
+                    return lambda a: _clip_sign(fb(a) ** n, [fb(a)], product=True)
+                return lambda a: _clip_sign(1 / (fb(a) ** (-n)), [fb(a)] * (-n), product=True)
             if ex == sp.Rational(1, 2):
                 return lambda a: _sqrt(fb(a))
             if ex == sp.Rational(-1, 2):
@@ -287,6 +295,8 @@ def _compile_tree(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
             fs = [tr(t) for t in e.args]
             op = arb.max if isinstance(e, sp.Max) else arb.min
             return lambda a: reduce(op, (f(a) for f in fs))
+        if isinstance(e, XPowLog):
+            return _xpow_log(tr(e.args[0]), tr(e.args[1]))
         if isinstance(e, sp.gamma):
             f = tr(e.args[0])
             return lambda a: f(a).gamma()
@@ -313,6 +323,79 @@ def _compile_tree(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:
 
     root = tr(sp.sympify(expr))
     return root
+
+
+def _clip_sign(result: arb, parts: Sequence[arb], *, product: bool) -> arb:
+    """Midpoint-radius balls of [0, b] carry a rounding tail below 0; when every factor (term) has a
+    certain sign, so has the product (sum), and the tail is clipped: a rigorous sharpening."""
+    if not result.is_finite():
+        return result
+    neg = 0
+    for v in parts:
+        if not v.is_finite():
+            return result
+        if v.lower() >= 0:
+            continue
+        if v.upper() <= 0:
+            neg += 1
+            continue
+        return result
+    if product:
+        return result.nonnegative_part() if neg % 2 == 0 else -(-result).nonnegative_part()
+    if neg == 0:
+        return result.nonnegative_part()
+    if neg == len(parts):
+        return -(-result).nonnegative_part()
+    return result
+
+
+class XPowLog(sp.Function):
+    """x^y ln(x), kept as one node so that x = 0 (where ln x = -inf) is enclosed correctly."""
+
+    nargs = 2
+
+
+def _fuse_xpow_log(expr: sp.Expr) -> sp.Expr:
+    """Rewrite each product containing x^y and ln(x) (y not a number) as XPowLog(x, y) * rest."""
+
+    def fuse(t: sp.Expr) -> sp.Expr:
+        if not isinstance(t, sp.Mul):
+            return t
+        args = list(t.args)
+        out = []
+        for lg in [a for a in args if isinstance(a, sp.log)]:
+            pw = next((a for a in args if isinstance(a, sp.Pow) and a.base == lg.args[0] and not a.exp.is_Number), None)
+            if pw is not None and lg in args:
+                args.remove(lg)
+                args.remove(pw)
+                out.append(XPowLog(pw.base, pw.exp))
+        return sp.Mul(*args, *out) if out else t
+
+    return expr.replace(lambda t: isinstance(t, sp.Mul) and t.has(sp.log), fuse)
+
+
+def _xpow_log(fx: ArbFunction, fy: ArbFunction) -> ArbFunction:
+    """x^y ln x (the p-derivative of z^p) on x >= 0, y > 0, including x = 0 (value 0 there): for x
+    in [0, b] it lies in [-1/(e y), max(0, b^y ln b)] (minimum at x = e^(-1/y))."""
+
+    def f(a: Sequence[arb]) -> arb:
+        x, y = fx(a), fy(a)
+        if not (x.is_finite() and y.is_finite()):
+            return _NAN
+        if x.lower() > 0:
+            return pow_ball(x, y) * x.log()
+        if x.lower() < 0 or not (y.lower() > 0):
+            return _NAN
+        b = x.upper()
+        if b < (-1 / y.upper()).exp():
+            # x^y ln x decreases on [0, e^(-1/y)]: its minimum on [0, b] is at b, most negative at y_lo
+            lo = pow_ball(b, y.lower()) * b.log()
+        else:
+            lo = -1 / (arb.const_e() * y.lower())
+        hi = arb(0) if b <= 1 else pow_ball(b, y.upper()) * b.log()
+        return lo.union(hi)
+
+    return f
 
 
 def _sqrt(x: arb) -> arb:
@@ -407,6 +490,9 @@ def _symbolic_variants(expr: sp.Expr, max_leaves: int = 64) -> dict[str, Any]:
                 if neg is None:
                     raise TypeError(f"unsupported Piecewise condition {cond}")
                 prior = prior + neg
+            if _continuous(pw):
+                # F equals each branch on the closure of its region: the guards may be non-strict
+                children = [([(g, False) for g, _st in gs], ch) for gs, ch in children]
             return {"kind": "pw", "coef": None, "children": children}
         atoms = sorted(e.atoms(sp.Abs, sp.Max, sp.Min), key=lambda t: (sp.count_ops(t), sp.default_sort_key(t)))
         if atoms:
@@ -432,6 +518,33 @@ def _symbolic_variants(expr: sp.Expr, max_leaves: int = 64) -> dict[str, Any]:
         return {"kind": "leaf", "expr": s if sp.count_ops(s) <= sp.count_ops(e) else e}
 
     return rec(expr)
+
+
+def _continuous(pw: sp.Piecewise) -> bool:
+    """True when a two-branch Piecewise((e1, lhs < rhs), (e2, True)) is continuous: e1 = e2 on the
+    boundary lhs = rhs (solved by SymPy for one of its symbols)."""
+    if len(pw.args) != 2 or not (pw.args[1][1] is sp.true or pw.args[1][1] == True):  # noqa: E712
+        return False
+    (e1, rel), (e2, _) = pw.args
+    if not isinstance(rel, sp.core.relational.Relational):
+        return False
+    diff = rel.lhs - rel.rhs
+    for x in sorted(diff.free_symbols, key=lambda v: v.name):
+        try:
+            sols = sp.solve(diff, x)
+        except Exception:  # noqa: BLE001
+            continue
+        if sols and all(sp.simplify((e1 - e2).subs(x, r)) == 0 for r in sols):
+            return True
+    return False
+
+
+def _is_affine_in(e: sp.Expr, v: sp.Symbol) -> bool:
+    """True when e is affine in v (second derivative identically zero; v-free subterms held opaque)."""
+    if not e.has(v):
+        return True
+    d2 = sp.diff(e, v, 2)
+    return d2 == 0 or sp.cancel(sp.together(d2)) == 0
 
 
 def _tree_leaves(tree: dict[str, Any]) -> list[sp.Expr]:
@@ -465,8 +578,36 @@ def _compile_tree_variants(tree: dict[str, Any], symbols: Sequence[sp.Symbol]) -
         except TypeError:
             coef = None
     return {"kind": tree["kind"], "coef": coef,
-            "children": [([(compile_arb(g, symbols), st) for g, st in gs], _compile_tree_variants(ch, symbols))
-                         for gs, ch in tree["children"]]}
+            "children": [([(_compile_variants([([], sp.factor(g))], symbols)[0], st) for g, st in gs],
+                          _compile_tree_variants(ch, symbols)) for gs, ch in tree["children"]]}
+
+
+def _guard_range(gv: _Variant, balls: Sequence[arb], box: Sequence[tuple[Fraction, Fraction]]) -> tuple[arb, arb] | None:
+    """(lower, upper) ends of a guard over the box, sharpened by monotone faces: variables in which
+    the guard's gradient has a certain sign are fixed at the end giving the min (max)."""
+    v = gv.value(balls)
+    lo_end = v.lower() if v.is_finite() else None
+    hi_end = v.upper() if v.is_finite() else None
+    if gv.grads is not None:
+        lo_face, hi_face, moved = list(box), list(box), False
+        for i, (g, (a, b)) in enumerate(zip(gv.grads, box)):
+            if a == b:
+                continue
+            d = g(balls)
+            if d.is_finite() and d.lower() >= 0:
+                lo_face[i], hi_face[i], moved = (a, a), (b, b), True
+            elif d.is_finite() and d.upper() <= 0:
+                lo_face[i], hi_face[i], moved = (b, b), (a, a), True
+        if moved:
+            vl = gv.value([ball(x, y) for x, y in lo_face])
+            vh = gv.value([ball(x, y) for x, y in hi_face])
+            if vl.is_finite():
+                lo_end = vl.lower() if lo_end is None else arb.max(lo_end, vl.lower())
+            if vh.is_finite():
+                hi_end = vh.upper() if hi_end is None else arb.min(hi_end, vh.upper())
+    if lo_end is None or hi_end is None:
+        return None
+    return lo_end, hi_end
 
 
 def _eval_tree(node: dict[str, Any], balls: Sequence[arb], box: Sequence[tuple[Fraction, Fraction]], centred: bool,
@@ -475,7 +616,7 @@ def _eval_tree(node: dict[str, Any], balls: Sequence[arb], box: Sequence[tuple[F
         return _variant_enclosure(node["variant"], balls, box, centred, upper_only, None)
     live = []
     for gs, ch in node["children"]:
-        states = [_guard_state(g(balls), st) for g, st in gs]
+        states = [_guard_state(_guard_range(g, balls, box), st) for g, st in gs]
         if all(x is True for x in states):
             return _eval_tree(ch, balls, box, centred, upper_only)
         if False not in states:
@@ -489,11 +630,27 @@ def _eval_tree(node: dict[str, Any], balls: Sequence[arb], box: Sequence[tuple[F
             if any(not v.is_finite() for v in vals):
                 return _NAN
             if use_max:
-                return reduce(lambda u, v: arb.max(u, v), vals)
-            return reduce(lambda u, v: arb.min(u, v), vals) if upper_only else \
+                return _upper_point(vals, max) if upper_only else reduce(lambda u, v: arb.max(u, v), vals)
+            return _upper_point(vals, min) if upper_only else \
                 reduce(lambda u, v: u.union(v), [_eval_tree(ch, balls, box, centred, upper_only) for ch in live] or [_NAN])
     vals = [_eval_tree(ch, balls, box, centred, upper_only) for ch in live]
-    return reduce(lambda u, v: u.union(v), vals) if vals else _NAN
+    if not vals:
+        return _NAN
+    return _upper_point(vals, max) if upper_only else reduce(lambda u, v: u.union(v), vals)
+
+
+def _upper_point(vals: Sequence[arb], pick: Callable[..., Any]) -> arb:
+    """The exact point max (min) of the upper ends: in ``upper_only`` mode a ball is used only for
+    its upper end, and a union of midpoint-radius balls would round that end up (past 0 when one
+    part is exactly 0)."""
+    if any(not v.is_finite() for v in vals):
+        return _NAN
+    ups = [v.upper() for v in vals]
+    best = ups[0]
+    for u in ups[1:]:
+        if (u > best) if pick is max else (u < best):
+            best = u
+    return best
 
 
 def _negate(cond: Any) -> Any:
@@ -508,11 +665,30 @@ def _compile_variants(variants: list[tuple[list[tuple[sp.Expr, bool]], sp.Expr]]
     for guards, e in variants:
         value = compile_arb(e, symbols)
         try:
-            grads: list[ArbFunction] | None = [compile_arb(sp.diff(e, v), symbols) for v in symbols]
+            grads: list[ArbFunction] | None = [compile_arb(_gradient_form(e, v), symbols) for v in symbols]
         except TypeError:
             grads = None
         out.append(_Variant([(compile_arb(g, symbols), strict) for g, strict in guards], value, grads, e))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _gradient_form(e: sp.Expr, v: sp.Symbol) -> sp.Expr:
+    """dE/dv in factored form (products of single-sign factors decide the sign of a gradient on a box
+    far better than a sum whose terms cancel); common factors first (cheap), full factoring only
+    when that leaves a sum.  Cached: the symbolic derivative is the same for every build."""
+    d = sp.powsimp(sp.diff(e, v))
+    if d.is_number:
+        return d
+    try:
+        c = sp.cancel(sp.together(d))
+        f = sp.factor_terms(c)
+        num, _den = sp.fraction(f)
+        if isinstance(num, sp.Add) and sp.count_ops(num) < 60:
+            f = sp.factor(c)
+    except Exception:  # noqa: BLE001 - factoring is an optimisation only
+        return d
+    return sp.powsimp(f)
 
 
 def _relation_guards(cond: Any) -> list[tuple[sp.Expr, bool]] | None:
@@ -585,7 +761,7 @@ class Objective:
         guard_syms = set().union(set(), *[g.free_symbols for g in _tree_guards(tree)])
         self.affine = [i for i, v in enumerate(self.symbols)
                        if i != self.half_index and v not in guard_syms
-                       and all(sp.simplify(sp.diff(e, v, 2)) == 0 for e in self.variant_exprs)]
+                       and all(_is_affine_in(e, v) for e in self.variant_exprs)]
         plain = compile_arb(self.expr, self.symbols)
         plain_var = _compile_variants([([], self.expr)], self.symbols)[0]
         self._head = {"plain": plain, "plain_var": plain_var, "tree": _compile_tree_variants(tree, self.symbols)}
@@ -601,7 +777,7 @@ class Objective:
             self.tail_variant_exprs = _tree_leaves(ttree)
             self._tail = {"plain": None, "tree": _compile_tree_variants(ttree, tail_syms)}
             if tail_lemma:
-                self.tail_lemma = _tail_lemma(self.expr, z)
+                self.tail_lemma = _tail_lemma(self.tail_variant_exprs, self.w)
 
     # -- domain -------------------------------------------------------------------------------
     def domain(self) -> list[tuple[Fraction, Fraction]]:
@@ -637,7 +813,7 @@ class Objective:
                 lo, hi = box[i]
                 faces = [f[:i] + [(e, e)] + f[i + 1:] for f in faces for e in ((lo, hi) if lo != hi else (lo,))]
             vals = [self.evaluate(f, centred=centred, signs=signs, upper_only=True) for f in faces]
-            return reduce(lambda u, v: u.union(v), vals)
+            return _upper_point(vals, max)
         if self.half_index is None:
             return _eval_part(self._head, box, centred, signs, upper_only)
         i = self.half_index
@@ -651,7 +827,7 @@ class Objective:
             b = list(box)
             b[i] = ((2 - hi) / self.z0, (2 - max(lo, Fraction(1))) / self.z0)
             parts.append(_eval_part(self._tail, b, centred, signs, upper_only))
-        return reduce(lambda u, v: u.union(v), parts)
+        return _upper_point(parts, max) if upper_only else reduce(lambda u, v: u.union(v), parts)
 
     def evaluate_point(self, point: Sequence[Fraction]) -> arb:
         """A ball containing F at one point (compactified coordinates)."""
@@ -686,16 +862,20 @@ def _variant_enclosure(var: _Variant, balls: Sequence[arb], box: Sequence[tuple[
     """Enclosure of a smooth variant on the box (upper end only when ``upper_only``): variables with
     a certain sign of dF/dv_i are fixed at the face where F is largest, then the mean-value form."""
     if upper_only and var.grads is not None:
-        face, moved = list(box), False
-        for i, (g, (lo, hi)) in enumerate(zip(var.grads, box)):
-            if lo == hi:
-                continue
-            d = g(balls)
-            if d.is_finite() and d.lower() >= 0:
-                face[i], moved = (hi, hi), True
-            elif d.is_finite() and d.upper() <= 0:
-                face[i], moved = (lo, lo), True
-        if moved:
+        # repeated: on the face, gradients are re-evaluated (sup over the box = sup over the face
+        # at each step, so the reduction composes)
+        for _ in range(len(box)):
+            face, moved = list(box), False
+            for i, (g, (lo, hi)) in enumerate(zip(var.grads, box)):
+                if lo == hi:
+                    continue
+                d = g(balls)
+                if d.is_finite() and d.lower() >= 0:
+                    face[i], moved = (hi, hi), True
+                elif d.is_finite() and d.upper() <= 0:
+                    face[i], moved = (lo, lo), True
+            if not moved:
+                break
             box = face
             balls = [ball(lo, hi) for lo, hi in face]
             best = None
@@ -713,7 +893,8 @@ def _tighter(a: arb | None, b: arb | None) -> arb | None:
         return a
     if a.overlaps(b):
         return a.intersection(b)
-    return a if a.rad() <= b.rad() else b  # cannot happen for two valid enclosures
+    # disjoint only in upper_only mode (where the lower ends carry no meaning): the smaller upper end
+    return a if a.upper() <= b.upper() else b
 
 
 def _centred(var: _Variant, balls: Sequence[arb], box: Sequence[tuple[Fraction, Fraction]]) -> arb | None:
@@ -728,12 +909,13 @@ def _centred(var: _Variant, balls: Sequence[arb], box: Sequence[tuple[Fraction, 
     return v
 
 
-def _guard_state(g: arb, strict: bool) -> bool | None:
-    if not g.is_finite():
+def _guard_state(rng: tuple[arb, arb] | None, strict: bool) -> bool | None:
+    if rng is None:
         return None
-    if (g.lower() > 0) if strict else (g.lower() >= 0):
+    lo, hi = rng
+    if (lo > 0) if strict else (lo >= 0):
         return True
-    if (g.upper() <= 0) if strict else (g.upper() < 0):
+    if (hi <= 0) if strict else (hi < 0):
         return False
     return None
 
@@ -779,12 +961,18 @@ def _recip_sign(guard: sp.Expr, z: sp.Symbol, w: sp.Symbol) -> sp.Expr:
     return out.subs(wp, w)
 
 
-def _tail_lemma(expr: sp.Expr, z: sp.Symbol) -> dict[str, Any]:
-    """SymPy: L = lim_{z->inf} F (recorded as a string)."""
-    try:
-        L = sp.limit(expr, z, sp.oo)
-    except Exception as exc:  # noqa: BLE001 - recorded; the ball evaluation of the tail decides
-        return {"limit": None, "error": f"{type(exc).__name__}: {exc}"}
-    return {"limit": str(sp.simplify(L)),
-            "statement": "lim_{z->inf} F = limit (SymPy); the tail boxes u in [1, 2] (w = 1/z in [0, 1/Z0]) enclose "
-                         "F including z = inf by the ball evaluation of F(1/w) over a common denominator"}
+def _tail_lemma(tail_leaves: Sequence[sp.Expr], w: sp.Symbol) -> dict[str, Any]:
+    """SymPy: the limits as z -> inf (w = 1/z -> 0+) of the sign/branch variants of F (recorded as
+    strings); lim F is the limit of the variant active for large z.  The proof does not rest on
+    them: the ball evaluation of every tail box includes w = 0."""
+    wp = sp.Symbol(w.name, positive=True)
+    out = []
+    for e in tail_leaves:
+        try:
+            out.append(str(sp.limit(e.subs(w, wp), wp, 0, "+")))
+        except Exception as exc:  # noqa: BLE001 - recorded
+            out.append(f"{type(exc).__name__}: {exc}")
+    return {"variant_limits": sorted(set(out)),
+            "statement": "lim_{z->inf} F is the limit of the variant active for large z (SymPy, w = 1/z -> 0+); "
+                         "the tail boxes u in [1, 2] (w in [0, 1/Z0]) enclose F including z = inf by the ball "
+                         "evaluation of F(1/w) over a common denominator"}

@@ -44,7 +44,7 @@ from .functions import Objective, Variable
 from .prover import ProofResult, SupEnclosure, enclose_sup, prove_le
 
 __all__ = ["Obligation", "rate_expression", "loss_rate_objective", "scale_sup_objective", "threshold_def8_objective",
-           "tight_enclosure", "tight_points", "catalogue", "controls", "build", "run"]
+           "tight_objective", "tight_enclosure", "tight_points", "catalogue", "controls", "build", "run"]
 
 Q = Fraction
 INF = math.inf
@@ -120,7 +120,11 @@ def loss_rate_objective(family: str, shape_box: dict[str, tuple[Fraction, Fracti
         eta = sp.solve(sp.Eq(eps_no_scale.subs(pl.M, 1) if f["m"] is not None else eps_no_scale, 1), pl.ETA)[0]
     if family == "polyplace":
         rate, _ = rate_expression(family, eta, G)
-        rate = rate.subs(f["alpha"], 1 / G)  # alpha = eps/gamma (002 Thm. 8, derive_eps_thm8)
+        # alpha = eps/gamma (002 Thm. 8, derive_eps_thm8); z = t/alpha = g t as in 002 Lemma 12
+        # (x = s t/alpha): the branch point is t = 1 for every g, a bisection point of the domain
+        t = sp.Symbol("t", positive=True)
+        rate = rate.subs(f["alpha"], 1 / G).subs(z, G * t)
+        z = t
     else:
         rate, _ = rate_expression(family, eta, G)
         if m > 1:
@@ -157,11 +161,11 @@ def scale_sup_objective(shape_box: dict[str, tuple[Fraction, Fraction]]) -> Obje
 # ---------------------------------------------------------------------------------------------------
 # 004 Def. 8 condition (2) for the one-way threshold (004 Lemma 4.1)
 # ---------------------------------------------------------------------------------------------------
-A_THR = sp.Symbol("a", positive=True)  # a = |x - T|/tau + 1/2 (>= 1 outside the band)
+A_THR = sp.Symbol("b", nonnegative=True)  # b = |x - T|/tau - 1/2 (>= 0 outside the band)
 GAMMA_THR = sp.Symbol("gamma", positive=True)  # gamma tau
 
 
-def threshold_def8_objective(a_box: tuple[Fraction, Fraction], gamma_box: tuple[Fraction, Fraction]) -> Objective:
+def threshold_def8_objective(b_box: tuple[Fraction, Fraction], gamma_box: tuple[Fraction, Fraction]) -> Objective:
     """004 Def. 8 (2) with g_E for B of 004 Lemma 4.1, local form.
 
     004 Lemma 4.1 (closed form, stated here once from the paper, as it is not in ``derivations``):
@@ -171,16 +175,20 @@ def threshold_def8_objective(a_box: tuple[Fraction, Fraction], gamma_box: tuple[
     gamma the product gamma tau.  B is continuous (both pieces equal 1 at |x| = 1/2) and piecewise
     C^1, so (2) holds iff |(ln B)'| <= gamma wherever B is differentiable (mean-value theorem on
     each piece, the pieces glued by continuity).  Inside the band (ln B)' = 0; outside, by
-    symmetry x >= 1/2, a = x + 1/2 >= 1 and ln B = max(-ln a, -gamma (a - 1)) with the active piece
-    differentiated.  Obligation: F(a, gamma) = |d/da ln A_i| - gamma <= 0 with A_i the active piece
-    (strictly larger; at ties both one-sided derivatives are covered by the two pieces)."""
+    symmetry x >= 1/2, b = x - 1/2 >= 0 and ln B = max(-ln(1 + b), -gamma b) with the active piece
+    differentiated.  Obligation: F(b, gamma) = |d/db ln A_i| - gamma <= 0 with A_i the active piece
+    (strictly larger; at ties both one-sided derivatives are covered by the two pieces).  Domain
+    b in [0, 19/2] (|x - T|/tau <= 10)."""
+    from sympy.codegen.cfunctions import log1p
+
     a, gm = A_THR, GAMMA_THR
-    ln_a1 = -sp.log(a)  # 1/(|x| + 1/2)
-    ln_a2 = -gm * (a - 1)  # e^{-gamma (|x| - 1/2)}
+    # in the distance to the band b = a - 1 = |x| - 1/2 >= 0 (as the core's d): exact at b = 0
+    ln_a1 = -log1p(a)  # 1/(|x| + 1/2) = 1/(1 + b)
+    ln_a2 = -gm * a  # e^{-gamma (|x| - 1/2)} = e^{-gamma b}
     F = sp.Piecewise((sp.Abs(sp.diff(ln_a1, a)) - gm, ln_a1 - ln_a2 > 0), (sp.Abs(sp.diff(ln_a2, a)) - gm, True))
-    return Objective(F, [Variable(a, Q(a_box[0]), Q(a_box[1])), Variable(gm, Q(gamma_box[0]), Q(gamma_box[1]))],
+    return Objective(F, [Variable(a, Q(b_box[0]), Q(b_box[1])), Variable(gm, Q(gamma_box[0]), Q(gamma_box[1]))],
                      name="004 Lemma 4.1 B satisfies 004 Def. 8 (2) (g_E), local form",
-                     meta={"source": "004 Def. 8 (2), 004 Lemma 4.1", "a": "|x - T|/tau + 1/2", "gamma": "gamma tau"})
+                     meta={"source": "004 Def. 8 (2), 004 Lemma 4.1", "b": "|x - T|/tau - 1/2", "gamma": "gamma tau"})
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -206,17 +214,22 @@ def tight_points(eps: float = 1.0) -> list[dict[str, Any]]:
     return out
 
 
-def tight_enclosure(kind: str, shape: dict[str, Any], gamma: float, eta1: float, *, width: float = 1e-9,
-                    max_boxes: int = 20_000) -> SupEnclosure:
-    """Enclose sup_{z >= 0} eta1 |psi(z)| + gamma |1 + z psi(z)| (exact rationals of the floats)."""
+def tight_objective(kind: str, shape: dict[str, Any], gamma: float, eta1: float) -> Objective:
+    """F(z) = eta1 |psi(z)| + gamma |1 + z psi(z)| on z in [0, inf) at the exact rationals of the floats."""
     f = _family(kind)
     r = lambda x: sp.Rational(Fraction(x).numerator, Fraction(x).denominator)  # noqa: E731
     rate, z = rate_expression(kind, r(eta1), r(gamma))
     rate = rate.subs({s: r(shape[s.name]) for s in f["shape"]})
-    obj = Objective(rate, [Variable(z, Q(0), INF)], name=f"{kind} tight rate", tail_lemma=True,
-                    meta={"family": kind, "shape": {k: repr(v) for k, v in shape.items()}, "gamma": repr(gamma),
-                          "eta1": repr(eta1)})
-    return enclose_sup(obj, width=width, max_boxes=max_boxes, seeds=[[Q(2)]])
+    return Objective(rate, [Variable(z, Q(0), INF)], name=f"{kind} tight rate", tail_lemma=True,
+                     meta={"family": kind, "shape": {k: repr(v) for k, v in shape.items()}, "gamma": repr(gamma),
+                           "eta1": repr(eta1)})
+
+
+def tight_enclosure(kind: str, shape: dict[str, Any], gamma: float, eta1: float, *, width: float = 1e-9,
+                    max_boxes: int = 20_000) -> SupEnclosure:
+    """Enclose sup_{z >= 0} eta1 |psi(z)| + gamma |1 + z psi(z)| to ``width`` (the exact GP rate of
+    tight.py at these parameters): lower end attained at ``argmax``, upper end proven."""
+    return enclose_sup(tight_objective(kind, shape, gamma, eta1), width=width, max_boxes=max_boxes, seeds=[[Q(2)]])
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -244,11 +257,13 @@ def catalogue(scale: str = "test") -> list[Obligation]:
         raise ValueError(f"scale must be 'test' or 'full'; got scale={scale!r}")
     full = scale == "full"
     gc_box = ({"p": (Q(3, 2), Q(6)), "theta": (Q(1), Q(3))}, (Q(1, 100), Q(1, 20))) if full else \
-        ({"p": (Q(2), Q(9, 4)), "theta": (Q(1), Q(5, 4))}, (Q(1, 50), Q(1, 20)))
+        ({"p": (Q(2), Q(17, 8)), "theta": (Q(1), Q(9, 8))}, (Q(1, 50), Q(1, 20)))
     st_box = ({"nu": (Q(3, 2), Q(10))}, (Q(1, 100), Q(1, 20))) if full else ({"nu": (Q(3), Q(4))}, (Q(1, 50), Q(1, 10)))
     pp_g = (Q(1, 100), Q(3, 10)) if full else (Q(1, 20), Q(1, 5))
     cor_box = ({"p": (Q(2), Q(4)), "theta": (Q(1), Q(2))}, (Q(1, 100), Q(1, 50))) if full else \
         ({"p": (Q(2), Q(9, 4)), "theta": (Q(1), Q(5, 4))}, (Q(1, 100), Q(1, 50)))
+    # gamma tau in (15/16, 1) is left out: at (b, gamma) = (0, 1) the bound is tangent (F = 0 at the
+    # band edge) and the crossing of the two pieces runs into that point, so subdivision never ends
     thr_gamma = [(Q(1, 20), Q(15, 16)), (Q(1), Q(2))]
 
     def fmt(box: tuple[dict, tuple]) -> str:
@@ -276,7 +291,7 @@ def catalogue(scale: str = "test") -> list[Obligation]:
         obs.append(Obligation(f"004-Lemma-4.1-Def-8-(2)-gamma[{lo},{hi}]", "004 Def. 8 (2), Lemma 4.1",
                               "|(ln B)'(x)| <= gamma tau for B of Lemma 4.1 (g_E), i.e. B(x) <= e^{gamma|x-x'|} B(x')",
                               f"|x - T|/tau in [1/2, 10], gamma tau in [{lo}, {hi}]",
-                              lambda lo=lo, hi=hi: threshold_def8_objective((Q(1), Q(21, 2)), (lo, hi))))
+                              lambda lo=lo, hi=hi: threshold_def8_objective((Q(0), Q(19, 2)), (lo, hi))))
     return obs
 
 
@@ -328,7 +343,10 @@ def loss_rate_objective_at(family: str, shape: dict[str, Any], gamma: Fraction, 
 
 def build(obligation_id: str, scale: str = "test") -> Objective:
     """A fresh Objective for an obligation id (for :func:`verify.proof.recheck.recheck`)."""
-    for ob in catalogue(scale) + controls():
+    for ob in catalogue(scale):
+        if ob.id == obligation_id:
+            return ob.build()
+    for ob in controls():
         if ob.id == obligation_id:
             return ob.build()
     raise ValueError(f"unknown obligation id {obligation_id!r}")

@@ -26,7 +26,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from flint import arb
 
@@ -131,6 +131,7 @@ class ProofResult:
     box: list[tuple[Fraction, Fraction]] | None = None
     bound: Any = None
     reason: str = ""
+    monotone: dict[int, int] | None = None  # the caller's monotonicity hint (a lemma the recheck relies on)
 
     @property
     def proven(self) -> bool:
@@ -145,7 +146,7 @@ class ProofResult:
         out: dict[str, Any] = {
             "status": self.status, "objective": self.objective, "domain": box_to_json(self.domain),
             "threshold": str(self.threshold), "n_boxes": self.n_boxes, "seconds": self.seconds, "prec": self.prec,
-            "reason": self.reason,
+            "reason": self.reason, "monotone": {str(k): v for k, v in (self.monotone or {}).items()} or None,
             "boxes": [box_to_json(b) for b in self.boxes], "bounds": [str(b) for b in self.bounds],
         }
         if self.box is not None:
@@ -250,7 +251,8 @@ def prove_le(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, params_box
 
         def result(status: str, **kw: Any) -> ProofResult:
             return ProofResult(status, obj.describe(), list(dom), thr, proven_boxes if status == "proven" else [],
-                               bounds if status == "proven" else [], n, time.perf_counter() - t0, prec, **kw)
+                               bounds if status == "proven" else [], n, time.perf_counter() - t0, prec,
+                               monotone=dict(monotone) if monotone else None, **kw)
 
         while stack:
             b = stack.pop()
@@ -295,7 +297,7 @@ class SupEnclosure:
     """sup F over a box enclosed: lower <= sup F <= upper.
 
     ``lower``   attained: the lower end of the ball F(``argmax``) (exact rational).
-    ``upper``   the largest certified bound of the leaf boxes; ``proof`` is the proof of
+    ``upper``   the largest certified bound of the leaf boxes plus 2^-50 relative; ``proof`` proves
                 F <= upper on the whole box (re-checkable by :func:`recheck.recheck`).
     """
 
@@ -343,7 +345,6 @@ def enclose_sup(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, width: 
         for s in seeds:
             attain([_q(x) for x in s])
         heap: list[tuple[Fraction, int, list]] = []
-        done: list[tuple[list, Fraction]] = []
         count = 0
 
         def push(b: list) -> None:
@@ -372,6 +373,9 @@ def enclose_sup(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, width: 
         upper = max(up for _, up in leaves)
         if upper == math.inf:
             raise RuntimeError("enclose_sup: a leaf box has no finite bound")
+        # a margin of 2^-50 relative, so that a re-evaluation at another precision (whose rounding
+        # differs in the last bits) still finds every box below the stated upper end
+        upper = upper + Fraction(1, 2**50) * max(Fraction(1), abs(upper))
         proof = ProofResult("proven", obj.describe(), list(dom), upper, [b for b, _ in leaves], [u for _, u in leaves],
                             count, time.perf_counter() - t0, prec, reason=f"sup enclosure: F <= {float(upper):.17g}")
     return SupEnclosure(best_lo, upper, best_pt, obj.to_original(best_pt), proof, count, time.perf_counter() - t0)

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
-from flint import arb
 
 from .functions import upper_fraction, workprec
 from .prover import ProofResult, box_from_json
@@ -80,6 +79,8 @@ def recheck(proof: dict[str, Any] | ProofResult, objective: Any, *, prec: int = 
     problems: list[str] = []
     if data.get("status") != "proven":
         return RecheckResult(False, [f"status is {data.get('status')!r}, not 'proven'"], 0, prec, 0.0)
+    if monotone is None and data.get("monotone"):
+        monotone = {int(k): int(v) for k, v in data["monotone"].items()}
     thr = Fraction(data["threshold"])
     boxes = [tuple(box_from_json(b)) for b in data["boxes"]]
     bounds = [Fraction(b) for b in data["bounds"]]
