@@ -256,6 +256,59 @@ def _std_over_eta(noise: Any, eta: float) -> float:
     return s / eta if math.isfinite(s) else math.inf
 
 
+def _gamma_from_split(split: Any, bound: float) -> float:
+    """gamma when the caller gives none: the fraction ``split`` (default :data:`DEFAULT_SPLIT`, 004 Sec. 5)
+    of the largest admissible gamma ``bound``, i.e. the scale term spends split * eps."""
+    return (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
+
+
+def _calibrate_linear(
+    *,
+    family: str,
+    source: str,
+    formula: str,
+    growth: str,
+    eps: float,
+    delta: float,
+    gamma: Any,
+    split: Any,
+    metric: Any,
+    params: tuple,
+    gamma_max: Any,
+    eta_of: Any,
+    eps_of: Any,
+    why: str,
+    noise: Any,
+    shape: Mapping[str, float],
+) -> Calibration:
+    """The calibration shared by every mechanism whose printed eps is linear in (gamma, eta), i.e.
+    eps = c(params) gamma + d(params) eta (004 Lemmas 3.3, 3.5, 3.6, Cor. 3.2; NRS07/BS19 as quoted
+    in 004 Remark after Lemma 3.5 and 002 Claims 16-18), the shape ``params`` already validated:
+    gamma (given, or ``split`` of ``gamma_max(eps, *params)``) must lie in (0, gamma_max) for
+    eta > 0, eta = ``eta_of(eps, gamma, *params)``, and the recorded eps is the forward formula
+    ``eps_of(gamma, eta, *params)`` (so an inversion error would show)."""
+    metric = check_metric(metric, _METRICS)
+    bound = float(gamma_max(eps, *params))
+    if gamma is None:
+        gamma = _gamma_from_split(split, bound)
+    gamma = _check_gamma_below(gamma, bound, why)
+    eta = float(eta_of(eps, gamma, *params))
+    return Calibration(
+        family=family,
+        source=source,
+        eps=float(eps_of(gamma, eta, *params)),
+        delta=delta,
+        gamma=gamma,
+        eta=eta,
+        noise=noise,
+        noise_std=_std_over_eta(noise, eta),
+        shape=shape,
+        growth=growth,
+        formula=formula,
+        metric=metric,
+    )
+
+
 def _dist():  # lazy: the distribution classes are written in parallel (smoothsens_core.distributions)
     from .. import distributions
 
@@ -286,28 +339,17 @@ def calibrate_gencauchy(
     p = _check_p(p)
     theta = _check_theta(theta)
     m = check_integer("m", m, minimum=1)
-    metric = check_metric(metric, _METRICS)
-    bound = float(gamma_max_gencauchy_gp(eps, p, theta, m))
-    if gamma is None:
-        gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
-    gamma = _check_gamma_below(
-        gamma, bound, f"so that eta > 0: need m max(1, p theta - 1) gamma < eps (m={m}, p={p!r}, theta={theta!r}, eps={eps!r})"
-    )
-    eta = float(eta_gencauchy_gp(eps, gamma, p, theta, m))
-    noise = _dist().GenCauchy(p, theta)
-    return Calibration(
+    return _calibrate_linear(
         family="gencauchy",
         source="004 Lemma 3.3" if m == 1 else "004 Cor. 3.2",
-        eps=float(_eps_gencauchy_gp(gamma, eta, p, theta, m)),
-        delta=0.0,
-        gamma=gamma,
-        eta=eta,
-        noise=noise,
-        noise_std=_std_over_eta(noise, eta),
-        shape={"p": p, "theta": theta, "m": float(m)},
-        growth="g_E",
         formula="eps = max(m gamma, m (p theta - 1) gamma) + theta (p-1)^((p-1)/p) eta",
-        metric=metric,
+        growth="g_E",
+        eps=eps, delta=0.0, gamma=gamma, split=split, metric=metric,
+        params=(p, theta, m),
+        gamma_max=gamma_max_gencauchy_gp, eta_of=eta_gencauchy_gp, eps_of=_eps_gencauchy_gp,
+        why=f"so that eta > 0: need m max(1, p theta - 1) gamma < eps (m={m}, p={p!r}, theta={theta!r}, eps={eps!r})",
+        noise=_dist().GenCauchy(p, theta),
+        shape={"p": p, "theta": theta, "m": float(m)},
     )
 
 
@@ -322,26 +364,17 @@ def calibrate_student_t(
     """
     eps = check_positive("eps", eps)
     nu = _check_nu(nu)
-    metric = check_metric(metric, _METRICS)
-    bound = float(gamma_max_student_t_gp(eps, nu))
-    if gamma is None:
-        gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
-    gamma = _check_gamma_below(gamma, bound, f"so that eta > 0: need nu gamma < eps (nu={nu!r}, eps={eps!r})")
-    eta = float(eta_student_t_gp(eps, gamma, nu))
-    noise = _dist().StudentT(nu)
-    return Calibration(
+    return _calibrate_linear(
         family="student_t",
         source="004 Lemma 3.5",
-        eps=float(_eps_student_t_gp(gamma, eta, nu)),
-        delta=0.0,
-        gamma=gamma,
-        eta=eta,
-        noise=noise,
-        noise_std=_std_over_eta(noise, eta),
-        shape={"nu": nu},
-        growth="g_E",
         formula="eps = nu gamma + (nu + 1)/(2 sqrt(nu)) eta",
-        metric=metric,
+        growth="g_E",
+        eps=eps, delta=0.0, gamma=gamma, split=split, metric=metric,
+        params=(nu,),
+        gamma_max=gamma_max_student_t_gp, eta_of=eta_student_t_gp, eps_of=_eps_student_t_gp,
+        why=f"so that eta > 0: need nu gamma < eps (nu={nu!r}, eps={eps!r})",
+        noise=_dist().StudentT(nu),
+        shape={"nu": nu},
     )
 
 
@@ -356,28 +389,17 @@ def calibrate_laplace_approx(
     """
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
-    metric = check_metric(metric, _METRICS)
-    bound = float(gamma_max_laplace_gl(eps, delta))
-    if gamma is None:
-        gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
-    gamma = _check_gamma_below(
-        gamma, bound, f"so that eta > 0: need gamma ln(1/delta) < eps (delta={delta!r}, eps={eps!r})"
-    )
-    eta = float(eta_laplace_gl(eps, gamma, delta))
-    noise = _dist().Laplace()
-    return Calibration(
+    return _calibrate_linear(
         family="laplace_gl",
         source="004 Lemma 3.6",
-        eps=float(_eps_laplace_gl(gamma, eta, delta)),
-        delta=delta,
-        gamma=gamma,
-        eta=eta,
-        noise=noise,
-        noise_std=_std_over_eta(noise, eta),
-        shape={},
-        growth="g_L",
         formula="eps = eta + gamma ln(1/delta)",
-        metric=metric,
+        growth="g_L",
+        eps=eps, delta=delta, gamma=gamma, split=split, metric=metric,
+        params=(delta,),
+        gamma_max=gamma_max_laplace_gl, eta_of=eta_laplace_gl, eps_of=_eps_laplace_gl,
+        why=f"so that eta > 0: need gamma ln(1/delta) < eps (delta={delta!r}, eps={eps!r})",
+        noise=_dist().Laplace(),
+        shape={},
     )
 
 
@@ -394,7 +416,7 @@ def calibrate_polyplace(
     eps = check_positive("eps", eps)
     metric = check_metric(metric, _METRICS)
     if gamma is None:
-        gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * eps
+        gamma = _gamma_from_split(split, eps)
     g = check_positive("gamma", gamma)
     if not g < eps:
         raise ValueError(f"gamma must be in (0, eps) (002 Thm. 8); got gamma={g!r}, eps={eps!r}")
@@ -424,26 +446,17 @@ def calibrate_gencauchy_nrs07(
     eps = (p + 1) gamma + (p + 1) eta, so eta = eps/(p + 1) - gamma, needing gamma < eps/(p + 1)."""
     eps = check_positive("eps", eps)
     p = _check_p(p)
-    metric = check_metric(metric, _METRICS)
-    bound = float(gamma_max_gencauchy_nrs07(eps, p))
-    if gamma is None:
-        gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
-    gamma = _check_gamma_below(gamma, bound, f"so that eta > 0: need (p + 1) gamma < eps (p={p!r}, eps={eps!r})")
-    eta = float(eta_gencauchy_nrs07(eps, gamma, p))
-    noise = _dist().GenCauchy(p, 1.0)
-    return Calibration(
+    return _calibrate_linear(
         family="gencauchy_nrs07",
         source="NRS07 (004 Remark 3.5; 002 Cl. 16)",
-        eps=float(_eps_gencauchy_nrs07(gamma, eta, p)),
-        delta=0.0,
-        gamma=gamma,
-        eta=eta,
-        noise=noise,
-        noise_std=_std_over_eta(noise, eta),
-        shape={"p": p, "theta": 1.0},
-        growth="g_E",
         formula="eps = (p + 1) gamma + (p + 1) eta",
-        metric=metric,
+        growth="g_E",
+        eps=eps, delta=0.0, gamma=gamma, split=split, metric=metric,
+        params=(p,),
+        gamma_max=gamma_max_gencauchy_nrs07, eta_of=eta_gencauchy_nrs07, eps_of=_eps_gencauchy_nrs07,
+        why=f"so that eta > 0: need (p + 1) gamma < eps (p={p!r}, eps={eps!r})",
+        noise=_dist().GenCauchy(p, 1.0),
+        shape={"p": p, "theta": 1.0},
     )
 
 
@@ -454,26 +467,17 @@ def calibrate_student_t_bs19(
     eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta, needing gamma < eps/(nu + 1)."""
     eps = check_positive("eps", eps)
     nu = _check_nu(nu)
-    metric = check_metric(metric, _METRICS)
-    bound = float(gamma_max_student_t_bs19(eps, nu))
-    if gamma is None:
-        gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
-    gamma = _check_gamma_below(gamma, bound, f"so that eta > 0: need (nu + 1) gamma < eps (nu={nu!r}, eps={eps!r})")
-    eta = float(eta_student_t_bs19(eps, gamma, nu))
-    noise = _dist().StudentT(nu)
-    return Calibration(
+    return _calibrate_linear(
         family="student_t_bs19",
         source="BS19 (004 Remark 3.5; 002 Cl. 17)",
-        eps=float(_eps_student_t_bs19(gamma, eta, nu)),
-        delta=0.0,
-        gamma=gamma,
-        eta=eta,
-        noise=noise,
-        noise_std=_std_over_eta(noise, eta),
-        shape={"nu": nu},
-        growth="g_E",
         formula="eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta",
-        metric=metric,
+        growth="g_E",
+        eps=eps, delta=0.0, gamma=gamma, split=split, metric=metric,
+        params=(nu,),
+        gamma_max=gamma_max_student_t_bs19, eta_of=eta_student_t_bs19, eps_of=_eps_student_t_bs19,
+        why=f"so that eta > 0: need (nu + 1) gamma < eps (nu={nu!r}, eps={eps!r})",
+        noise=_dist().StudentT(nu),
+        shape={"nu": nu},
     )
 
 
@@ -484,28 +488,17 @@ def calibrate_laplace_nrs07(
     so eta = eps - gamma ln(2/delta), needing gamma < eps / ln(2/delta)."""
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
-    metric = check_metric(metric, _METRICS)
-    bound = float(gamma_max_laplace_nrs07(eps, delta))
-    if gamma is None:
-        gamma = (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
-    gamma = _check_gamma_below(
-        gamma, bound, f"so that eta > 0: need gamma ln(2/delta) < eps (delta={delta!r}, eps={eps!r})"
-    )
-    eta = float(eta_laplace_nrs07(eps, gamma, delta))
-    noise = _dist().Laplace()
-    return Calibration(
+    return _calibrate_linear(
         family="laplace_nrs07",
         source="NRS07 (002 Cl. 18)",
-        eps=float(_eps_laplace_nrs07(gamma, eta, delta)),
-        delta=delta,
-        gamma=gamma,
-        eta=eta,
-        noise=noise,
-        noise_std=_std_over_eta(noise, eta),
-        shape={},
-        growth="g_E",
         formula="eps = eta + gamma ln(2/delta)",
-        metric=metric,
+        growth="g_E",
+        eps=eps, delta=delta, gamma=gamma, split=split, metric=metric,
+        params=(delta,),
+        gamma_max=gamma_max_laplace_nrs07, eta_of=eta_laplace_nrs07, eps_of=_eps_laplace_nrs07,
+        why=f"so that eta > 0: need gamma ln(2/delta) < eps (delta={delta!r}, eps={eps!r})",
+        noise=_dist().Laplace(),
+        shape={},
     )
 
 

@@ -60,7 +60,70 @@ def _scalar_or_array(a: FloatArray) -> FloatArray | float:
     return float(a) if a.ndim == 0 else a
 
 
-class ContinuousDistribution:
+def _sample_shape(size: Any, rng: Any) -> tuple[tuple[int, ...], np.random.Generator]:
+    """The checked ``size`` of a ``sample`` call as a shape tuple, and ``rng`` as a Generator
+    (required: smoothsens never draws from global random state)."""
+    if rng is None:
+        raise TypeError("rng is required: pass a numpy.random.Generator or an integer seed")
+    gen = check_rng(rng)
+    shape = (check_integer("size", size, minimum=0),) if np.ndim(size) == 0 else tuple(
+        check_integer("size", s, minimum=0) for s in size  # type: ignore[union-attr]
+    )
+    return shape, gen
+
+
+def _on_support(z: FloatArray, lo: float, hi: float, below: float, above: float, inner: Any) -> FloatArray:
+    """``below`` where z <= lo, ``above`` where z >= hi, and ``inner(z)`` (a family's ``_cdf`` or
+    ``_sf``) in between, evaluated on z clipped to the support [lo, hi] only."""
+    zc = np.clip(z, lo, hi)
+    with np.errstate(under="ignore"):
+        return np.where(z <= lo, below, np.where(z >= hi, above, inner(zc)))
+
+
+def _on_integer_support(k: ArrayLike, support: tuple[float, float], below: float, above: float,
+                        inner: Any) -> FloatArray:
+    """The discrete counterpart of :func:`_on_support`, at floor(k): ``below`` where floor(k) < lo,
+    ``above`` where floor(k) >= hi, and ``inner(floor(k))`` (a family's ``_cdf`` or ``_sf``) in between,
+    evaluated on floor(k) clipped to the support only (an infinite end clipped at -+1e300)."""
+    ka = np.floor(_as_float_array("k", k))
+    lo, hi = support
+    kc = np.clip(ka, lo if math.isfinite(lo) else -1e300, hi if math.isfinite(hi) else 1e300)
+    return np.where(ka < lo, below, np.where(ka >= hi, above, inner(kc)))
+
+
+def _quantile(qa: FloatArray, at_0: float, at_1: float, inner: Any) -> FloatArray:
+    """``at_0`` where q <= 0, ``at_1`` where q >= 1, and ``inner(q)`` elsewhere, with q clipped to
+    [tiny, 1 - epsneg] so that ``inner`` (a family's ``_ppf`` or ``_isf``) never sees 0 or 1."""
+    inner_q = np.clip(qa, np.finfo(float).tiny, 1.0 - np.finfo(float).epsneg)
+    return np.where(qa <= 0.0, at_0, np.where(qa >= 1.0, at_1, inner(inner_q)))
+
+
+class _Distribution:
+    """What a continuous and a discrete family share: ``name``, ``support`` (of the standardised
+    variable), the private ``_cdf`` and ``_ppf`` (on z, or on integer k) and ``_variance`` a family
+    implements, and ``std`` = sqrt(``variance()``)."""
+
+    name: str = "distribution"
+    support: tuple[float, float] = (-math.inf, math.inf)
+
+    def _cdf(self, z: FloatArray) -> FloatArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _ppf(self, q: FloatArray) -> FloatArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _variance(self) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def variance(self) -> float:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def std(self) -> float:
+        """Standard deviation sqrt(Var[X]) (inf where the variance does not exist)."""
+        return math.sqrt(self.variance())
+
+
+class ContinuousDistribution(_Distribution):
     """A location-scale continuous distribution X = loc + scale * Z.
 
     Subclasses set ``name``, ``symmetric`` (Z and -Z have the same law), ``support`` (of Z, as a
@@ -74,7 +137,6 @@ class ContinuousDistribution:
 
     name: str = "distribution"
     symmetric: bool = False
-    support: tuple[float, float] = (-math.inf, math.inf)
 
     def __init__(self, loc: float = 0.0, scale: float = 1.0) -> None:
         self.loc = check_real("loc", loc)
@@ -82,12 +144,6 @@ class ContinuousDistribution:
 
     # ---- to be provided by a family (standardised variable z) -------------------------------
     def _logpdf(self, z: FloatArray) -> FloatArray:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _cdf(self, z: FloatArray) -> FloatArray:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _ppf(self, q: FloatArray) -> FloatArray:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _pdf(self, z: FloatArray) -> FloatArray:
@@ -115,9 +171,6 @@ class ContinuousDistribution:
 
     def _mean(self) -> float:
         return 0.0 if self.symmetric else math.nan
-
-    def _variance(self) -> float:  # pragma: no cover - abstract
-        raise NotImplementedError
 
     def _score(self, z: FloatArray) -> FloatArray:  # pragma: no cover - abstract
         """psi(z) = d/dz ln h(z) of the standardised density on its support (vectorised).
@@ -218,51 +271,37 @@ class ContinuousDistribution:
 
     def cdf(self, x: ArrayLike) -> FloatArray | float:
         """P(X <= x)."""
-        z = self._standardise(x)
         lo, hi = self.support
-        zc = np.clip(z, lo, hi)
-        with np.errstate(under="ignore"):
-            out = np.where(z <= lo, 0.0, np.where(z >= hi, 1.0, self._cdf(zc)))
-        return _scalar_or_array(out)
+        return _scalar_or_array(_on_support(self._standardise(x), lo, hi, 0.0, 1.0, self._cdf))
 
     def sf(self, x: ArrayLike) -> FloatArray | float:
         """P(X > x), computed directly in the upper tail (no 1 - cdf cancellation)."""
-        z = self._standardise(x)
         lo, hi = self.support
-        zc = np.clip(z, lo, hi)
-        with np.errstate(under="ignore"):
-            out = np.where(z <= lo, 1.0, np.where(z >= hi, 0.0, self._sf(zc)))
-        return _scalar_or_array(out)
+        return _scalar_or_array(_on_support(self._standardise(x), lo, hi, 1.0, 0.0, self._sf))
+
+    def _x_at_quantile(self, q: ArrayLike, at_0: float, at_1: float, inner: Any) -> FloatArray | float:
+        """loc + scale * :func:`_quantile` (q checked in [0, 1]): the shared body of ppf and isf."""
+        qa = _as_probability_array("q", q)
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            z = _quantile(qa, at_0, at_1, inner)
+        return _scalar_or_array(self.loc + self.scale * z)
 
     def ppf(self, q: ArrayLike) -> FloatArray | float:
         """Inverse CDF: the x with P(X <= x) = q, q in [0, 1]."""
-        qa = _as_probability_array("q", q)
         lo, hi = self.support
-        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-            inner = np.clip(qa, np.finfo(float).tiny, 1.0 - np.finfo(float).epsneg)
-            z = np.where(qa <= 0.0, lo, np.where(qa >= 1.0, hi, self._ppf(inner)))
-        return _scalar_or_array(self.loc + self.scale * z)
+        return self._x_at_quantile(q, lo, hi, self._ppf)
 
     def isf(self, q: ArrayLike) -> FloatArray | float:
         """Inverse survival function: the x with P(X > x) = q."""
-        qa = _as_probability_array("q", q)
         lo, hi = self.support
-        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-            inner = np.clip(qa, np.finfo(float).tiny, 1.0 - np.finfo(float).epsneg)
-            z = np.where(qa <= 0.0, hi, np.where(qa >= 1.0, lo, self._isf(inner)))
-        return _scalar_or_array(self.loc + self.scale * z)
+        return self._x_at_quantile(q, hi, lo, self._isf)
 
     def sample(self, size: int | tuple[int, ...] = 1, rng: Any = None) -> FloatArray:
         """Draw ``size`` samples with the ``numpy.random.Generator`` ``rng`` (or an int seed).
 
         ``rng`` is required: smoothsens never draws from global random state.
         """
-        if rng is None:
-            raise TypeError("rng is required: pass a numpy.random.Generator or an integer seed")
-        gen = check_rng(rng)
-        shape = (check_integer("size", size, minimum=0),) if np.ndim(size) == 0 else tuple(
-            check_integer("size", s, minimum=0) for s in size  # type: ignore[union-attr]
-        )
+        shape, gen = _sample_shape(size, rng)
         return self.loc + self.scale * self._sample(shape, gen)
 
     def mean(self) -> float:
@@ -275,10 +314,6 @@ class ContinuousDistribution:
         v = self._variance()
         return self.scale**2 * v if math.isfinite(v) else math.inf
 
-    def std(self) -> float:
-        """Standard deviation sqrt(Var[X]) (inf where the variance does not exist)."""
-        return math.sqrt(self.variance())
-
     def _shape_repr(self) -> str:
         return ""
 
@@ -288,7 +323,7 @@ class ContinuousDistribution:
         return f"{type(self).__name__}({shape}{sep}loc={self.loc!r}, scale={self.scale!r})"
 
 
-class DiscreteDistribution:
+class DiscreteDistribution(_Distribution):
     """A distribution on the integers (or a finite integer range), with an exact pmf.
 
     Subclasses set ``support`` (a pair of ints or +-inf), validate parameters in ``__init__`` and
@@ -297,15 +332,8 @@ class DiscreteDistribution:
     """
 
     name: str = "discrete distribution"
-    support: tuple[float, float] = (-math.inf, math.inf)
 
     def _logpmf(self, k: FloatArray) -> FloatArray:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _cdf(self, k: FloatArray) -> FloatArray:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _ppf(self, q: FloatArray) -> FloatArray:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _sf(self, k: FloatArray) -> FloatArray:
@@ -315,9 +343,6 @@ class DiscreteDistribution:
         return self._ppf(rng.random(size))
 
     def _mean(self) -> float:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _variance(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def logpmf(self, k: ArrayLike) -> FloatArray | float:
@@ -336,37 +361,23 @@ class DiscreteDistribution:
 
     def cdf(self, k: ArrayLike) -> FloatArray | float:
         """P(K <= k) for real k."""
-        ka = np.floor(_as_float_array("k", k))
-        lo, hi = self.support
-        kc = np.clip(ka, lo if math.isfinite(lo) else -1e300, hi if math.isfinite(hi) else 1e300)
-        out = np.where(ka < lo, 0.0, np.where(ka >= hi, 1.0, self._cdf(kc)))
-        return _scalar_or_array(out)
+        return _scalar_or_array(_on_integer_support(k, self.support, 0.0, 1.0, self._cdf))
 
     def sf(self, k: ArrayLike) -> FloatArray | float:
         """P(K > k) for real k."""
-        ka = np.floor(_as_float_array("k", k))
-        lo, hi = self.support
-        kc = np.clip(ka, lo if math.isfinite(lo) else -1e300, hi if math.isfinite(hi) else 1e300)
-        out = np.where(ka < lo, 1.0, np.where(ka >= hi, 0.0, self._sf(kc)))
-        return _scalar_or_array(out)
+        return _scalar_or_array(_on_integer_support(k, self.support, 1.0, 0.0, self._sf))
 
     def ppf(self, q: ArrayLike) -> FloatArray | float:
         """Smallest integer k with P(K <= k) >= q."""
         qa = _as_probability_array("q", q)
         lo, hi = self.support
         with np.errstate(divide="ignore", invalid="ignore"):
-            inner = np.clip(qa, np.finfo(float).tiny, 1.0 - np.finfo(float).epsneg)
-            out = np.where(qa <= 0.0, lo, np.where(qa >= 1.0, hi, self._ppf(inner)))
+            out = _quantile(qa, lo, hi, self._ppf)
         return _scalar_or_array(out)
 
     def sample(self, size: int | tuple[int, ...] = 1, rng: Any = None) -> NDArray[np.int64]:
         """Draw ``size`` integer samples with ``rng`` (a Generator or int seed; required)."""
-        if rng is None:
-            raise TypeError("rng is required: pass a numpy.random.Generator or an integer seed")
-        gen = check_rng(rng)
-        shape = (check_integer("size", size, minimum=0),) if np.ndim(size) == 0 else tuple(
-            check_integer("size", s, minimum=0) for s in size  # type: ignore[union-attr]
-        )
+        shape, gen = _sample_shape(size, rng)
         return np.asarray(self._sample(shape, gen)).astype(np.int64)
 
     def mean(self) -> float:
@@ -374,6 +385,3 @@ class DiscreteDistribution:
 
     def variance(self) -> float:
         return self._variance()
-
-    def std(self) -> float:
-        return math.sqrt(self.variance())

@@ -82,6 +82,16 @@ def sample_multivariate_laplace(shape: tuple[int, ...], d: int, eps: float, rng:
     return g * r[..., None]
 
 
+def _check_estimate_args(x: ArrayLike, rng: Any, reps: Any, chunk_elements: Any
+                         ) -> tuple[FloatArray, int, int, np.random.Generator]:
+    """The checked arguments of every ``mean_estimates``: points (n, d), reps >= 1,
+    chunk_elements >= 1 and the Generator (checked in that order)."""
+    pts = check_points("x", x)
+    reps = check_integer("reps", reps, minimum=1)
+    chunk_elements = check_integer("chunk_elements", chunk_elements, minimum=1)
+    return pts, reps, chunk_elements, check_rng(rng)
+
+
 class LocalMechanism(ABC):
     """A local mechanism with an analyst-side value per user; subclasses implement ``_values``.
 
@@ -115,10 +125,7 @@ class LocalMechanism(ABC):
         Users are processed in chunks of about ``chunk_elements`` draws (all repetitions of a
         chunk of users at once), so memory stays bounded for any n * reps.
         """
-        pts = check_points("x", x)
-        reps = check_integer("reps", reps, minimum=1)
-        chunk_elements = check_integer("chunk_elements", chunk_elements, minimum=1)
-        gen = check_rng(rng)
+        pts, reps, chunk_elements, gen = _check_estimate_args(x, rng, reps, chunk_elements)
         n, d = pts.shape
         per_user = reps * max(d, 1)
         users_per_chunk = max(1, chunk_elements // per_user)
@@ -228,10 +235,7 @@ class AdditiveNoiseMechanism(LocalMechanism):
         chunk_elements: int = DEFAULT_CHUNK_ELEMENTS,
     ) -> FloatArray:
         """(1/n) sum_i f(x_i) + (1/n) sum_i s_i Z_i per repetition; f and s evaluated once."""
-        pts = check_points("x", x)
-        reps = check_integer("reps", reps, minimum=1)
-        chunk_elements = check_integer("chunk_elements", chunk_elements, minimum=1)
-        gen = check_rng(rng)
+        pts, reps, chunk_elements, gen = _check_estimate_args(x, rng, reps, chunk_elements)
         n = pts.shape[0]
         fmean = float(np.mean(np.asarray(self.f(pts), dtype=float)))
         s = self.scales(pts)

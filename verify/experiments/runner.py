@@ -277,6 +277,40 @@ def _chunks(reps: int, reps_per_task: int) -> list[tuple[int, int]]:
     return list(iter_chunks(reps, check_integer("reps_per_task", reps_per_task, minimum=1)))
 
 
+def _run_configs(
+    executor: Executor | None,
+    fn: Callable[..., Any],
+    configs: Sequence[Any],
+    chunks: list[tuple[int, int]],
+    seed: int,
+    args: Callable[[Any], tuple[Any, ...]],
+    label: Callable[[Any], str],
+    name: str,
+    progress: Progress,
+    bar: bool,
+) -> tuple[list[Any], str, list[str]]:
+    """One task per (configuration ci, chunk k of ``chunks``), run by :func:`_run_tasks`.
+
+    Task (ci, k) calls ``fn(*args(configs[ci]), seed, ci, k, size, k == 0)``: its generator is
+    :func:`_task_rng` (seed, ci, k), and only chunk 0 computes the truth.  Its progress label is
+    ``label(configs[ci])`` followed by the repetitions it covers.  Results come back in task order,
+    configuration by configuration (see :func:`_config_results`)."""
+    tasks, labels = [], []
+    for ci, config in enumerate(configs):
+        for k, (s, size) in enumerate(chunks):
+            tasks.append((*args(config), seed, ci, k, size, k == 0))
+            labels.append(f"{label(config)} reps {s}-{s + size - 1}")
+    return _run_tasks(executor, fn, tasks, labels, name, progress, bar)
+
+
+def _config_results(results: list[Any], per: int, ci: int) -> tuple[list[Any], Any, Any]:
+    """(task results, estimates, truth) of configuration ``ci`` from :func:`_run_configs`: its ``per``
+    chunk results in order, their "est" concatenated along the repetitions, and the "truth" of chunk 0."""
+    parts = results[ci * per:(ci + 1) * per]
+    est = np.concatenate([p["est"] for p in parts], axis=0)
+    return parts, est, parts[0]["truth"]
+
+
 # ---- one-way threshold (004 Fig. 3) -------------------------------------------------------------
 def _one_way_task(T: float, eps: float, name: str, c_ldp: float, n: int, seed: int, config: int,
                   chunk: int, reps: int, with_truth: bool) -> dict[str, Any]:
@@ -332,18 +366,13 @@ def one_way_threshold(
     chunks = _chunks(reps, reps_per_task)
     t0 = time.perf_counter()
     configs = [(float(T), float(eps), n, m) for T in thresholds for eps in eps_values for n in ns for m in names]
-    tasks, labels = [], []
-    for ci, (T, eps, n, m) in enumerate(configs):
-        for k, (s, size) in enumerate(chunks):
-            tasks.append((T, eps, m, float(c_ldp), n, seed, ci, k, size, k == 0))
-            labels.append(f"one-way T={T:g} eps={eps:.3g} n={n} {m} reps {s}-{s + size - 1}")
-    results, backend, events = _run_tasks(executor, _one_way_task, tasks, labels, "one-way", progress, bar)
+    results, backend, events = _run_configs(
+        executor, _one_way_task, configs, chunks, seed,
+        lambda c: (c[0], c[1], c[3], float(c_ldp), c[2]),
+        lambda c: f"one-way T={c[0]:g} eps={c[1]:.3g} n={c[2]} {c[3]}", "one-way", progress, bar)
     rows: list[dict[str, Any]] = []
-    per = len(chunks)
     for ci, (T, eps, n, m) in enumerate(configs):
-        parts = results[ci * per:(ci + 1) * per]
-        est = np.concatenate([p["est"] for p in parts])
-        truth = parts[0]["truth"]
+        parts, est, truth = _config_results(results, len(chunks), ci)
         rows.append({"T": T, "eps": eps, "n": n, "mechanism": m,
                      "mse": estimators.mse(est, truth), "mse_se": estimators.mse_standard_error(est, truth),
                      "mse_analytic": _analytic_cell(parts[0]["analytic"]), "truth": truth})
@@ -401,18 +430,12 @@ def noise_a_priori_mse(
     T, eps = float(T), check_positive("eps", eps)
     chunks = _chunks(reps, reps_per_task)
     t0 = time.perf_counter()
-    tasks, labels = [], []
-    for ci, n in enumerate(ns):
-        for k, (s, size) in enumerate(chunks):
-            tasks.append((T, eps, n, seed, ci, k, size, k == 0))
-            labels.append(f"noise-mse n={n} reps {s}-{s + size - 1}")
-    results, backend, events = _run_tasks(executor, _noise_mse_task, tasks, labels, "noise-mse", progress, bar)
+    results, backend, events = _run_configs(
+        executor, _noise_mse_task, ns, chunks, seed, lambda n: (T, eps, n), lambda n: f"noise-mse n={n}",
+        "noise-mse", progress, bar)
     rows = []
-    per = len(chunks)
     for ci, n in enumerate(ns):
-        parts = results[ci * per:(ci + 1) * per]
-        est = np.concatenate([p["est"] for p in parts])
-        truth = parts[0]["truth"]
+        parts, est, truth = _config_results(results, len(chunks), ci)
         rows.append({"n": n, "mse_analytic": parts[0]["analytic"], "mse_sim": estimators.mse(est, truth),
                      "mse_se": estimators.mse_standard_error(est, truth), "bias2": parts[0]["bias2"]})
         progress(f"noise-mse n={n}: analytic {rows[-1]['mse_analytic']:.4g} sim {rows[-1]['mse_sim']:.4g}")
@@ -476,9 +499,7 @@ def _two_way_task(eps: float, name: str, c_ldp: float, n: int, k: int, t_range: 
 
 def _grid_rows(results: list[Any], per: int, ci: int) -> tuple[float, FloatArray, FloatArray]:
     """(ASE, first repetition's estimates, truth) of configuration ``ci`` from its task results."""
-    parts = results[ci * per:(ci + 1) * per]
-    ests = np.concatenate([p["est"] for p in parts], axis=0)
-    truth = parts[0]["truth"]
+    _parts, ests, truth = _config_results(results, per, ci)
     sq_err = np.mean((ests - truth[None]) ** 2, axis=1)  # grid-averaged squared error per repetition
     return float(sq_err.mean()), ests[0], truth
 
@@ -514,12 +535,9 @@ def two_way_threshold(
     t0 = time.perf_counter()
     axis = np.linspace(tr[0], tr[1], k + 1)
     configs = [(float(eps), m) for eps in eps_values for m in names]
-    tasks, labels = [], []
-    for ci, (eps, m) in enumerate(configs):
-        for j, (s, size) in enumerate(chunks):
-            tasks.append((eps, m, float(c_ldp), n, k, tr, seed, ci, j, size, j == 0))
-            labels.append(f"two-way eps={eps:.3g} {m} reps {s}-{s + size - 1}")
-    results, backend, events = _run_tasks(executor, _two_way_task, tasks, labels, "two-way", progress, bar)
+    results, backend, events = _run_configs(
+        executor, _two_way_task, configs, chunks, seed, lambda c: (c[0], c[1], float(c_ldp), n, k, tr),
+        lambda c: f"two-way eps={c[0]:.3g} {c[1]}", "two-way", progress, bar)
     rows = []
     arrays: dict[str, Any] = {"axis": axis}
     for ci, (eps, m) in enumerate(configs):
@@ -589,12 +607,9 @@ def kde(
     t0 = time.perf_counter()
     ax, ay = _kde_axes(k)
     configs = [(float(eps), float(h), m) for eps in eps_values for h in hs for m in names]
-    tasks, labels = [], []
-    for ci, (eps, h, m) in enumerate(configs):
-        for j, (s, size) in enumerate(chunks):
-            tasks.append((eps, h, m, float(c_ldp), n, k, seed, ci, j, size, j == 0))
-            labels.append(f"kde eps={eps:.3g} h={h:.4g} {m} reps {s}-{s + size - 1}")
-    results, backend, events = _run_tasks(executor, _kde_task, tasks, labels, "kde", progress, bar)
+    results, backend, events = _run_configs(
+        executor, _kde_task, configs, chunks, seed, lambda c: (c[0], c[1], c[2], float(c_ldp), n, k),
+        lambda c: f"kde eps={c[0]:.3g} h={c[1]:.4g} {c[2]}", "kde", progress, bar)
     rows = []
     arrays: dict[str, Any] = {"axis_x": ax, "axis_y": ay, "points_sample": _dataset("collisions", n, seed)[:2000].copy()}
     for ci, (eps, h, m) in enumerate(configs):
