@@ -1,6 +1,6 @@
 """Noise families of smoothsens (see the individual modules for sources and formulas).
 
-Continuous symmetric families: :class:`Laplace`, :class:`GenCauchy` and :class:`StudentT`
+Continuous symmetric families: :class:`Gaussian` (the Gaussian mechanism's noise), :class:`Laplace`, :class:`GenCauchy` and :class:`StudentT`
 (004 Sec. 2.1), :class:`PolyPlace` (002 Def. 6), :class:`PowerLaw` (density proportional to
 1/(|z|^k + l), 000 Thm. 1) and its half-densities :class:`HalfPowerLaw` (h+ and h-, 000 Lemma 2).
 One-sided and discrete families of asymmetric DP (003): :class:`OneSidedExponential` (ALap noise,
@@ -8,6 +8,7 @@ Def. V.3), :class:`AsymmetricGeometric` (AGeo, Def. VIII.1) and :class:`TwoSided
 """
 
 from ._base import ContinuousDistribution, DiscreteDistribution
+from .gaussian import Gaussian
 from .gencauchy import GenCauchy
 from .laplace import Laplace
 from .onesided import AsymmetricGeometric, OneSidedExponential, TwoSidedGeometric
@@ -19,6 +20,7 @@ __all__ = [
     "ContinuousDistribution",
     "DiscreteDistribution",
     "AsymmetricGeometric",
+    "Gaussian",
     "GenCauchy",
     "HalfPowerLaw",
     "Laplace",

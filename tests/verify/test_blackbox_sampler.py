@@ -172,3 +172,50 @@ def test_audit_sampler_reports_a_sampler_that_fails_on_the_full_draw():
     with pytest.raises(ValueError, match=r"the sampler raised OverflowError when asked for 5000 draws as "
                                          r"sampler\(n, rng\): buffer too small"):
         audit_sampler(small_only, Laplace(), budget=5000)
+
+
+# ---- discrete laws (the two-sided geometric of 003 App. A) and the Gaussian ------------------------
+
+def test_audit_sampler_discrete_passes_the_cores_geometric_and_catches_wrong_ones():
+    from smoothsens_core.distributions import TwoSidedGeometric
+    g = TwoSidedGeometric(0.7, loc=2)
+    good = audit_sampler(lambda n, rng: g.sample(n, rng), g, budget=N, rng=0)
+    assert good.passed, good.summary()
+    names = [t.name for t in good.tests]
+    assert "chi-square" in names and "support" in names
+    assert "Kolmogorov-Smirnov" not in names  # KS/AD assume a continuous CDF
+    # eps 0.75 instead of 0.7 (a 7% scale error of the geometric tail)
+    wrong = audit_sampler(lambda n, rng: TwoSidedGeometric(0.75, loc=2).sample(n, rng), g, budget=N, rng=0)
+    assert not wrong.passed and any(t.rejected and t.name == "chi-square" for t in wrong.tests)
+    # rounded Laplace of the same scale is not the geometric law
+    rounded = audit_sampler(lambda n, rng: np.round(2 + rng.laplace(0, 1 / 0.7, n)), g, budget=N, rng=0)
+    assert not rounded.passed
+    # one non-integer draw in 10^4 is off the support: rejected with p = 0
+    off = audit_sampler(lambda n, rng: g.sample(n, rng) + 0.5 * (rng.random(n) < 1e-4), g, budget=N, rng=0)
+    assert not off.passed and [t.name for t in off.tests if t.rejected] == ["support"]
+
+
+def test_audit_sampler_discrete_false_alarm_rate_holds():
+    """At family-wise level 0.05, a correct geometric sampler fails at most ~5% of 60 seeds
+    (Binomial(60, 0.05): P(>= 9) < 0.01)."""
+    from smoothsens_core.distributions import TwoSidedGeometric
+    g = TwoSidedGeometric(1.3)
+    fails = sum(not audit_sampler(lambda n, rng: g.sample(n, rng), g, budget=20_000, rng=s, false_alarm=0.05).passed
+                for s in range(60))
+    assert fails <= 8
+
+
+def test_discrete_cells_hold_all_the_mass_and_at_least_five_expected():
+    from smoothsens_core.distributions import TwoSidedGeometric
+    from verify.audit.blackbox.sampler import _discrete_cells
+    for g, m in ((TwoSidedGeometric(0.7, loc=2), 100_000), (TwoSidedGeometric(3.0), 1000)):
+        rights, p = _discrete_cells(g, m)
+        assert abs(float(np.sum(p)) - 1.0) < 1e-12
+        assert np.all(p * m >= 5.0) and np.all(np.diff(rights) > 0)
+
+
+def test_audit_sampler_gaussian_family():
+    from smoothsens_core.distributions import Gaussian
+    G = Gaussian(1.0, 2.0)
+    assert audit_sampler(lambda n, rng: G.sample(n, rng), G, budget=N, rng=0).passed
+    assert not audit_sampler(lambda n, rng: 1.0 + 2.1 * rng.standard_normal(n), G, budget=N, rng=0).passed

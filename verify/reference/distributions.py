@@ -5,6 +5,8 @@ Every density here is typed from the printed formula (including the printed norm
 and the implementation.  Densities, in x with z = (x - loc)/scale:
 
 * Laplace Lap(a, b), 004 Sec. 2.1:         h(y) = exp(-|y - a|/b) / (2b).  Mean a, variance 2 b^2.
+* Gaussian N(a, sigma^2) (Gaussian mechanism): h(y) = exp(-((y - a)/sigma)^2/2) / (sigma sqrt(2 pi)).
+                                           Upper tail P[Z > u] = erfc(u/sqrt 2)/2; mean a, variance sigma^2.
 * GenCauchy(a, b, p, theta), 004 Sec. 2.1:  h(y) = (1/b) c_{p,theta} / (1 + |(y-a)/b|^p)^theta,  p theta > 1,
                                            c_{p,theta} = p Gamma(theta) / (2 Gamma(1/p) Gamma(theta - 1/p)).
 * Student T_nu(a, tau), 004 Sec. 2.1:      h(y) = c_nu / (sqrt(nu) tau (1 + ((y-a)/tau)^2/nu)^((nu+1)/2)),
@@ -362,6 +364,29 @@ class LaplaceReference(ReferenceDistribution):
 
     def _variance_z(self) -> mpmath.mpf:
         return _mpf(2)
+
+
+class GaussianReference(ReferenceDistribution):
+    """N(a, sigma^2), typed from the definition: h(z) = exp(-z^2/2)/sqrt(2 pi) (z = (y - a)/sigma);
+    P[Z > u] = erfc(u/sqrt(2))/2 (u >= 0, computed directly: no 1 - cdf); mean a, variance sigma^2."""
+
+    name = "Gaussian"
+    symmetric = True
+
+    def _kinks_z(self) -> tuple[float, ...]:
+        return ()  # ln h = -z^2/2 - ln sqrt(2 pi) is smooth
+
+    def _logpdf_z(self, z: mpmath.mpf) -> mpmath.mpf:
+        return -_mpf(z) ** 2 / 2 - mpmath.log(2 * mpmath.pi) / 2
+
+    def _sf_pos(self, u: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.erfc(_mpf(u) / mpmath.sqrt(2)) / 2
+
+    def _mean_z(self) -> mpmath.mpf:
+        return _mpf(0)
+
+    def _variance_z(self) -> mpmath.mpf:
+        return _mpf(1)
 
 
 class GenCauchyReference(ReferenceDistribution):
@@ -807,6 +832,7 @@ class TwoSidedGeometricReference(_DiscreteReference):
 
 REFERENCES: Mapping[type, Callable[[Any], ReferenceDistribution]] = {
     _core.Laplace: lambda d: LaplaceReference(d.loc, d.scale),
+    _core.Gaussian: lambda d: GaussianReference(d.loc, d.scale),
     _core.GenCauchy: lambda d: GenCauchyReference(d.p, d.theta, d.loc, d.scale),
     _core.StudentT: lambda d: StudentTReference(d.nu, d.loc, d.scale),
     _core.PolyPlace: lambda d: PolyPlaceReference(d.scale, d.alpha, d.loc),

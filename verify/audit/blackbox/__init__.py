@@ -13,6 +13,7 @@ eps-DP.  These auditors test such code only through calls, against what the core
   (:func:`verify.audit.exact.audit_density_mechanism`, the exact auditor, is a different function);
 * :func:`audit_floating_mechanism` - outputs of M(x) that M(x') cannot produce in binary64 (Mironov
   2012): a certificate of infinite privacy loss (:mod:`verify.audit.blackbox.floating`);
+* :func:`plot_privacy_curve` - the estimated privacy curve delta(eps) against the claimed point;
 * :func:`check_rng_use` - whether a release draws from the ``rng`` it is given (reproducibility).
 """
 
@@ -36,6 +37,7 @@ from .floating import (
     SnappingMechanism,
     audit_floating_mechanism,
 )
+from .privacy_curve import lower_bound_curve, plot_privacy_curve
 from .queries import BUILTIN_QUERIES, BoundQuery, builtin_query, expression_query
 from .sampler import (
     DEFAULT_SAMPLER_BUDGET,
@@ -77,4 +79,6 @@ __all__ = [
     "IntegerModel",
     "SnappingMechanism",
     "DEFAULT_FLOATING_BUDGET",
+    "plot_privacy_curve",
+    "lower_bound_curve",
 ]

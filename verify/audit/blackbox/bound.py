@@ -357,6 +357,128 @@ class _Search:
         return np.concatenate([A, Bp], axis=1)
 
 
+def _compare(X0: FloatArray, B0: FloatArray, idx_c: NDArray[np.intp], Bstar: FloatArray, q: BoundQuery,
+             rtol: float) -> dict[str, Any]:
+    """Quantiles of B/B* over the points idx_c of X0 (Bstar aligned with idx_c), the fraction below 1
+    and the extreme points."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = B0[idx_c] / Bstar
+    ok = np.isfinite(ratio)
+    rr = ratio[ok]
+    if not rr.size:
+        return {"note": "no point where both B and B* are finite"}
+    qs = np.quantile(rr, _QUANTILES)
+    below = rr < 1.0 - rtol
+    i_min = idx_c[ok][int(np.argmin(rr))]
+    i_max = idx_c[ok][int(np.argmax(rr))]
+    return {
+        "n": int(rr.size),
+        "quantiles": {f"{p:g}": float(v) for p, v in zip(_QUANTILES, qs)},
+        "below_fraction": float(np.mean(below)),
+        "above_fraction": float(np.mean(rr > 1.0 + rtol)),
+        "min": {"x": X0[i_min].tolist(), "B": float(B0[i_min]), "B_star": float(Bstar[ok][np.argmin(rr)])},
+        "max": {"x": X0[i_max].tolist(), "B": float(B0[i_max]), "B_star": float(Bstar[ok][np.argmax(rr)])},
+        "below_proves_invalid": bool(math.isinf(q.Lambda) or q.growth.kind == "exp"),
+        "meaning": "B/B* < 1: not a smooth upper bound (004 Lemma 3.2; Lemma C.1 for finite Lambda "
+                   "and g_E); > 1: accuracy wasted",
+    }
+
+
+@dataclass(frozen=True)
+class _RadialLayout:
+    """Exploration of a radial query: a shifted lattice of radii with spacing ``s_core`` on
+    [0, r_core] (the kernel region) and ``s_tail`` on [r_core, r_max] (r_max: the largest ball
+    around the centre inside the box), each radius at a random direction."""
+
+    centre: FloatArray
+    r_core: float
+    r_max: float
+    n_core: int
+    n_tail: int
+
+    @property
+    def s_core(self) -> float:
+        return self.r_core / self.n_core
+
+    @property
+    def s_tail(self) -> float:
+        return (self.r_max - self.r_core) / max(self.n_tail, 1)
+
+
+def _radial_layout(q: BoundQuery, lo: FloatArray, hi: FloatArray, budget: int) -> _RadialLayout | None:
+    """The lattices of radii of a radial query (35% of the budget on the core, 10% on the tail), or
+    None when the query is not radial or its centre is not inside the box."""
+    if q.radial_centre is None:
+        return None
+    c = np.asarray(q.radial_centre, dtype=float)
+    r_max = float(np.min(np.minimum(c - lo, hi - c)))
+    if not r_max > 0:
+        return None
+    r_core = min(float(q.radial_core), r_max)
+    n_core = int(0.35 * budget)
+    n_tail = int(0.10 * budget) if r_max > r_core else 0
+    return _RadialLayout(c, r_core, r_max, n_core, n_tail)
+
+
+def _at_radii(centre: FloatArray, radii: FloatArray, gen: np.random.Generator) -> FloatArray:
+    return centre[None, :] + radii[:, None] * _unit_vectors(radii.size, centre.size, gen)
+
+
+def _radial_points(lay: _RadialLayout, gen: np.random.Generator) -> FloatArray:
+    """Shifted lattices of radii (common random offset, so consecutive radii are exactly one spacing
+    apart: every band of radii at least one spacing wide contains a lattice radius)."""
+    radii = [(np.arange(lay.n_core) + gen.random()) * lay.s_core]
+    if lay.n_tail:
+        radii.append(lay.r_core + (np.arange(lay.n_tail) + gen.random()) * lay.s_tail)
+    return _at_radii(lay.centre, np.concatenate(radii), gen)
+
+
+def _refine_ratios(q: BoundQuery, Bf: PointFunction, S: "_Search", lay: _RadialLayout | None, X: FloatArray,
+                   BX: FloatArray, Bstar: FloatArray, lo: FloatArray, hi: FloatArray, span: FloatArray, n0: int,
+                   n_new: int, gen: np.random.Generator
+                   ) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.intp]]:
+    """Adaptive refinement: around the 8 lowest ratios B/B* (distinct by more than the local spacing),
+    ``n_new`` new points in all -- for a radial query on a lattice of radii 1/16 of the local spacing
+    across +-2 spacings of the base radius, otherwise uniformly in a ball of 2 spacings around the
+    base point.  Returns the new points, B and B* there, and the index of each one's base point."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = BX / Bstar
+    ratio = np.where(np.isfinite(ratio), ratio, np.inf)
+    d = X.shape[1]
+    if lay is not None:
+        rad = np.linalg.norm(X - lay.centre, axis=1)
+        sep = np.where(rad <= lay.r_core, lay.s_core, lay.s_tail)
+    else:
+        sep = np.full(X.shape[0], float(np.prod(span) / max(n0, 1)) ** (1.0 / d))
+    order = np.argsort(ratio)[:4000]
+    bases: list[int] = []
+    for i in order:
+        if len(bases) >= 8 or not np.isfinite(ratio[i]):
+            break
+        if all(np.linalg.norm(X[i] - X[j]) > 4 * sep[j] for j in bases):
+            bases.append(int(i))
+    if not bases or n_new < len(bases):
+        return np.zeros((0, d)), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.intp)
+    per = n_new // len(bases)
+    pts, base_idx = [], []
+    for i in bases:
+        if lay is not None:
+            r0 = float(np.linalg.norm(X[i] - lay.centre))
+            radii = np.clip(r0 + np.linspace(-2.0, 2.0, per) * sep[i], 0.0, lay.r_max)
+            P = _at_radii(lay.centre, radii, gen)
+        else:
+            P = X[i] + 2.0 * sep[i] * _unit_vectors(per, d, gen) * gen.random((per, 1)) ** (1.0 / d)
+        pts.append(S.clip(P))
+        base_idx.append(np.full(per, i, dtype=np.intp))
+    XR = np.concatenate(pts)
+    BR = Bf(XR)
+    try:
+        BsR = np.asarray(q.smooth_sensitivity(XR), dtype=float).reshape(-1)
+    except ValueError:
+        return np.zeros((0, d)), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.intp)
+    return XR, BR, BsR, np.concatenate(base_idx)
+
+
 # ---------------------------------------------------------------------------------------------
 # certification (mpmath)
 # ---------------------------------------------------------------------------------------------
@@ -494,12 +616,17 @@ def audit_smooth_bound(
     rmax_pair = min(q.Lambda, S.diam)
 
     # 1. exploration ----------------------------------------------------------------------------
-    n0 = int(0.4 * budget)
     sp = q.special_points[np.all((q.special_points >= lo) & (q.special_points <= hi), axis=1)]
+    radial = _radial_layout(q, lo, hi, budget)
+    n0 = int(0.4 * budget) if radial is None else int(0.1 * budget)
     n_lhs = (n0 - sp.shape[0]) // 2
     lhs = np.stack([(gen.permutation(n_lhs) + gen.random(n_lhs)) / n_lhs for _ in range(d)], axis=1)
-    X0 = np.concatenate([sp, lo + span * lhs, lo + span * gen.random((n0 - sp.shape[0] - n_lhs, d))])
-    say(f"exploring {X0.shape[0]} points of the domain")
+    parts = [sp, lo + span * lhs, lo + span * gen.random((n0 - sp.shape[0] - n_lhs, d))]
+    if radial is not None:
+        parts.append(_radial_points(radial, gen))
+    X0 = np.concatenate(parts)
+    say(f"exploring {X0.shape[0]} points of the domain"
+        + (f" ({X0.shape[0] - n0} on lattices of radii around the centre)" if radial is not None else ""))
     B0 = Bf(X0)
     L0 = S.lipschitz(X0)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -522,28 +649,23 @@ def audit_smooth_bound(
         except ValueError as exc:
             comparison = {"note": f"B* unavailable: {exc}"}
     if Bstar is not None:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = B0[idx_c] / Bstar
-        ok = np.isfinite(ratio)
-        rr = ratio[ok]
-        if rr.size:
-            qs = np.quantile(rr, _QUANTILES)
-            below = rr < 1.0 - rtol
-            i_min = idx_c[ok][int(np.argmin(rr))]
-            i_max = idx_c[ok][int(np.argmax(rr))]
-            comparison = {
-                "n": int(rr.size),
-                "quantiles": {f"{p:g}": float(v) for p, v in zip(_QUANTILES, qs)},
-                "below_fraction": float(np.mean(below)),
-                "above_fraction": float(np.mean(rr > 1.0 + rtol)),
-                "min": {"x": X0[i_min].tolist(), "B": float(B0[i_min]), "B_star": float(Bstar[ok][np.argmin(rr)])},
-                "max": {"x": X0[i_max].tolist(), "B": float(B0[i_max]), "B_star": float(Bstar[ok][np.argmax(rr)])},
-                "below_proves_invalid": bool(math.isinf(q.Lambda) or q.growth.kind == "exp"),
-                "meaning": "B/B* < 1: not a smooth upper bound (004 Lemma 3.2; Lemma C.1 for finite Lambda "
-                           "and g_E); > 1: accuracy wasted",
-            }
-        else:
-            comparison = {"note": "no point where both B and B* are finite"}
+        comparison = _compare(X0, B0, idx_c, Bstar, q, rtol)
+
+    # 1b. adaptive refinement around the worst ratios B/B* (in radius space for radial queries) ----
+    if Bstar is not None and comparison and comparison.get("n"):
+        XR, BR, BsR, baseR = _refine_ratios(q, Bf, S, radial, X0[idx_c], B0[idx_c], Bstar, lo, hi, span,
+                                           n0, min(int(0.04 * budget), q.max_bstar_points - idx_c.size), gen)
+        if XR.shape[0]:
+            say(f"refined {XR.shape[0]} points around the lowest ratios B/B*")
+            S.add1(XR, S.score1(XR, BR))
+            S.add2(XR, X0[idx_c][baseR], BR, B0[idx_c][baseR])
+            X0 = np.concatenate([X0, XR])
+            B0 = np.concatenate([B0, BR])
+            L0 = np.concatenate([L0, S.lipschitz(XR)])
+            idx_c = np.concatenate([idx_c, np.arange(X0.shape[0] - XR.shape[0], X0.shape[0])])
+            Bstar = np.concatenate([Bstar, BsR])
+            comparison = _compare(X0, B0, idx_c, Bstar, q, rtol)
+            comparison["refined_points"] = int(XR.shape[0])
 
     # 2. pairs for condition (2) ------------------------------------------------------------------
     deltas = q.scale * np.geomspace(1e-9, 0.5, 12)

@@ -12,18 +12,33 @@ Hence for any fixed event S with P[M(x') in S] > 0,
 
 and a lower confidence bound p_lo on P[M(x) in S] and an upper confidence bound p_hi on
 P[M(x') in S] give the lower bound eps_lo = ln((p_lo - delta) / p_hi) / dist on the mechanism's
-true eps.  The procedure (in the spirit of sampling auditors such as StatDP / DP-Sniper):
+true eps at the claimed delta, and delta_lo = p_lo - e^{eps dist} p_hi on its delta at the claimed eps
+(the hockey-stick divergence, seen through S).  The procedure (in the spirit of StatDP, DP-Sniper
+(Bichsel et al., IEEE S&P 2021) and DP-Auditorium (Kong et al., 2024)):
 
-1. selection: n/2 draws of M(x) and of M(x'); a histogram on the pooled quantiles (``n_bins``
-   bins) proposes the events S: every bin, every left tail (-inf, e_k] and right tail (e_k, inf);
-   for each direction (x vs x' and x' vs x) the event with the largest Clopper-Pearson lower
-   bound of the log ratio on the selection draws is chosen;
-2. estimation: n/2 fresh draws of each; one-sided Clopper-Pearson bounds at level
-   beta / (2 M) each, M = 2 x (number of pairs) directions, so by the union bound every eps_lo
-   reported holds simultaneously with probability >= 1 - beta (beta = ``false_alarm``): the
-   selection uses other draws, so the chosen S is fixed given them.
+1. selection: n/10 draws of M(x) and of M(x'); a histogram on the pooled quantiles (``n_bins`` bins,
+   refined in both tails down to the 1e-4 quantile) -- or, for integer outputs, the observed support
+   points one per bin -- proposes the events S: every bin, every left tail (-inf, e_k] and right tail
+   (e_k, inf), and for integer outputs the likelihood-ratio sets (support points sorted by their
+   empirical ratio, every prefix).  Over both directions (x vs x' and x' vs x) two events are chosen:
+   the one with the largest Clopper-Pearson lower bound of the log ratio (the eps event) and the tail
+   with the largest predicted lower bound on p - e^{eps d} q (the delta event; delta-scale mass lives
+   in the tails, where interval events cannot see it);
+2. estimation: 9n/10 fresh draws of each.  The eps event: one-sided Clopper-Pearson bounds at level
+   beta / (2 K) each, K = 2 x (number of pairs).  The delta events: the chosen one and the tails of its
+   side at 8 fixed pooled-quantile levels (1e-3 ... 0.2, thresholds from the selection draws), each by
+   the joint exact test of H0: p - e^{eps d} q <= m0 (the statistic K1 - e^{eps d} K2 of the two
+   binomial counts; Berger & Boos' unconditional test with the nuisance q in its Clopper-Pearson
+   interval) at level beta / (9 K), inverted in m0 for the bound delta_lo.  By the union bound every
+   bound reported holds simultaneously with probability >= 1 - beta (beta = ``false_alarm``): the
+   selection uses other draws, so the events are fixed given them.
 
-A violation is *certified at confidence 1 - beta* when the largest eps_lo exceeds the claimed eps.
+A violation is *certified at confidence 1 - beta* when eps_lo exceeds the claimed eps or delta_lo the
+claimed delta (for a Gaussian claimed (0.5, 1e-5) whose true delta(0.5) is ~3e-3 the delta bound
+refutes it at the default budget; tests/verify/test_approx_dp_blackbox.py).
+
+Integer-valued releases (the geometric mechanism) are detected on a probe and drawn in batches like
+continuous ones (one call per input array), counted with ``np.bincount`` over the support.
 
 When the mechanism also exposes an exact density (``log_density(x, y)``; e.g. the ``release``
 bound method of :class:`smoothsens_core.mechanism.SmoothSensitivityMechanism`), the report adds
@@ -32,14 +47,16 @@ local search, re-evaluated in mpmath by :func:`verify.audit.exact.privacy_loss_m
 sampling bound at that pair can exceed it; and the worst case over the neighbourhood found by
 the exact auditor :func:`verify.audit.exact.audit_density_mechanism`, with its mpmath certificate.
 
-Verdict (pure claims; for delta > 0 the exact loss is reported, not judged): FAIL when either side
-certifies a violation -- the sampling bound at confidence 1 - beta, or the exact side in mpmath
-(at an audited pair or anywhere in the neighbourhood); INCONCLUSIVE when the exact side finds a
+Verdict: FAIL when either side certifies a violation -- a sampling bound at confidence 1 - beta, or
+the exact side in mpmath (pure claims: the loss at an audited pair or anywhere in the neighbourhood;
+(eps, delta) claims: the hockey-stick divergence of the worst-case search,
+:func:`verify.audit.exact.curve.audit_density_mechanism_approx`, never the pure loss); INCONCLUSIVE when the exact side finds a
 float excess it cannot certify (no mpmath density); PASS otherwise.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass
@@ -48,7 +65,7 @@ from typing import Any, Callable, Mapping, Sequence
 import mpmath
 import numpy as np
 from numpy.typing import NDArray
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from smoothsens_core.validation import check_integer, check_nonnegative, check_positive, check_probability, check_rng
 
@@ -62,7 +79,7 @@ from ..exact import (
     privacy_loss,
     privacy_loss_mp,
 )
-from ._callables import check_arity
+from ._callables import RngUse, check_arity, check_rng_use
 from verify.serialise import jsonable
 
 __all__ = ["PairEstimate", "MechanismAuditReport", "audit_blackbox_mechanism", "clopper_pearson",
@@ -71,6 +88,8 @@ __all__ = ["PairEstimate", "MechanismAuditReport", "audit_blackbox_mechanism", "
 FloatArray = NDArray[np.float64]
 DEFAULT_MECHANISM_BUDGET = 200_000
 _METRICS = ("euclidean", "hamming")
+#: Pooled-quantile levels of the tail events tested for the delta bound (1e-3 ... 0.2, log-spaced).
+_TAIL_LEVELS = tuple(float(v) for v in np.geomspace(1e-3, 0.2, 8))
 
 
 def clopper_pearson(k: NDArray[np.int64] | int, n: int, level: float) -> tuple[FloatArray, FloatArray]:
@@ -103,6 +122,14 @@ class PairEstimate:
     eps_exact: float | None = None
     eps_exact_mp: str | None = None
     exact_y: float | None = None
+    criterion: str = "eps"
+    delta_lower: float = -math.inf
+    claimed_eps: float = math.nan
+
+    def delta_lower_at(self, eps: float) -> float:
+        """Lower confidence bound on delta at ``eps`` from this event's bounds: p_x_lower - e^(eps d) p_x'_upper
+        (valid for every eps at once: the same two Clopper-Pearson bounds)."""
+        return self.p_x_lower - math.exp(eps * self.dist) * self.p_x_prime_upper
 
     def describe(self) -> str:
         ex = ""
@@ -110,9 +137,11 @@ class PairEstimate:
             ex = f"; exact loss/dist at this pair {self.eps_exact:.6g}"
             if self.eps_exact_mp:
                 ex += f" (mpmath {self.eps_exact_mp[:12]})"
+        bound = (f"eps >= {self.eps_lower:.6g} (estimate {self.eps_hat:.6g})" if self.criterion == "eps" else
+                 f"delta >= {self.delta_lower:.3g} at eps = {self.claimed_eps:g} (joint exact test)")
         return (f"x={_fmt(self.x)} vs x'={_fmt(self.x_prime)} (dist {self.dist:.6g}), S = {self.event}: "
                 f"{self.estimation_counts[0]}/{self.n_estimation} vs {self.estimation_counts[1]}/{self.n_estimation}; "
-                f"eps >= {self.eps_lower:.6g} (estimate {self.eps_hat:.6g}){ex}")
+                f"{bound}{ex}")
 
     def to_json(self) -> dict[str, Any]:
         return {"x": jsonable(self.x), "x_prime": jsonable(self.x_prime), "dist": self.dist, "event": self.event,
@@ -121,7 +150,7 @@ class PairEstimate:
                 "p_x_prime_upper": self.p_x_prime_upper, "eps_lower": jsonable(self.eps_lower),
                 "eps_hat": jsonable(self.eps_hat), "level_per_bound": self.level,
                 "eps_exact": jsonable(self.eps_exact), "eps_exact_mp": self.eps_exact_mp,
-                "exact_y": self.exact_y}
+                "exact_y": self.exact_y, "criterion": self.criterion, "delta_lower": jsonable(self.delta_lower)}
 
 
 @dataclass(frozen=True)
@@ -147,11 +176,16 @@ class MechanismAuditReport:
     elapsed: float = 0.0
     exact_outcome: str | None = None
     exact_certificate: str | None = None
+    rng_use: RngUse | None = None  # verify.audit.blackbox._callables.check_rng_use (issue 15)
+    delta_lower: float = -math.inf
+    discrete: bool = False
 
     @property
     def sampling_violated(self) -> bool:
-        """The claimed eps is refuted by the sampling bound at confidence 1 - false_alarm."""
-        return self.eps_lower > self.claimed_eps
+        """The claimed (eps, delta) is refuted by the sampling bounds at confidence 1 - false_alarm:
+        eps >= eps_lower > claimed eps at the claimed delta, or delta >= delta_lower > claimed delta at
+        the claimed eps."""
+        return self.eps_lower > self.claimed_eps or self.delta_lower > self.claimed_delta
 
     @property
     def outcome(self) -> str:
@@ -183,8 +217,9 @@ class MechanismAuditReport:
                  f"confidence {1 - self.false_alarm:g}, {self.elapsed:.1f} s"]
         for p in self.pairs:
             lines.append("  " + p.describe())
-        lines.append(f"  statistical lower bound: eps >= {self.eps_lower:.6g} (per unit distance), valid with "
-                     f"probability >= {1 - self.false_alarm:g}")
+        lines.append(f"  statistical lower bound: eps >= {self.eps_lower:.6g} (per unit distance) at delta = "
+                     f"{self.claimed_delta:g}; delta >= {max(self.delta_lower, 0.0):.3g} at eps = {self.claimed_eps:g}; "
+                     f"valid with probability >= {1 - self.false_alarm:g}")
         if self.exact is not None:
             if "pairs_max" in self.exact:
                 lines.append(f"  exact loss at the audited pairs (density): max {self.exact['pairs_max']:.6g} "
@@ -200,27 +235,33 @@ class MechanismAuditReport:
         """FAIL naming each certificate, INCONCLUSIVE naming the uncertified excess, or PASS."""
         if self.outcome == "violated":
             why = []
-            if self.sampling_violated:
+            if self.eps_lower > self.claimed_eps:
                 why.append(f"sampling bound eps >= {self.eps_lower:.6g} at confidence {1 - self.false_alarm:g}")
+            if self.delta_lower > self.claimed_delta:
+                why.append(f"sampling bound delta >= {self.delta_lower:.3g} at eps = {self.claimed_eps:g}, "
+                           f"confidence {1 - self.false_alarm:g}")
             if self.exact_outcome == "violated":
                 why.append(f"exact side: {self.exact_certificate}")
-            return f"FAIL: claimed eps={self.claimed_eps:g} refuted ({'; '.join(why)})"
+            dl = f", delta={self.claimed_delta:g}" if self.claimed_delta else ""
+            return f"FAIL: claimed eps={self.claimed_eps:g}{dl} refuted ({'; '.join(why)})"
         if self.outcome == "inconclusive":
             return ("INCONCLUSIVE: the exact side found an excess over the claimed eps in float that it could "
                     "not certify in mpmath (give the mechanism log_density_mp(x, y, dps)); not a pass")
-        return "PASS (no violation detected)"
+        return "PASS (no violation detected)" + (f"; warning: {self.rng_use.warning}" if self.rng_use is not None and self.rng_use.ignores_rng else "")
 
     def to_json(self) -> dict[str, Any]:
         return jsonable({"kind": "mechanism", "claimed_eps": self.claimed_eps, "claimed_delta": self.claimed_delta,
                 "metric": self.metric, "n": self.n,
                 "seed": self.seed if isinstance(self.seed, int) else str(self.seed),
                 "false_alarm": self.false_alarm, "confidence": 1 - self.false_alarm,
-                "eps_lower": jsonable(self.eps_lower), "outcome": self.outcome, "violated": self.violated,
+                "eps_lower": jsonable(self.eps_lower), "delta_lower": jsonable(self.delta_lower),
+                "discrete": self.discrete, "outcome": self.outcome, "violated": self.violated,
                 "passed": self.passed, "sampling_violated": self.sampling_violated,
                 "exact_outcome": self.exact_outcome, "exact_certificate": self.exact_certificate,
                 "verdict": self.verdict_text(),
                 "vectorised": self.vectorised, "pairs": [p.to_json() for p in self.pairs],
-                "exact": self.exact, "notes": list(self.notes), "elapsed_s": self.elapsed})
+                "exact": self.exact, "notes": list(self.notes), "elapsed_s": self.elapsed,
+                "rng_use": self.rng_use.to_json() if self.rng_use is not None else None})
 
 
 def _fmt(x: Any) -> str:
@@ -231,20 +272,38 @@ def _fmt(x: Any) -> str:
 class _Release:
     """Draws of a black-box ``release(x, rng)``: vectorised over repeated inputs when the release
     returns one independent draw per input row (detected on a probe of 64 rows: the right shape
-    and at least 32 distinct values), otherwise one draw per call."""
+    and at least 32 distinct values), otherwise one draw per call.
+
+    Integer-valued releases (the geometric mechanism, 003 App. A) repeat values by nature: when the
+    64-row probe returns integers, a second probe of 1024 rows decides, and the batch counts as
+    independent draws when it is not one shared value (a release adding one noise draw to every row
+    returns a single value).  ``discrete`` records that the outputs are integers (``draw`` checks it
+    on every batch)."""
 
     def __init__(self, release: Callable[..., Any], x0: Any, probe: np.random.Generator) -> None:
         check_arity(release, 2, "release", "release(x, rng)")
         self.release = release
+        self.discrete = False
         k = 64
         vec_err = ""
         try:
             out = np.asarray(release(self._repeat(x0, k), probe), dtype=float)
-            if out.shape in ((k,), (k, 1)) and np.unique(out).size >= k // 2:
+            if out.shape in ((k,), (k, 1)) and np.all(np.isfinite(out)) and np.all(out == np.round(out)):
+                big = np.asarray(release(self._repeat(x0, 1024), probe), dtype=float)
+                if big.shape in ((1024,), (1024, 1)) and np.all(big == np.round(big)):
+                    self.discrete = True
+                    if np.unique(big).size > 1:
+                        self.vectorised = True
+                        return
+                    vec_err = "returned one shared value for 1024 inputs (shared noise)"
+                else:
+                    vec_err = f"returned shape {big.shape} for 1024 inputs"
+            elif out.shape in ((k,), (k, 1)) and np.unique(out).size >= k // 2:
                 self.vectorised = True
                 return
-            vec_err = (f"returned shape {out.shape}" if out.size != k else
-                       f"returned only {np.unique(out).size} distinct values for {k} inputs (shared noise)")
+            if not vec_err:
+                vec_err = (f"returned shape {out.shape}" if out.size != k else
+                           f"returned only {np.unique(out).size} distinct values for {k} inputs (shared noise)")
         except Exception as exc:  # noqa: BLE001 - a release that rejects arrays is used one call at a time
             vec_err = f"{type(exc).__name__}: {exc}"
         self.vectorised = False
@@ -255,6 +314,9 @@ class _Release:
                             f"(with an array of inputs: {vec_err})") from exc
         if one.size != 1:
             raise TypeError(f"release(x, rng) must return one real number per input; got shape {one.shape}")
+        if not self.discrete:
+            few = np.array([float(np.asarray(release(x0, probe), dtype=float).reshape(-1)[0]) for _ in range(16)])
+            self.discrete = bool(np.all(few == np.round(few)) and float(one.reshape(-1)[0]) == round(float(one.reshape(-1)[0])))
 
     @staticmethod
     def _repeat(x: Any, k: int) -> Any:
@@ -285,20 +347,70 @@ def _distance(x: Any, xp: Any, metric: str) -> float:
     return float(np.sum(a != b))
 
 
-def _events(edges: FloatArray) -> list[tuple[str, float, float]]:
-    """Candidate events as half-open intervals (lo, hi]: bins, left tails and right tails."""
-    ev: list[tuple[str, float, float]] = []
+def _bin_edges(pooled: FloatArray, n_bins: int) -> FloatArray:
+    """Edges of the selection histogram (continuous outputs): ``n_bins`` quantile bins of the pooled
+    selection draws, refined in both tails by the quantiles at 1e-4 ... 0.05 (log-spaced), where the
+    events that see delta-scale mass live (the hockey-stick set of a Gaussian pair is a tail)."""
+    tails = np.geomspace(1e-4, 0.05, 16)
+    qs = np.unique(np.concatenate([np.linspace(0.0, 1.0, n_bins + 1)[1:-1], tails, 1.0 - tails]))
+    qs = qs[(qs * pooled.size >= 5) & ((1.0 - qs) * pooled.size >= 5)]
+    return np.unique(np.quantile(pooled, qs))
+
+
+def _bin_index(edges: FloatArray, draws: FloatArray, discrete: bool) -> NDArray[np.int64]:
+    """Bin of each draw: for continuous outputs bin i = (e_(i-1), e_i] (e_(-1) = -inf, e_n = inf); for
+    integer outputs bin i = the support point e_i, and -1 for a value not in the selection support."""
+    if discrete:
+        j = np.searchsorted(edges, draws, side="left")
+        jc = np.minimum(j, edges.size - 1)
+        return np.where((j < edges.size) & (edges[jc] == draws), jc, -1)
+    return np.searchsorted(edges, draws, side="left")
+
+
+def _bin_counts(edges: FloatArray, draws: FloatArray, discrete: bool) -> NDArray[np.int64]:
+    nb = edges.size if discrete else edges.size + 1
+    idx = _bin_index(edges, draws, discrete)
+    return np.bincount(idx[idx >= 0], minlength=nb)
+
+
+def _event_masks(a: NDArray[np.int64], b: NDArray[np.int64], ratio_sets: bool) -> tuple[NDArray[np.bool_], list[str]]:
+    """Candidate events as masks over the bins: every bin, every left and right tail (unions of
+    consecutive bins from one end), and (``ratio_sets``: integer outputs, whose bins are the support
+    points) the likelihood-ratio sets of DP-Sniper (Bichsel et al., IEEE S&P 2021) / DP-Auditorium
+    (Kong et al., 2024): the points sorted by the empirical ratio (a_i + 1/2)/(b_i + 1/2) of the
+    selection counts, every prefix in either direction.  (On histogram bins of a continuous output the
+    ratio order of many small bins is mostly selection noise; the tails carry the monotone-ratio sets.)"""
+    nb = a.size
+    eye = np.eye(nb, dtype=bool)
+    tri = np.tril(np.ones((nb, nb), dtype=bool))       # row k: bins 0..k (left tails)
+    masks = [eye, tri[:-1], tri[::-1, ::-1][:-1]]      # bins, left tails, right tails (k..nb-1)
+    kinds = ["bin"] * nb + ["left"] * (nb - 1) + ["right"] * (nb - 1)
+    if not ratio_sets or nb < 2:
+        return np.concatenate(masks, axis=0), kinds
+    ratio = np.log(a + 0.5) - np.log(b + 0.5)
+    for order in (np.argsort(-ratio, kind="stable"), np.argsort(ratio, kind="stable")):
+        pref = np.zeros((nb - 1, nb), dtype=bool)
+        for k in range(nb - 1):
+            pref[k, order[: k + 1]] = True
+        masks.append(pref)
+        kinds += ["ratio"] * (nb - 1)
+    return np.concatenate(masks, axis=0), kinds
+
+
+def _mask_str(mask: NDArray[np.bool_], edges: FloatArray, discrete: bool) -> str:
+    """Human-readable event: an interval when the bins are consecutive, else the union of bins/points."""
+    idx = np.nonzero(mask)[0]
+    if discrete:
+        pts = edges[idx]
+        if idx.size and np.all(np.diff(idx) == 1):
+            lo, hi = int(pts[0]), int(pts[-1])
+            return f"y = {lo}" if lo == hi else f"y in {{{lo}, ..., {hi}}} (observed support points)"
+        shown = ", ".join(str(int(t)) for t in pts[:8])
+        return f"y in {{{shown}{', ...' if pts.size > 8 else ''}}} ({pts.size} support points, largest ratio)"
     e = np.concatenate([[-np.inf], edges, [np.inf]])
-    for i in range(e.size - 1):
-        ev.append(("bin", float(e[i]), float(e[i + 1])))
-    for t in edges:
-        ev.append(("left", -math.inf, float(t)))
-        ev.append(("right", float(t), math.inf))
-    return ev
-
-
-def _count(sorted_draws: FloatArray, lo: float, hi: float) -> int:
-    return int(np.searchsorted(sorted_draws, hi, side="right") - np.searchsorted(sorted_draws, lo, side="right"))
+    if idx.size and np.all(np.diff(idx) == 1):
+        return _event_str(float(e[idx[0]]), float(e[idx[-1] + 1]))
+    return f"union of {idx.size} histogram bins with the largest ratio ({_event_str(float(e[idx[0]]), float(e[idx[0] + 1]))}, ...)"
 
 
 def _event_str(lo: float, hi: float) -> str:
@@ -307,6 +419,76 @@ def _event_str(lo: float, hi: float) -> str:
     if math.isinf(hi):
         return f"y > {lo:.6g}"
     return f"{lo:.6g} < y <= {hi:.6g}"
+
+
+def _joint_tail_prob(k1: int, k2: int, n: int, c: float, m0: float, q: float) -> float:
+    """P_{p,q}(K1 - c K2 >= k1 - c k2) for independent K1 ~ Bin(n, p), K2 ~ Bin(n, q), p = m0 + c q
+    (the sum over K2 within 9 standard deviations, the rest bounded by its mass)."""
+    p = m0 + c * q
+    if p <= 0.0:
+        return 0.0
+    p = min(p, 1.0)
+    t_obs = k1 - c * k2
+    sd = math.sqrt(max(n * q * (1.0 - q), 1.0))
+    lo, hi = max(0, int(n * q - 9 * sd) - 1), min(n, int(n * q + 9 * sd) + 2)
+    j = np.arange(lo, hi + 1, dtype=float)
+    # K1 >= t_obs + c j; the 1e-9 guards the rounding of t_obs + c k2 = k1 at j = k2 (conservative side)
+    need = np.ceil(t_obs + c * j - 1e-9)
+    tail = np.where(need <= 0, 1.0, np.where(need > n, 0.0, special.bdtrc(np.clip(need - 1, 0, n), n, p)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logw = (special.gammaln(n + 1.0) - special.gammaln(j + 1.0) - special.gammaln(n - j + 1.0)
+                + special.xlogy(j, q) + special.xlog1py(n - j, -q))
+    w = np.exp(logw)
+    outside = (float(special.bdtr(lo - 1, n, q)) if lo > 0 else 0.0) + (float(special.bdtrc(hi, n, q)) if hi < n else 0.0)
+    return float(np.dot(w, tail)) + outside
+
+
+def _joint_pvalue(k1: int, k2: int, n: int, c: float, m0: float, alpha: float) -> float:
+    """p-value of H0: p - c q <= m0 against p - c q > m0 from counts k1 ~ Bin(n, p), k2 ~ Bin(n, q):
+    the unconditional exact test of the statistic K1 - c K2 with the nuisance q restricted to its
+    two-sided Clopper-Pearson interval at level gamma = alpha/10 (Berger & Boos, JASA 89(427), 1994):
+    p = gamma + sup_{q in CI} P_{m0 + c q, q}(K1 - c K2 >= k1 - c k2), valid at every n (the sup over the
+    CI on a grid of 9 points refined by 8 more around the largest: the tail probability is smooth and
+    unimodal in q)."""
+    gamma = alpha / 10.0
+    q_lo, q_hi = clopper_pearson(k2, n, gamma / 2.0)
+    q_lo = max(float(q_lo), max(-m0, 0.0) / c)
+    q_hi = min(float(q_hi), (1.0 - m0) / c)
+    if q_hi < q_lo:
+        return gamma
+    grid = np.linspace(q_lo, q_hi, 9)
+    vals = [_joint_tail_prob(k1, k2, n, c, m0, q) for q in grid]
+    j = int(np.argmax(vals))
+    a, b = grid[max(j - 1, 0)], grid[min(j + 1, grid.size - 1)]
+    fine = np.linspace(a, b, 10)[1:-1]
+    best = max(max(vals), max(_joint_tail_prob(k1, k2, n, c, m0, q) for q in fine))
+    return min(1.0, gamma + best)
+
+
+def _delta_lower_joint(k1: int, k2: int, n: int, c: float, alpha: float) -> float:
+    """Lower confidence bound (level alpha) on p - c q by inverting :func:`_joint_pvalue` in m0
+    (bisection: the p-value increases with m0); -inf when even m0 = -c is not rejected."""
+    hat = (k1 - c * k2) / n
+    p, q = k1 / n, k2 / n
+    sd = math.sqrt((p * (1 - p) + c * c * q * (1 - q) + 1.0 / n) / n)
+    z = float(stats.norm.isf(alpha))
+    # bracket around the normal approximation hat - z sd, widened until it holds
+    lo, hi = hat - (z + 2.0) * sd, min(hat, hat - (z - 2.0) * sd)
+    while lo > -c and _joint_pvalue(k1, k2, n, c, lo, alpha) > alpha:
+        lo, hi = max(lo - 4.0 * sd, -c), lo
+    if lo <= -c:
+        lo = -c
+        if _joint_pvalue(k1, k2, n, c, lo, alpha) > alpha:
+            return -math.inf
+    if _joint_pvalue(k1, k2, n, c, hi, alpha) <= alpha:
+        lo, hi = hi, hat
+    for _ in range(12):
+        mid = 0.5 * (lo + hi)
+        if _joint_pvalue(k1, k2, n, c, mid, alpha) <= alpha:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 class _ClaimedMechanism:
@@ -431,47 +613,145 @@ def audit_blackbox_mechanism(
     gen = check_rng(rng)
     probe_gen, sample_gen, exact_gen = gen.spawn(3)
     rel = _Release(release, pair_list[0][0], probe_gen)
-    n_sel = n // 2
+    rng_use = check_rng_use(release, pair_list[0][0], seed=int(seed) if isinstance(seed, (int, np.integer)) else 0)
+    n_sel = max(n // 10, 100)  # the events need few draws to be chosen; the bounds need many
     n_est = n - n_sel
-    M = 2 * len(pair_list)
-    level = beta / (2 * M)
+    # Per pair, 2 events, each chosen over both directions on the selection draws (the one for the eps
+    # bound, the one for the delta bound): each holds beta / K (K = 2 x pairs) -- split into two
+    # Clopper-Pearson bounds of beta/(2K) for the eps event, one joint exact test at beta/K for the delta
+    # event: a union bound over all of them.
+    K = 2 * len(pair_list)
+    level = beta / (2 * K)
     estimates: list[PairEstimate] = []
-    notes: list[str] = []
+    notes: list[str] = [rng_use.warning] if rng_use.ignores_rng else []
     draws_by_pair: list[FloatArray] = []
+    discrete = rel.discrete
     for i, ((x, xp), dd) in enumerate(zip(pair_list, dists)):
-        say(f"pair {i + 1}/{len(pair_list)}: {2 * n} draws per input")
-        sx = np.sort(rel.draw(x, n_sel, sample_gen))
-        sxp = np.sort(rel.draw(xp, n_sel, sample_gen))
-        ex = np.sort(rel.draw(x, n_est, sample_gen))
-        exp_ = np.sort(rel.draw(xp, n_est, sample_gen))
+        say(f"pair {i + 1}/{len(pair_list)}: {n} draws per input")
+        sx = rel.draw(x, n_sel, sample_gen)
+        sxp = rel.draw(xp, n_sel, sample_gen)
+        ex = rel.draw(x, n_est, sample_gen)
+        exp_ = rel.draw(xp, n_est, sample_gen)
         for arr in (sx, sxp, ex, exp_):
             if not np.all(np.isfinite(arr)):
                 raise ValueError(f"release returned a non-finite value at pair {i} (x={x!r} or x'={xp!r})")
+        if discrete and not all(np.all(arr == np.round(arr)) for arr in (sx, sxp, ex, exp_)):
+            discrete = False
+            notes.append("the release returned integers on the probe but not on every draw: continuous events used")
         draws_by_pair.append(np.concatenate([ex, exp_]))
-        pooled = np.sort(np.concatenate([sx, sxp]))
-        edges = np.unique(np.quantile(pooled, np.linspace(0.0, 1.0, n_bins + 1)[1:-1]))
-        events = _events(edges)
-        a = np.array([_count(sx, lo, hi) for _, lo, hi in events])
-        b = np.array([_count(sxp, lo, hi) for _, lo, hi in events])
-        for (A, Bc, xa, xb, sa, sb) in ((a, b, x, xp, ex, exp_), (b, a, xp, x, exp_, ex)):
+        pooled = np.concatenate([sx, sxp])
+        edges = np.unique(pooled) if discrete else _bin_edges(pooled, n_bins)
+        if discrete and edges.size > 4 * n_bins + 200:
+            # many support points: keep them one per bin in the centre, pooled into quantile bins beyond
+            edges = np.unique(np.quantile(pooled, np.linspace(0, 1, 4 * n_bins + 201)))
+            discrete_bins = False
+        else:
+            discrete_bins = discrete
+        a = _bin_counts(edges, sx, discrete_bins)
+        b = _bin_counts(edges, sxp, discrete_bins)
+        ea = _bin_counts(edges, ex, discrete_bins)
+        eb = _bin_counts(edges, exp_, discrete_bins)
+        masks, kinds = _event_masks(a, b, discrete_bins)
+        tail_or_set = np.array([k != "bin" for k in kinds])
+        A_all, B_all = masks @ a, masks @ b
+        EA_all, EB_all = masks @ ea, masks @ eb
+        c = math.exp(eps * dd)
+        directions = ((A_all, B_all, EA_all, EB_all, x, xp), (B_all, A_all, EB_all, EA_all, xp, x))
+        # eps event: over both directions, the largest Clopper-Pearson lower bound of ln((p - delta)/q) on
+        # the selection draws
+        best_eps: tuple[float, int, int] = (-math.inf, 0, 0)
+        best_delta: tuple[float, int, int] = (-math.inf, 0, 0)
+        best_side: tuple[float, int, str] = (-math.inf, 0, "left")
+        is_side = {side: np.array([k == side for k in kinds]) for side in ("left", "right")}
+        z_lev = float(stats.norm.isf(2 * level))
+        for di, (A, Bc, _EA, _EB, _xa, _xb) in enumerate(directions):
             lo_a, _ = clopper_pearson(A, n_sel, level)
             _, hi_b = clopper_pearson(Bc, n_sel, level)
             with np.errstate(divide="ignore", invalid="ignore"):
                 score = np.log(np.maximum(lo_a - delta, 0.0)) - np.log(hi_b)
             score = np.where(np.isnan(score), -np.inf, score)
             j = int(np.argmax(score))
-            _, elo, ehi = events[j]
-            k1, k2 = _count(sa, elo, ehi), _count(sb, elo, ehi)
-            p1_lo, _ = clopper_pearson(k1, n_est, level)
-            _, p2_hi = clopper_pearson(k2, n_est, level)
-            p1_lo, p2_hi = float(p1_lo), float(p2_hi)
+            if di == 0 or score[j] > best_eps[0]:
+                best_eps = (float(score[j]), di, j)
+            # delta event: among the tails (and ratio sets), the largest predicted lower bound on the
+            # estimation draws, p - e^(eps d) q - z_level sd_est from the selection counts (the hockey-stick
+            # set S = {L > eps d} is where p - e^(eps d) q peaks)
+            pa, pb = A / n_sel, Bc / n_sel
             with np.errstate(divide="ignore", invalid="ignore"):
-                eps_lo = math.log(p1_lo - delta) / dd - math.log(p2_hi) / dd if p1_lo > delta else -math.inf
-                eps_hat = (math.log(k1 / n_est) - math.log(k2 / n_est)) / dd if k1 > 0 and k2 > 0 else (
-                    math.inf if k1 > 0 else -math.inf)
-            estimates.append(PairEstimate(xa, xb, dd, _event_str(elo, ehi), (int(A[j]), int(Bc[j])), (k1, k2),
-                                          n_est, p1_lo, p2_hi, eps_lo, eps_hat, level))
+                pred = pa - c * pb - z_lev * np.sqrt((pa * (1 - pa) + c * c * pb * (1 - pb) + 1.0 / n_sel) / n_est)
+            pred = np.where(np.isnan(pred) | ~tail_or_set, -np.inf, pred)
+            jd = int(np.argmax(pred))
+            if di == 0 or pred[jd] > best_delta[0]:
+                best_delta = (float(pred[jd]), di, jd)
+            for side in ("left", "right"):
+                ps = np.where(is_side[side], pred, -np.inf)
+                if ps.size and float(np.max(ps)) > best_side[0]:
+                    best_side = (float(np.max(ps)), di, side)
+        # estimation, eps event: two Clopper-Pearson bounds on fresh draws
+        _, di, j = best_eps
+        A, Bc, EA, EB, xa, xb = directions[di]
+        k1, k2 = int(EA[j]), int(EB[j])
+        p1_lo, _ = clopper_pearson(k1, n_est, level)
+        _, p2_hi = clopper_pearson(k2, n_est, level)
+        p1_lo, p2_hi = float(p1_lo), float(p2_hi)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            eps_lo = math.log(p1_lo - delta) / dd - math.log(p2_hi) / dd if p1_lo > delta else -math.inf
+            eps_hat = (math.log(k1 / n_est) - math.log(k2 / n_est)) / dd if k1 > 0 and k2 > 0 else (
+                math.inf if k1 > 0 else -math.inf)
+        estimates.append(PairEstimate(xa, xb, dd, _mask_str(masks[j], edges, discrete_bins), (int(A[j]), int(Bc[j])),
+                                      (k1, k2), n_est, p1_lo, p2_hi, eps_lo, eps_hat, level, criterion="eps",
+                                      delta_lower=p1_lo - c * p2_hi, claimed_eps=eps))
+        # estimation, delta events: the selected event and the tails of the selected side and direction at
+        # the fixed pooled-quantile levels _TAIL_LEVELS (their thresholds come from the selection draws;
+        # testing a few fixed levels beats choosing one on noisy selection counts), each by the joint exact
+        # test of p - e^(eps d) q at level 2 level / (1 + len(_TAIL_LEVELS)) on fresh draws
+        _, di, jd = best_delta
+        A, Bc, EA, EB, xa, xb = directions[di]
+        fam = [(int(EA[jd]), int(EB[jd]), di, _mask_str(masks[jd], edges, discrete_bins), (int(A[jd]), int(Bc[jd])))]
+        _, dsi, side = best_side
+        s_own, s_other = (sx, sxp) if dsi == 0 else (sxp, sx)
+        e_own, e_other = (ex, exp_) if dsi == 0 else (exp_, ex)
+        for lv in _TAIL_LEVELS:
+            if side == "left":
+                t = float(np.quantile(pooled, lv))
+                cnt = lambda arr, t=t: int(np.count_nonzero(arr <= t))  # noqa: E731
+                ev = _event_str(-math.inf, t)
+            else:
+                t = float(np.quantile(pooled, 1.0 - lv))
+                cnt = lambda arr, t=t: int(np.count_nonzero(arr > t))  # noqa: E731
+                ev = _event_str(t, math.inf)
+            fam.append((cnt(e_own), cnt(e_other), dsi, ev, (cnt(s_own), cnt(s_other))))
+        a_d = 2 * level / len(fam)
+        z_d = float(stats.norm.isf(a_d))
+
+        def plug(k1v: int, k2v: int) -> float:
+            pv, qv = k1v / n_est, k2v / n_est
+            return pv - c * qv - z_d * math.sqrt((pv * (1 - pv) + c * c * qv * (1 - qv) + 1.0 / n_est) / n_est)
+
+        # invert the event with the best normal-approximation bound; if its exact bound does not reach the
+        # claimed delta, the verdict is the test at the claimed delta of each event in turn (and the first
+        # that rejects is inverted too): every event's bound is valid, so the largest may be reported
+        order = sorted(range(len(fam)), key=lambda i: -plug(fam[i][0], fam[i][1]))
+        lbs = {order[0]: _delta_lower_joint(fam[order[0]][0], fam[order[0]][1], n_est, c, a_d)}
+        if lbs[order[0]] <= delta:
+            for i in order[1:]:
+                if (fam[i][0] - c * fam[i][1] > delta * n_est
+                        and _joint_pvalue(fam[i][0], fam[i][1], n_est, c, delta, a_d) <= a_d):
+                    lbs[i] = _delta_lower_joint(fam[i][0], fam[i][1], n_est, c, a_d)
+                    break
+        ib = max(lbs, key=lambda i: lbs[i])
+        k1d, k2d, ddi, ev, selc = fam[ib]
+        xa, xb = (x, xp) if ddi == 0 else (xp, x)
+        p1d, _ = clopper_pearson(k1d, n_est, a_d / 2)
+        _, p2d = clopper_pearson(k2d, n_est, a_d / 2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            eps_hat_d = (math.log(k1d / n_est) - math.log(k2d / n_est)) / dd if k1d > 0 and k2d > 0 else (
+                math.inf if k1d > 0 else -math.inf)
+        estimates.append(PairEstimate(xa, xb, dd, ev, selc, (k1d, k2d), n_est, float(p1d), float(p2d),
+                                      -math.inf, eps_hat_d, a_d, criterion="delta", delta_lower=lbs[ib],
+                                      claimed_eps=eps))
     eps_lower = max(e.eps_lower for e in estimates)
+    delta_lower = max(e.delta_lower for e in estimates)
 
     # exact side ------------------------------------------------------------------------------------
     exact: dict[str, Any] | None = None
@@ -484,10 +764,17 @@ def audit_blackbox_mechanism(
         pair_vals = []
         pair_outcomes: list[str] = []
         upd: list[PairEstimate] = []
+        loss_cache: dict[tuple[str, str], tuple[float, str | None, float, str]] = {}
         for k, est in enumerate(estimates):
             draws = draws_by_pair[k // 2]
+            if delta > 0:
+                upd.append(est)  # the pure loss bounds nothing for an (eps, delta) claim
+                continue
+            key = (repr(est.x), repr(est.x_prime))
             try:
-                val, mp_str, yb, note = _exact_pair_loss(claimed, est.x, est.x_prime, draws, dps)
+                if key not in loss_cache:  # one exact loss per direction, shared by its events
+                    loss_cache[key] = _exact_pair_loss(claimed, est.x, est.x_prime, draws, dps)
+                val, mp_str, yb, note = loss_cache[key]
             except Exception as exc:  # noqa: BLE001 - the density of a third-party object may fail
                 msg = f"exact loss at pair {k // 2} failed: {type(exc).__name__}: {exc}"
                 if msg not in notes:
@@ -509,15 +796,10 @@ def audit_blackbox_mechanism(
                     certificate = (f"certified violation at an audited pair: loss - eps*d = {mpmath.nstr(slack_mp, 20)} "
                                    f"(mpmath {dps} digits) at x={_fmt(est.x)}, x'={_fmt(est.x_prime)}, y={yb:.6g}")
             pair_outcomes.append(AuditResult.decide(certified, val - eps * est.dist, mp_str is not None))
-            upd.append(PairEstimate(est.x, est.x_prime, est.dist, est.event, est.selection_counts,
-                                    est.estimation_counts, est.n_estimation, est.p_x_lower, est.p_x_prime_upper,
-                                    est.eps_lower, est.eps_hat, est.level, eps_ex, mp_per, yb))
+            upd.append(dataclasses.replace(est, eps_exact=eps_ex, eps_exact_mp=mp_per, exact_y=yb))
         estimates = upd
         if pair_vals:
             exact["pairs_max"] = max(pair_vals)
-            if delta > 0:
-                notes.append("claimed delta > 0: the exact sup of the loss is an upper bound on eps only for "
-                             "pure claims")
         nb = neighbourhood
         if nb is None and metric == "euclidean":
             pts = np.array([np.atleast_1d(np.asarray(p, dtype=float)) for pr in pair_list for p in pr])
@@ -533,6 +815,8 @@ def audit_blackbox_mechanism(
                 exact["audit_summary"] = res.summary()
                 exact["neighbourhood"] = repr(nb)
                 pair_outcomes.append(res.outcome)
+                if res.mode == "approx":
+                    exact["delta_hs"] = res.witness.get("delta_hs_mp", res.witness.get("delta_hs"))
                 if res.violated:
                     certificate = f"worst-case search: {res.summary()}"
             except (TypeError, ValueError) as exc:
@@ -540,11 +824,14 @@ def audit_blackbox_mechanism(
         else:
             notes.append("exact worst-case search not run: pass neighbourhood=HammingNeighbourhood(...) "
                          "for the Hamming metric")
-        if delta == 0 and pair_outcomes:
+        # pure claims: the loss at the audited pairs and the worst-case search; (eps, delta) claims: the
+        # hockey-stick divergence of the worst-case search (verify.audit.exact.curve), never the pure loss
+        if pair_outcomes:
             exact_outcome = ("violated" if "violated" in pair_outcomes else
                              "inconclusive" if "inconclusive" in pair_outcomes else "pass")
     say("done")
     return MechanismAuditReport(eps, delta, metric, n, seed, beta, tuple(estimates), eps_lower, rel.vectorised,
                                 exact, tuple(notes), time.perf_counter() - t0,
                                 exact_outcome=exact_outcome,
-                                exact_certificate=certificate if exact_outcome == "violated" else None)
+                                exact_certificate=certificate if exact_outcome == "violated" else None,
+                                rng_use=rng_use, delta_lower=delta_lower, discrete=discrete)

@@ -73,6 +73,11 @@ class BoundQuery:
     Lambda: float
     max_bstar_points: int = 100_000
     params: Mapping[str, Any] = field(default_factory=dict)
+    #: For a radial query (f depends on ||x - c|| only: the single-kernel KDE), the centre c and the
+    #: radius of its structured core (the kernel region, 4h), where the audit spends most of its
+    #: exploration on a stratified grid of radii (verify.audit.blackbox.bound); None otherwise.
+    radial_centre: tuple[float, ...] | None = None
+    radial_core: float = 0.0
 
     def describe(self) -> str:
         ps = ", ".join(f"{k}={v}" for k, v in self.params.items())
@@ -191,6 +196,7 @@ def builtin_query(name: str, growth: GrowthFunction, Lambda: float = math.inf, *
             np.array(sp),
             (t - R, t + R),
             h, "004 Sec. 4.3, Lemmas 4.5-4.7", growth, Lam, params={"t": list(tt), "h": h},
+            radial_centre=tt, radial_core=4.0 * h,
         )
     raise ValueError(
         f"unknown query {name!r}; built-in queries are {', '.join(BUILTIN_QUERIES)} (or a SymPy expression)"

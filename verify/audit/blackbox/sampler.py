@@ -17,6 +17,18 @@ a p-value that is valid (super-uniform) under H0:
   z = (s^2 - sigma^2) sqrt(n) / sqrt(mu_4 - sigma^4) when E|X|^6 < inf (mu_4 by quadrature of
   the exact density); asymptotic p-values.
 
+Discrete laws (a :class:`smoothsens_core.distributions.DiscreteDistribution`, e.g. the two-sided
+geometric of 003 App. A): KS and AD assume a continuous F and are not run.  Instead:
+
+* support: every draw must be an integer of the support (one non-integer draw rejects, p = 0);
+* chi-square on the support: cells are the integers from the lower tail to the upper tail, adjacent
+  cells pooled (from each end inwards) until every cell expects at least 5 draws, the two tails pooled
+  into the end cells; X^2 = sum (O - E)^2 / E against chi^2 with (cells - 1) degrees of freedom (Cochran's
+  rule: the asymptotic p-value is accurate when every expected count is >= 5);
+* tail quantiles: k_q = F^{-1}(q), the count #{x_i <= k_q} ~ Binomial(n, F(k_q)) exactly (F(k_q) >= q
+  for a step function: the exact probability is used, not q);
+* moments as above (mu_4 by summing the pmf).
+
 Decision rule: Holm's step-down procedure over the m tests run, at family-wise level
 ``false_alarm``: sort p_(1) <= ... <= p_(m) and reject H_(i) while p_(i) <= alpha / (m - i + 1).
 The sampler fails iff at least one test is rejected; under H0 this happens with probability at
@@ -36,6 +48,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import integrate, stats
 
+from smoothsens_core.distributions import DiscreteDistribution
 from smoothsens_core.validation import check_integer, check_probability, check_rng
 
 from verify.serialise import jsonable
@@ -151,11 +164,12 @@ class SamplerAuditReport:
 
 
 def _tail_order(dist: Any) -> float | None:
-    """sup{k : E|X|^k < inf} for the core families (None when unknown): Laplace inf; GenCauchy
+    """sup{k : E|X|^k < inf} for the core families (None when unknown): Laplace, Gaussian and the
+    geometric laws inf; GenCauchy
     p theta - 1 (density ~ |z|^(-p theta), 004 Sec. 2.1); Student t nu; PolyPlace alpha (density
     ~ |z|^(-alpha-1), 002 Def. 6)."""
     name = type(dist).__name__
-    if name == "Laplace":
+    if name in ("Laplace", "Gaussian", "TwoSidedGeometric", "AsymmetricGeometric"):
         return math.inf
     if name == "GenCauchy":
         return float(dist.p) * float(dist.theta) - 1.0
@@ -174,6 +188,14 @@ def _central_moment(dist: Any, k: int, mu: float) -> tuple[float, float]:
     Cached per distribution (keyed by its repr, which names the family and every parameter)."""
     key = (f"{type(dist).__module__}.{dist!r}", k, mu)
     if key in _MOMENT_CACHE:
+        return _MOMENT_CACHE[key]
+    if isinstance(dist, DiscreteDistribution):  # a sum of the pmf over all but 1e-30 of the mass
+        lo, hi = float(dist.ppf(1e-30)), float(dist.ppf(0.5))
+        while float(dist.sf(hi)) > 1e-30:
+            hi += max(1.0, hi - lo)
+        j = np.arange(lo, hi + 1.0)
+        val = float(np.sum((j - mu) ** k * np.asarray(dist.pmf(j), dtype=float)))
+        _MOMENT_CACHE[key] = (val, 1e-12 * abs(val))
         return _MOMENT_CACHE[key]
 
     def integrand(x: float) -> float:
@@ -265,6 +287,9 @@ def audit_sampler(
         x = x[finite]
     m = x.size
     xs = np.sort(x)
+    if isinstance(distribution, DiscreteDistribution):
+        tests = _discrete_tests(distribution, xs, probs, min_tail_count, notes, say)
+        return _holm_report(distribution, tests, alpha, m, seed, non_finite, conv, notes, t0, say)
     sf = getattr(distribution, "sf", None)
     cdf = np.asarray(distribution.cdf(xs), dtype=float)
     upper = np.asarray(sf(xs), dtype=float) if callable(sf) else 1.0 - cdf
@@ -289,29 +314,115 @@ def audit_sampler(
         bt = stats.binomtest(k, m, q)
         tests.append(SamplerTest(f"quantile q={q:g}", k / m, float(bt.pvalue),
                                  f"#{{x <= F^-1(q) = {t:.6g}}} = {k} of {m}, expected {m * q:.6g} (exact binomial)"))
+    tests += _moment_tests(distribution, x, notes)
+    return _holm_report(distribution, tests, alpha, m, seed, non_finite, conv, notes, t0, say)
+
+
+def _moment_tests(distribution: Any, x: FloatArray, notes: list[str]) -> list[SamplerTest]:
+    """The mean and variance tests of the module docstring (where the moments they need exist)."""
+    tests: list[SamplerTest] = []
+    m = x.size
     order = _tail_order(distribution)
     if order is None:
         notes.append(f"moment tests skipped: moment existence unknown for {type(distribution).__name__}")
+        return tests
+    mu = float(distribution.mean())
+    var = float(distribution.variance())
+    if order > 3 and math.isfinite(var):
+        z = (float(np.mean(x)) - mu) * math.sqrt(m) / math.sqrt(var)
+        tests.append(SamplerTest("mean", float(np.mean(x)), float(2 * stats.norm.sf(abs(z))),
+                                 f"z = {z:.3g} (expected {mu:.6g}, sd {math.sqrt(var):.6g}; CLT)"))
     else:
-        mu = float(distribution.mean())
-        var = float(distribution.variance())
-        if order > 3 and math.isfinite(var):
-            z = (float(np.mean(x)) - mu) * math.sqrt(m) / math.sqrt(var)
-            tests.append(SamplerTest("mean", float(np.mean(x)), float(2 * stats.norm.sf(abs(z))),
-                                     f"z = {z:.3g} (expected {mu:.6g}, sd {math.sqrt(var):.6g}; CLT)"))
+        notes.append(f"mean test skipped: needs E|X|^3 < inf (moments of order < {order:g} exist)")
+    if order > 6:
+        mu4, err = _central_moment(distribution, 4, mu)
+        if err < 1e-6 * abs(mu4) and mu4 > var * var:
+            s2 = float(np.var(x, ddof=1))
+            z = (s2 - var) * math.sqrt(m) / math.sqrt(mu4 - var * var)
+            tests.append(SamplerTest("variance", s2, float(2 * stats.norm.sf(abs(z))),
+                                     f"z = {z:.3g} (expected {var:.6g}; CLT with mu_4 = {mu4:.6g})"))
         else:
-            notes.append(f"mean test skipped: needs E|X|^3 < inf (moments of order < {order:g} exist)")
-        if order > 6:
-            mu4, err = _central_moment(distribution, 4, mu)
-            if err < 1e-6 * abs(mu4) and mu4 > var * var:
-                s2 = float(np.var(x, ddof=1))
-                z = (s2 - var) * math.sqrt(m) / math.sqrt(mu4 - var * var)
-                tests.append(SamplerTest("variance", s2, float(2 * stats.norm.sf(abs(z))),
-                                         f"z = {z:.3g} (expected {var:.6g}; CLT with mu_4 = {mu4:.6g})"))
-            else:
-                notes.append(f"variance test skipped: quadrature of mu_4 not accurate (error {err:.3g})")
+            notes.append(f"variance test skipped: quadrature of mu_4 not accurate (error {err:.3g})")
+    else:
+        notes.append(f"variance test skipped: needs E|X|^6 < inf (moments of order < {order:g} exist)")
+    return tests
+
+
+def _discrete_cells(dist: Any, m: int, min_expected: float = 5.0) -> tuple[FloatArray, FloatArray]:
+    """Right end points r_0 < ... < r_(K-2) of the chi-square cells (-inf, r_0], (r_0, r_1], ...,
+    (r_(K-2), inf) on the integers, and their probabilities: single support points where
+    m P(K = k) >= ``min_expected``, pooled from each end inwards until every cell expects that much."""
+    lo = float(dist.ppf(min_expected / (4.0 * m)))
+    hi = float(dist.ppf(0.5))
+    while float(dist.sf(hi)) * m > min_expected / 4.0 and hi - lo < 2_000_000:
+        hi += max(1.0, hi - lo)
+    k = np.arange(lo, hi + 1.0)
+    cdf = np.asarray(dist.cdf(k), dtype=float)
+    sf_last = float(dist.sf(k[-1]))
+    probs = np.concatenate([[cdf[0]], np.diff(cdf), [sf_last]])
+    rights = list(k)  # cell i = (rights[i-1], rights[i]]; the last cell (rights[-1], inf)
+    cells = [float(v) for v in probs]
+    # pool from the left end inwards, then from the right end inwards
+    # (pop first, then add: ``cells[1] += cells.pop(0)`` would add to the element after the neighbour)
+    while len(cells) > 1 and cells[0] * m < min_expected:
+        first = cells.pop(0)
+        cells[0] += first
+        rights.pop(0)
+    while len(cells) > 1 and cells[-1] * m < min_expected:
+        last = cells.pop()
+        cells[-1] += last
+        rights.pop()
+    # interior cells below the threshold (multimodal laws): merge with the right neighbour
+    i = 0
+    while i < len(cells) - 1:
+        if cells[i] * m < min_expected:
+            small = cells.pop(i)
+            cells[i] += small
+            rights.pop(i)
         else:
-            notes.append(f"variance test skipped: needs E|X|^6 < inf (moments of order < {order:g} exist)")
+            i += 1
+    return np.asarray(rights, dtype=float), np.asarray(cells, dtype=float)
+
+
+def _discrete_tests(distribution: Any, xs: FloatArray, probs: Sequence[float], min_tail_count: int,
+                    notes: list[str], say: Callable[[str], None]) -> list[SamplerTest]:
+    """Support, chi-square and tail-count tests of a discrete law (module docstring), plus the moments."""
+    m = xs.size
+    tests: list[SamplerTest] = []
+    with np.errstate(divide="ignore"):
+        off = np.asarray(distribution.logpmf(xs), dtype=float) == -np.inf
+    bad = int(np.count_nonzero(off))
+    tests.append(SamplerTest("support", float(bad), 0.0 if bad else 1.0,
+                             f"{bad} draw(s) not integers of the support" + (f", e.g. {xs[off][0]!r}" if bad else "")))
+    say("chi-square on the support (pooled tails)")
+    rights, cell_p = _discrete_cells(distribution, m)
+    counts = np.bincount(np.searchsorted(rights, xs, side="left"), minlength=cell_p.size)
+    expected = m * cell_p
+    x2 = float(np.sum((counts - expected) ** 2 / expected))
+    dof = cell_p.size - 1
+    if dof >= 1:
+        tests.append(SamplerTest("chi-square", x2, float(stats.chi2.sf(x2, dof)),
+                                 f"{cell_p.size} cells (tails pooled, every expected count >= 5), {dof} dof"))
+    else:
+        notes.append("chi-square skipped: a single cell")
+    notes.append("Kolmogorov-Smirnov and Anderson-Darling not run: they assume a continuous CDF")
+    for q in probs:
+        k_q = float(np.asarray(distribution.ppf(q), dtype=float))
+        p_q = float(np.asarray(distribution.cdf(k_q), dtype=float))
+        if m * min(p_q, 1 - p_q) < min_tail_count:
+            notes.append(f"tail quantile q={q:g} skipped: expected count {m * min(p_q, 1 - p_q):.3g} < {min_tail_count}")
+            continue
+        k = int(np.searchsorted(xs, k_q, side="right"))
+        bt = stats.binomtest(k, m, p_q)
+        tests.append(SamplerTest(f"quantile q={q:g}", k / m, float(bt.pvalue),
+                                 f"#{{x <= F^-1(q) = {k_q:.6g}}} = {k} of {m}, expected {m * p_q:.6g} = n F(k_q) "
+                                 "(exact binomial)"))
+    tests += _moment_tests(distribution, xs, notes)
+    return tests
+
+
+def _holm_report(distribution: Any, tests: list[SamplerTest], alpha: float, m: int, seed: Any, non_finite: int,
+                 conv: str, notes: list[str], t0: float, say: Callable[[str], None]) -> "SamplerAuditReport":
     # Holm's step-down rule at family-wise level alpha
     mt = len(tests)
     idx = sorted(range(mt), key=lambda j: tests[j].p_value)

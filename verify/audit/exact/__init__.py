@@ -5,6 +5,8 @@
 * :mod:`~verify.audit.exact.smooth` - the abstract smooth-sensitivity mechanism of 004 Def. 8: the
   worst case over every (f, B) a calibration must cover;
 * :mod:`~verify.audit.exact.approx` - (eps, delta): the hockey-stick divergence from exact CDFs;
+* :mod:`~verify.audit.exact.curve` - (eps, delta) of concrete mechanisms (continuous and discrete):
+  the exact privacy curve delta(eps), :func:`privacy_curve`, mpmath-certified;
 * :mod:`~verify.audit.exact.neighbourhoods` - Euclidean (GP), Hamming (DP) and ordered (003) pairs;
 * :mod:`~verify.audit.exact.concrete` - worst-case search of a mechanism with a density over a
   neighbourhood, and finite brute force;
@@ -15,6 +17,15 @@
 from .approx import bad_set, hockey_stick, hockey_stick_mp, interval_mass
 from .claims import claim_result_from_audits, verdict_of_audits
 from .concrete import audit_density_mechanism, audit_finite
+from .curve import (
+    AdditiveNoiseMechanism,
+    PrivacyCurve,
+    audit_density_mechanism_approx,
+    gaussian_delta_balle_wang,
+    pair_hockey_stick,
+    pair_hockey_stick_mp,
+    privacy_curve,
+)
 from .loss import PARAM_ROUNDING_TOL, cert_threshold, check_has_density, log_density_mp, privacy_loss, privacy_loss_mp
 from .neighbourhoods import EuclideanNeighbourhood, HammingNeighbourhood, OrderedNeighbourhood
 from .result import FLOAT_EXCESS_TOL, OUTCOMES, AuditResult
@@ -44,6 +55,13 @@ __all__ = [
     "OrderedNeighbourhood",
     "audit_density_mechanism",
     "audit_finite",
+    "AdditiveNoiseMechanism",
+    "PrivacyCurve",
+    "privacy_curve",
+    "pair_hockey_stick",
+    "pair_hockey_stick_mp",
+    "audit_density_mechanism_approx",
+    "gaussian_delta_balle_wang",
     "claim_result_from_audits",
     "verdict_of_audits",
 ]

@@ -35,7 +35,8 @@ def verdict_of_audits(results: Sequence[tuple[str, AuditResult]], *, expect_viol
         if res.violated:
             head = "planted fault caught: " if expect_violation else ""
             return ClaimResult(Verdict.REFUTED, head + f"{name}: {res.summary()}",
-                               {"counterexample": res.to_json(), "audits": rows}, precision)
+                               {"counterexample": res.to_json(), "audits": rows}, precision,
+                               rule=f"R-INVALID: privacy loss above the claimed eps ({name}, certified)")
     for name, res in results:
         if res.inconclusive:
             head = "planted fault NOT certified: " if expect_violation else ""

@@ -26,6 +26,9 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import optimize
 
+from smoothsens_core.distributions import DiscreteDistribution
+from verify.serialise import jsonable
+
 from ._search import local_max
 from .loss import cert_threshold, check_has_density, log_density_mp, privacy_loss, privacy_loss_mp
 from .neighbourhoods import EuclideanNeighbourhood, HammingNeighbourhood
@@ -43,6 +46,8 @@ def _max_over_y(mechanism: Any, x: FloatArray, xp: FloatArray, centres: FloatArr
     (an excess beyond the rounding of the log-densities it is computed from)."""
     v = np.linspace(-30, 30, n_grid)
     y = centres[:, None] + widths[:, None] * np.sinh(v)[None, :]
+    if _is_discrete(mechanism):
+        y = np.round(y)  # a pmf lives on the integers: a real grid would see only -inf
     k = len(x)
     X = np.repeat(x, n_grid, axis=0)
     XP = np.repeat(xp, n_grid, axis=0)
@@ -69,7 +74,20 @@ def _centre_width(mechanism: Any, x: FloatArray, xp: FloatArray) -> tuple[FloatA
         sa = np.asarray(mechanism.B(xa), dtype=float) / mechanism.eta
         sb = np.asarray(mechanism.B(xpa), dtype=float) / mechanism.eta
         return 0.5 * (fa + fb), np.maximum(sa, sb)
+    if all(hasattr(mechanism, k) for k in ("f", "scale")):  # curve.AdditiveNoiseMechanism: f(x) + scale Z
+        fa = np.asarray(mechanism.f(xa), dtype=float)
+        fb = np.asarray(mechanism.f(xpa), dtype=float)
+        return 0.5 * (fa + fb), np.full(len(x), float(mechanism.scale))
     return np.zeros(len(x)), np.ones(len(x))
+
+
+def _is_discrete(mechanism: Any) -> bool:
+    """True for a mechanism with integer outputs: its ``discrete`` attribute, or a discrete core noise."""
+    inner = getattr(mechanism, "_mech", mechanism)
+    flag = getattr(inner, "discrete", None)
+    if isinstance(flag, bool):
+        return flag
+    return isinstance(getattr(inner, "noise", None), DiscreteDistribution)
 
 
 def audit_density_mechanism(
@@ -86,8 +104,16 @@ def audit_density_mechanism(
     Euclidean: random pairs in the box (log-uniform distances up to Lambda), a grid over y per
     pair, then local optimisation jointly over (x, x', y) inside the neighbourhood.  Hamming: all
     pairs of the finite neighbourhood (brute force), a grid over y and a local refinement in y.
-    The best candidates are re-evaluated in mpmath (:func:`privacy_loss_mp`)."""
+    The best candidates are re-evaluated in mpmath (:func:`privacy_loss_mp`).
+
+    A claim with ``delta > 0`` is judged as (eps, delta): the hockey-stick divergence at each pair
+    against delta (:func:`verify.audit.exact.curve.audit_density_mechanism_approx`), never the pure
+    loss bound (the Gaussian mechanism has unbounded loss and is still (eps, delta)-DP)."""
     check_has_density(mechanism)
+    if float(getattr(mechanism, "delta", 0.0) or 0.0) > 0:
+        from .curve import audit_density_mechanism_approx  # curve imports this module's siblings only
+        return audit_density_mechanism_approx(mechanism, neighbourhood, rng=rng, n_pairs=n_pairs,
+                                              n_local=n_local, dps=dps)
     eps = float(mechanism.eps)
     if isinstance(neighbourhood, HammingNeighbourhood):
         x, xp = neighbourhood.pairs()
@@ -236,7 +262,7 @@ def audit_finite(
     if best[1] is None:
         raise ValueError("pairs must be non-empty")
     fx, X, Xp, z = best
-    witness = {"X": _jsonish(X), "X_prime": _jsonish(Xp), "z": _jsonish(z)}
+    witness = {"X": jsonable(X), "X_prime": jsonable(Xp), "z": jsonable(z)}
     certified, cert, notes, settled = False, None, [], False
     if fx > -1e-9:
         try:
@@ -260,13 +286,3 @@ def audit_finite(
                        delta=float(getattr(mechanism, "delta", 0.0)), max_slack=fx, witness=witness,
                        outcome=AuditResult.decide(certified, fx, settled), certified_slack=cert, evaluations=n, dps=dps,
                        mode="pure", notes=tuple(notes))
-
-
-def _jsonish(v: Any) -> Any:
-    if isinstance(v, (list, tuple, np.ndarray)):
-        return [_jsonish(t) for t in v]
-    if isinstance(v, (np.floating, np.integer)):
-        return v.item()
-    if isinstance(v, (int, float, str, bool)) or v is None:
-        return v
-    return str(v)

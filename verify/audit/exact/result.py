@@ -144,7 +144,12 @@ class AuditResult:
             return (f"INCONCLUSIVE: {kind} found in float = {self.max_slack:.3g} in {self.evaluations} "
                     f"evaluations, NOT certified ({'; '.join(self.notes) or 'mpmath slack <= 0'}); "
                     "neither a pass nor a violation")
-        return f"no violation in {self.evaluations} evaluations; {kind} found = {self.max_slack:.3g}"
+        out = f"no violation in {self.evaluations} evaluations; {kind} found = {self.max_slack:.3g}"
+        if self.mode == "approx" and "delta_hs" in self.witness:
+            hs = self.witness.get("delta_hs_mp", self.witness["delta_hs"])
+            hs = f"{hs:.6g}" if isinstance(hs, float) else str(hs)[:12]
+            out += f" (delta_hs = {hs} vs claimed delta = {self.delta:g} at eps = {self.eps:g})"
+        return out
 
 
 def _short(w: Mapping[str, Any]) -> str:

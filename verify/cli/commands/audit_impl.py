@@ -139,6 +139,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="neighbouring inputs, coordinates comma-separated (e.g. --pair 0:0.5 or "
                         "--pair=0,1:0,2); repeatable")
     m.add_argument("--bins", type=_positive_int, default=40, help="histogram bins of the event search (default 40)")
+    m.add_argument("--plot", type=Path, default=None, metavar="PATH",
+                   help="draw the estimated privacy curve delta(eps) against the claimed point (PNG/PDF/SVG)")
     fl = p.add_argument_group("floating point (--kind floating; also uses --pair)")
     fl.add_argument("--model", choices=("additive", "snapped", "integer"), default="additive",
                     help="output structure: additive fl(x + fl(b*s)) (default), snapped (Mironov's snapping) "
@@ -301,6 +303,9 @@ def run(args: argparse.Namespace) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n")
         print(f"wrote {args.json}")
+    if args.kind == "mechanism" and getattr(args, "plot", None) is not None:
+        from verify.audit.blackbox.privacy_curve import plot_privacy_curve
+        print(f"wrote {plot_privacy_curve(report, args.plot)}")
     if report.passed:
         return EXIT_PASS
     if args.kind in ("mechanism", "floating") and report.inconclusive:
