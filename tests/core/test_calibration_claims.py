@@ -6,10 +6,10 @@ from verify.claims import CheckContext, Verdict, load_registry
 
 EXPECTED = {
     "004-Remark-3.5-example": Verdict.VERIFIED,
-    "004-Remark-3.5-calibration-form": Verdict.ERRATUM,  # (p-1) gamma is wrong for 1 < p < 2
+    "004-Remark-3.5-calibration-form": Verdict.REFUTED,  # (p-1) gamma is wrong for 1 < p < 2
     "002-Claim-16": Verdict.VERIFIED,
     "002-Claim-17": Verdict.VERIFIED,
-    "002-Claim-18": Verdict.ERRATUM,  # printed gamma-range too wide
+    "002-Claim-18": Verdict.REFUTED,  # printed gamma-range too wide
     "002-Figure-1-ordering": Verdict.VERIFIED,
     "004-Lemma-3.5-tight": Verdict.VERIFIED,
     "004-Lemma-3.3-tight": Verdict.VERIFIED,

@@ -26,10 +26,10 @@ EXPECTED = {
     "002-Lemma-7": Verdict.VERIFIED,
     "002-Lemma-10": Verdict.ERRATUM,
     "002-Lemma-12": Verdict.VERIFIED,
-    "002-Lemma-13": Verdict.ERRATUM,  # hypothesis alpha > 2 missing; App. A drops the factor 2
+    "002-Lemma-13": Verdict.REFUTED,  # hypothesis alpha > 2 missing; App. A drops the factor 2
     "002-Cor-14": Verdict.VERIFIED,
     "002-Lemma-15": Verdict.VERIFIED,
-    "004-Sec-2.1-gencauchy-normaliser": Verdict.VERIFIED,
+    "004-Sec-2.1-gencauchy-normaliser": Verdict.ERRATUM,
     "004-Sec-2.1-gencauchy-variance": Verdict.VERIFIED,
     "004-App-C.1": Verdict.VERIFIED,
     "004-Sec-2.1-gencauchy-cdf-p6": Verdict.VERIFIED,
@@ -40,7 +40,7 @@ EXPECTED = {
     "004-Cor-3.2-epsilon": Verdict.VERIFIED,
     "004-Lemma-3.5-epsilon": Verdict.VERIFIED,
     "004-Lemma-3.6-epsilon": Verdict.VERIFIED,
-    "000-Thm-1-constants": Verdict.ERRATUM,
+    "000-Thm-1-constants": Verdict.REFUTED,
 }
 
 

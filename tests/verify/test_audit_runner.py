@@ -39,12 +39,15 @@ def test_select_claims_by_id_prefix_paper_kind():
 
 
 def test_run_audit_report_totals_errata_and_exit_status(tmp_path):
-    claims = select_claims(["004-Cor-3.1", "004-Lemma-2.3", "004-Lemma-3.5-planted-overspend"])
+    claims = select_claims(["004-Lemma-4.1-proof", "004-Lemma-2.3", "004-Lemma-3.5-planted-overspend",
+                            "004-Cor-3.1"])
     rep = run_audit(claims, CheckContext(budget=0.1), progress=False)
     t = rep.totals()
     assert t["ERRATUM"] == 1 and t["VERIFIED"] == 1 and t["planted_caught"] == 1 and t["planted_missed"] == 0
-    assert rep.exit_status() == EXIT_OK and rep.exit_status(strict=True) == EXIT_OK
-    assert "004-Cor-3.1" in rep.errata_text() and "corrected" in rep.errata_text()
+    # 004 Cor. 3.1's printed rate K/eps gives a privacy loss above eps: REFUTED under R-INVALID, not a slip
+    assert t["REFUTED"] == 1
+    assert rep.exit_status() == EXIT_OK and rep.exit_status(strict=True) == EXIT_STRICT_FINDINGS
+    assert "004-Lemma-4.1-proof" in rep.errata_text() and "corrected" in rep.errata_text()
     md, js = tmp_path / "r.md", tmp_path / "v.json"
     rep.write(md, js)
     data = json.loads(js.read_text())
@@ -52,6 +55,9 @@ def test_run_audit_report_totals_errata_and_exit_status(tmp_path):
     assert all("evidence" in c and c["verdict"] in {v.value for v in Verdict} for c in data["claims"])
     text = md.read_text()
     assert "## Errata" in text and "exp(-(eps/K)" in text and "## Planted controls" in text
+    assert "## Verdict rules" in text and "R-SLIP" in text and "## Coverage" in text
+    assert "`004-Cor-3.1` REFUTED by R-INVALID" in text
+    assert {c["id"]: c["rule"] for c in data["claims"]}["004-Lemma-4.1-proof"] == "R-SLIP"
 
 
 def test_internal_error_and_strict_exit_codes():

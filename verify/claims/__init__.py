@@ -10,6 +10,5 @@ The registry's public names are re-exported here, so ``from verify.claims import
 
 from .registry import *  # noqa: F401,F403 - the registry is this package's public face
 from .registry import __all__ as _registry_all
-from .registry import _jsonable  # noqa: F401 - used by the runner's reports
 
 __all__ = list(_registry_all)

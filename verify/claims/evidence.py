@@ -18,7 +18,7 @@ import mpmath
 
 from .registry import ClaimResult, Verdict
 
-__all__ = ["rel_dev", "reference_check", "derivation_verdict", "agreement_verdict"]
+__all__ = ["rel_dev", "reference_check", "derivation_verdict", "agreement_verdict", "maximise"]
 
 
 def rel_dev(a: float, b: float) -> float:
@@ -49,9 +49,16 @@ def derivation_verdict(
     what: str,
     precision: str,
     extra: dict[str, Any] | None = None,
+    slip: str | None = None,
+    false_reason: str | None = None,
 ) -> ClaimResult:
     """Verdict of a derivation: ``cmps`` (printed vs derived, :class:`derivations.comparison.Comparison`)
-    and ``refs`` (derived vs definition, :func:`reference_check`); see the module docstring."""
+    and ``refs`` (derived vs definition, :func:`reference_check`); see the module docstring.
+
+    When the printed form differs, the written rules decide (verify.claims.registry.RULES): with
+    ``slip`` (why the difference is a typesetting slip, rule R-SLIP) the verdict is ERRATUM;
+    otherwise it is REFUTED under R-FALSE (reason ``false_reason``), with the mpmath values of the
+    printed and derived forms at the worst point as the certificate."""
     ev: dict[str, Any] = {
         "comparisons_printed_vs_derived": [c.evidence() for c in cmps],
         "checks_derived_vs_definition": refs,
@@ -69,8 +76,14 @@ def derivation_verdict(
     ev["corrected"] = "; ".join(f"{c.name}: {c.derived}" for c in differing)
     ev["erratum_points"] = [{"point": c.worst_point, "max_rel_dev": c.max_deviation,
                              "values_printed_vs_derived": [list(v) for v in c.values[:5]]} for c in differing]
-    return ClaimResult(Verdict.ERRATUM, f"{what}: printed form differs from the derivation in "
-                       f"{[c.name for c in differing]}; the derived form agrees with the definition", ev, precision)
+    text = (f"{what}: printed form differs from the derivation in {[c.name for c in differing]}; the derived "
+            "form agrees with the definition")
+    if slip:
+        return ClaimResult(Verdict.ERRATUM, text, ev, precision, rule=f"R-SLIP: {slip}")
+    ev["certificate"] = {"kind": "printed vs derived form at the worst point (mpmath)",
+                         "points": ev["erratum_points"]}
+    return ClaimResult(Verdict.REFUTED, text, ev, precision,
+                       rule=f"R-FALSE: {false_reason or 'the printed formula is false at the certified point'}")
 
 
 def agreement_verdict(rows: list[dict[str, Any]], what: str, *, tol: float, precision: str,
@@ -84,3 +97,52 @@ def agreement_verdict(rows: list[dict[str, Any]], what: str, *, tol: float, prec
                            f"(max rel. dev. {worst['rel_dev']:.1e})", ev, precision)
     return ClaimResult(Verdict.INCONCLUSIVE, f"{what}: max rel. dev. {worst['rel_dev']:.2e} at x={worst['x']}", ev,
                        precision)
+
+
+_MAX_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def maximise(name: str, fun: Any, bounds: Sequence[tuple[float, float]], *, grid: int = 24, log: bool = True,
+             starts: int = 3, maxiter: int = 200) -> dict[str, Any]:
+    """Maximise ``fun(*x)`` over the box ``bounds`` (the stated parameter range, as searched): a dense
+    grid (``grid`` points per axis, geometric if ``log``) followed by bounded Nelder-Mead from the
+    ``starts`` best grid points.  Deterministic (no randomness); cached per process by ``name`` and the
+    box, so claims sharing one optimisation run it once.  Returns the maximiser, the maximum, the box,
+    the grid's best point and the number of evaluations -- the evidence of every "up to" figure."""
+    import numpy as np
+    from scipy.optimize import minimize
+
+    key = (name, tuple(map(tuple, bounds)), grid, log, starts, maxiter)
+    if key in _MAX_CACHE:
+        return _MAX_CACHE[key]
+    lo = np.array([b[0] for b in bounds], dtype=float)
+    hi = np.array([b[1] for b in bounds], dtype=float)
+    to_x = (lambda u: np.exp(u)) if log else (lambda u: u)
+    ulo, uhi = (np.log(lo), np.log(hi)) if log else (lo, hi)
+    n_eval = 0
+
+    def val(u: Any) -> float:
+        nonlocal n_eval
+        n_eval += 1
+        u = np.clip(np.asarray(u, dtype=float), ulo, uhi)
+        v = float(fun(*to_x(u)))
+        return v if math.isfinite(v) else -math.inf
+
+    axes = [np.linspace(a, b, grid) for a, b in zip(ulo, uhi)]
+    mesh = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, len(bounds))
+    vals = np.array([val(u) for u in mesh])
+    best_grid = int(np.argmax(vals))
+    best_u, best_v = mesh[best_grid], float(vals[best_grid])
+    for i in np.argsort(-vals)[:starts]:
+        res = minimize(lambda u: -val(u), mesh[i], method="Nelder-Mead", bounds=list(zip(ulo, uhi)),
+                       options={"maxiter": maxiter, "xatol": 1e-6, "fatol": 1e-12})
+        if -res.fun > best_v:
+            best_u, best_v = np.clip(res.x, ulo, uhi), float(-res.fun)
+    out = {"name": name, "maximiser": [float(t) for t in to_x(best_u)], "maximum": best_v,
+           "box": [list(b) for b in bounds], "grid_points": int(mesh.shape[0]), "grid_best": {
+               "x": [float(t) for t in to_x(mesh[best_grid])], "value": float(vals[best_grid])},
+           "at_box_edge": [bool(abs(u - a) < 1e-9 or abs(u - b) < 1e-9) for u, a, b in zip(best_u, ulo, uhi)],
+           "evaluations": n_eval, "method": f"{'log-' if log else ''}grid {grid}^{len(bounds)} + bounded Nelder-Mead "
+                                            f"from the {starts} best grid points"}
+    _MAX_CACHE[key] = out
+    return out

@@ -12,6 +12,9 @@ VERIFIED      the statement holds (within the stated precision or symbolically).
 ERRATUM       the printed form is wrong, a corrected form holds; both are in the evidence.
 REFUTED       the statement is false; a certified counterexample is in the evidence.
 INCONCLUSIVE  the check could not decide; the reason is in the evidence.
+
+Every verdict other than VERIFIED is placed by one of the written rules of :data:`RULES`
+(``ClaimResult.rule``: "<rule id>: <one-line reason>"); see docs/README-verdict-rules.md.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from typing import Any, Callable, Iterable, Mapping
 
 from verify.serialise import jsonable
 
-_jsonable = jsonable  # the name verify.claims.runner imports
-
 __all__ = [
     "Verdict",
     "CheckKind",
+    "RULES",
+    "RULE_VERDICT",
+    "rule_id",
     "SEEDS",
     "USER_SEED",
     "PAPERS",
@@ -80,14 +84,48 @@ class CheckKind(str, enum.Enum):
     ADVERSARIAL = "adversarial search"
 
 
+#: The written rules that place a claim (docs/README-verdict-rules.md), by precedence: R-INVALID is
+#: tried before R-FALSE, and both before R-SLIP (a statement that is false in substance is never a slip).
+RULES: Mapping[str, str] = {
+    "R-VER": "VERIFIED: the printed statement holds as printed on its whole stated domain (symbolically, or "
+             "within the stated precision at every point checked).",
+    "R-INVALID": "REFUTED: the printed statement is a bound or a privacy guarantee and it is not valid: a printed "
+                 "bound below the true value it bounds (e.g. below the smooth sensitivity B*), a privacy loss above "
+                 "the claimed eps, or a necessary condition that a certified mechanism violates. Never a slip, "
+                 "whatever the corrected form looks like; a certified counterexample (mpmath) is in the evidence.",
+    "R-FALSE": "REFUTED: the printed statement is false in substance -- the flaw is in the mathematics: a wrong "
+               "system or formula, a constant or formula failing on part of the stated range (a missing or too "
+               "wide hypothesis), a wrong value stated as a fact, a conclusion the stated hypotheses do not give. "
+               "A certified counterexample (mpmath) is in the evidence; the corrected form, if any, too.",
+    "R-SLIP": "ERRATUM: the printed form differs from what the paper's own proof or usage evidently intends by a "
+              "typesetting slip (wrong subscript or symbol, lost parenthesis, a sign or exponent garbled in one "
+              "display, a typo in a proof line), the intended statement holds (checked), and no conclusion of the "
+              "paper depends on the printed form. Printed and corrected forms are in the evidence.",
+    "R-UNDEC": "INCONCLUSIVE: the check could not decide (disagreement of independent references, a search "
+               "that found nothing it could certify, or an internal error); the reason is in the evidence.",
+}
+
+#: The verdict each rule gives.
+RULE_VERDICT: Mapping[str, str] = {"R-VER": "VERIFIED", "R-INVALID": "REFUTED", "R-FALSE": "REFUTED",
+                                   "R-SLIP": "ERRATUM", "R-UNDEC": "INCONCLUSIVE"}
+
+
+def rule_id(rule: str) -> str:
+    """The rule id of a ``ClaimResult.rule`` string ("R-FALSE: reason" -> "R-FALSE")."""
+    return rule.split(":", 1)[0].strip()
+
+
 @dataclass(frozen=True)
 class CheckContext:
     """What a check may use: a seed for reproducible randomness, a search budget multiplier
-    (1.0 = default audit, smaller for ``--quick``), and the mpmath precision in decimal digits."""
+    (1.0 = default audit, smaller for ``--quick``), and the mpmath precision in decimal digits.
+    ``prove_all``: rigorous proofs (verify.claims.sets.proofs) on the full parameter boxes
+    (``smoothsens audit --prove-all``, minutes) instead of the small test boxes."""
 
     seed: int = 20261122
     budget: float = 1.0
     dps: int = 50
+    prove_all: bool = False
 
     def rng(self, salt: str = "") -> Any:
         import numpy as np
@@ -107,6 +145,13 @@ class ClaimResult:
 
     ``evidence`` is data (JSON-serialisable): max deviation and where, the counterexample, the
     printed and corrected forms of an erratum.  ``summary`` is the one-line evidence for tables.
+    ``rule`` is the written rule that placed the verdict (:data:`RULES`), "<id>: <reason>".  It is
+    empty for VERIFIED (rule R-VER); for INCONCLUSIVE and REFUTED without one it is derived
+    (R-UNDEC, R-FALSE, with the summary as reason); an ERRATUM must name its rule (a slip needs the
+    argument why it is one).  A rule that gives another verdict is refused.
+    ``strength`` (VERIFIED only): "proven" -- a rigorous proof on a stated domain, re-checked, in
+    ``evidence["proof"]`` / ``evidence["domain"]`` (verify.proof) -- or "tested" (a check at a stated
+    budget / precision found no violation).
     """
 
     verdict: Verdict
@@ -114,10 +159,40 @@ class ClaimResult:
     evidence: Mapping[str, Any] = field(default_factory=dict)
     precision: str = ""
     seconds: float = 0.0
+    rule: str = ""
+    strength: str = "tested"
+
+    def __post_init__(self) -> None:
+        if self.strength not in ("proven", "tested"):
+            raise ValueError(f"strength must be 'proven' or 'tested'; got strength={self.strength!r}")
+        if self.strength == "proven" and (self.verdict is not Verdict.VERIFIED or "proof" not in self.evidence
+                                          or "domain" not in self.evidence):
+            raise ValueError("strength 'proven' needs verdict VERIFIED and evidence['proof'], evidence['domain']")
+        rule = self.rule
+        if not rule:
+            if self.verdict is Verdict.INCONCLUSIVE:
+                rule = f"R-UNDEC: {self.summary}"
+            elif self.verdict is Verdict.REFUTED:
+                rule = f"R-FALSE: {self.summary}"
+            elif self.verdict is Verdict.ERRATUM:
+                raise ValueError("an ERRATUM needs its rule (R-SLIP: why the printed form is a slip); got rule=''")
+        rid = rule_id(rule) if rule else "R-VER"
+        if rid not in RULES:
+            raise ValueError(f"rule must start with one of {sorted(RULES)}; got rule={self.rule!r}")
+        if RULE_VERDICT[rid] != self.verdict.value:
+            raise ValueError(f"rule {rid} gives {RULE_VERDICT[rid]}, not {self.verdict.value}")
+        object.__setattr__(self, "rule", rule)
+
+    @property
+    def rule_id(self) -> str:
+        return rule_id(self.rule) if self.rule else "R-VER"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict.value,
+            "strength": self.strength if self.verdict is Verdict.VERIFIED else None,
+            "rule": self.rule_id,
+            "rule_reason": self.rule.split(":", 1)[1].strip() if ":" in self.rule else "",
             "summary": self.summary,
             "evidence": jsonable(self.evidence),
             "precision": self.precision,
@@ -166,7 +241,7 @@ class Claim:
                 {"traceback": traceback.format_exc(), "internal_error": True},
             )
         dt = time.perf_counter() - t0
-        return ClaimResult(res.verdict, res.summary, res.evidence, res.precision, dt)
+        return ClaimResult(res.verdict, res.summary, res.evidence, res.precision, dt, res.rule, res.strength)
 
 
 class Registry:

@@ -29,14 +29,15 @@ from verify.parallel import Executor, SerialExecutor, get_executor, progress_bar
 from verify.claims import (
     OMISSIONS,
     PAPERS,
+    RULES,
     SEEDS,
     CheckContext,
     Claim,
     ClaimResult,
     Verdict,
-    _jsonable,
     load_registry,
 )
+from verify.serialise import jsonable
 
 __all__ = [
     "AuditEntry",
@@ -79,6 +80,8 @@ class AuditEntry:
         v = self.result.verdict.value
         if self.planted:
             return f"{v} (planted: {'caught' if self.result.verdict is Verdict.REFUTED else 'MISSED'})"
+        if self.result.verdict is Verdict.VERIFIED:
+            return f"{v} ({self.result.strength})"  # "VERIFIED (proven)" / "VERIFIED (tested)"
         return v
 
     def to_json(self) -> dict[str, Any]:
@@ -117,6 +120,9 @@ class AuditReport:
         for e in self.entries:
             if not e.planted:
                 t[e.result.verdict.value] += 1
+        ver = [e for e in self.entries if not e.planted and e.result.verdict is Verdict.VERIFIED]
+        t["verified_proven"] = sum(1 for e in ver if e.result.strength == "proven")
+        t["verified_tested"] = len(ver) - t["verified_proven"]
         t["planted_caught"] = sum(1 for e in self.entries if e.planted and e.result.verdict is Verdict.REFUTED)
         t["planted_missed"] = sum(1 for e in self.entries if e.planted and e.result.verdict is not Verdict.REFUTED)
         t["internal_errors"] = sum(1 for e in self.entries if e.internal_error)
@@ -147,7 +153,10 @@ class AuditReport:
         if not entries:
             return "(no claims selected)"
         w0 = max(len("claim"), *(len(e.claim.id) for e in entries))
-        w1 = max(len("verdict"), *(len(e.display_verdict) for e in entries))
+        def tv(e: AuditEntry) -> str:  # the verdict and, for a paper claim not VERIFIED, the rule that placed it
+            return e.display_verdict + ("" if e.planted or e.result.verdict is Verdict.VERIFIED else f" {e.result.rule_id}")
+
+        w1 = max(len("verdict"), *(len(tv(e)) for e in entries))
         room = max(30, width - w0 - w1 - 4)
         pad = " " * (w0 + w1 + 4)
         lines = [f"{'claim':<{w0}}  {'verdict':<{w1}}  evidence", f"{'-' * w0}  {'-' * w1}  {'-' * min(room, 60)}"]
@@ -158,13 +167,14 @@ class AuditReport:
                 lines.append(f"[{seed}] {PAPERS.get(seed, '')}")
             text = textwrap.wrap(" ".join(e.result.summary.split()), room, break_long_words=True,
                                  break_on_hyphens=False) or [""]
-            lines.append(f"{e.claim.id:<{w0}}  {e.display_verdict:<{w1}}  {text[0]}")
+            lines.append(f"{e.claim.id:<{w0}}  {tv(e):<{w1}}  {text[0]}")
             lines.extend(pad + t for t in text[1:])
         return "\n".join(lines)
 
     def totals_line(self) -> str:
         t = self.totals()
-        paper = ", ".join(f"{t[v.value]} {v.value}" for v in Verdict)
+        paper = ", ".join(f"{t[v.value]} {v.value}" + (f" ({t['verified_proven']} proven, {t['verified_tested']} tested)"
+                                                       if v is Verdict.VERIFIED else "") for v in Verdict)
         return (f"{t['claims']} claims in {self.seconds:.1f} s: {paper}; planted controls caught "
                 f"{t['planted_caught']}/{t['planted_caught'] + t['planted_missed']}; internal errors "
                 f"{t['internal_errors']}")
@@ -188,7 +198,8 @@ class AuditReport:
             "tool": f"smoothsens {__version__}",
             "started": self.started,
             "seconds": round(self.seconds, 3),
-            "context": {"seed": self.ctx.seed, "budget": self.ctx.budget, "dps": self.ctx.dps},
+            "context": {"seed": self.ctx.seed, "budget": self.ctx.budget, "dps": self.ctx.dps,
+                        "prove_all": self.ctx.prove_all},
             "run": {"backend": self.backend, "workers": self.workers, "events": list(self.events)},
             "python": platform.python_version(),
             "totals": self.totals(),
@@ -212,10 +223,18 @@ class AuditReport:
                   "form wrong, corrected form holds), REFUTED (false; certified counterexample), "
                   "INCONCLUSIVE (undecided; reason given).  Planted controls are deliberately wrong "
                   "mechanisms that the auditor must refute.\n")
+        md.append("## Verdict rules\n")
+        md.append("Every verdict is placed by one written rule (precedence R-INVALID, R-FALSE, R-SLIP: a statement "
+                  "false in substance is never a slip); the rule of each claim is in the Summary table.\n")
+        md.extend(f"- **{rid}** {_md(text)}" for rid, text in RULES.items())
+        md.append("")
         md.append("## Totals\n")
         md.append("| verdict | paper claims |\n|---|---|")
         for v in Verdict:
             md.append(f"| {v.value} | {t[v.value]} |")
+            if v is Verdict.VERIFIED:
+                md.append(f"| VERIFIED (proven: rigorous proof on a stated domain, re-checked) | {t['verified_proven']} |")
+                md.append(f"| VERIFIED (tested: no violation at the stated budget) | {t['verified_tested']} |")
         md.append(f"| planted controls caught | {t['planted_caught']} of {t['planted_caught'] + t['planted_missed']} |")
         md.append(f"| internal errors | {t['internal_errors']} |\n")
         md.append("## Papers\n")
@@ -224,10 +243,10 @@ class AuditReport:
             md.append(f"| {seed} | {_md(PAPERS.get(seed, ''))} | `{SEEDS.get(seed, 'user claims')}` |")
         md.append("")
         md.append("## Summary\n")
-        md.append("| claim | paper | kind | verdict | evidence | s |\n|---|---|---|---|---|---|")
+        md.append("| claim | paper | kind | verdict | rule | evidence | s |\n|---|---|---|---|---|---|---|")
         for e in self.ordered():
             md.append(f"| `{e.claim.id}` | {e.claim.seed} {_md(e.claim.section)} | {e.claim.kind.value} | "
-                      f"{e.display_verdict} | {_md(e.result.summary)} | {e.result.seconds:.2f} |")
+                      f"{e.display_verdict} | {e.result.rule_id} | {_md(e.result.summary)} | {e.result.seconds:.2f} |")
         md.append("")
         md.append("## Errata (printed form wrong, corrected form holds)\n")
         if not self.errata():
@@ -253,6 +272,12 @@ class AuditReport:
         md.append("None selected.\n" if not planted else "")
         for e in planted:
             md.append(f"- `{e.claim.id}` → {e.display_verdict}: {_md(e.result.summary)}")
+        md.append("\n## Rules that placed each non-VERIFIED paper claim\n")
+        for e in self.ordered():
+            if not e.planted and e.result.verdict is not Verdict.VERIFIED:
+                md.append(f"- `{e.claim.id}` {e.result.verdict.value} by {_md(e.result.rule)}")
+        md.append("\n## Coverage\n")
+        md.extend(_coverage_md({e.claim.seed for e in self.entries}))
         md.append("\n## Statements left out, and why\n")
         md.append("None recorded.\n" if not self.omissions else "")
         for o in self.omissions:
@@ -265,8 +290,9 @@ class AuditReport:
             md.append(f"- kind: {e.claim.kind.value}; code: {_md(e.claim.code) or '-'}")
             md.append(f"- verdict: **{e.display_verdict}** ({e.result.seconds:.2f} s; precision: "
                       f"{_md(e.result.precision) or '-'})")
+            md.append(f"- rule: {_md(e.result.rule) or 'R-VER (holds as printed)'}")
             md.append(f"- evidence summary: {_md(e.result.summary)}\n")
-            ev = json.dumps(_jsonable(e.result.evidence), indent=1, default=str)
+            ev = json.dumps(jsonable(e.result.evidence), indent=1, default=str)
             if len(ev) > 6000:
                 ev = ev[:6000] + "\n... (truncated; full evidence in verdicts.json)"
             md.append("<details><summary>evidence</summary>\n\n```json\n" + ev + "\n```\n</details>\n")
@@ -280,9 +306,32 @@ class AuditReport:
             written.append(markdown)
         if json_path is not None:
             json_path.parent.mkdir(parents=True, exist_ok=True)
-            json_path.write_text(json.dumps(_jsonable(self.to_json()), indent=1), encoding="utf-8")
+            json_path.write_text(json.dumps(jsonable(self.to_json()), indent=1), encoding="utf-8")
             written.append(json_path)
         return written
+
+
+def _coverage_md(seeds: set[str]) -> list[str]:
+    """The coverage table of the seeds (verify.claims.coverage): counts, then one row per numbered
+    result and displayed formula.  Empty when the seed files are not available."""
+    from verify.claims.coverage import coverage_counts, coverage_table  # noqa: PLC0415
+
+    paper_seeds = sorted(s for s in seeds if s in SEEDS)
+    try:
+        rows = coverage_table(paper_seeds)
+    except OSError as exc:
+        return [f"Seed files not available ({exc}); coverage not computed.\n"]
+    out = ["| seed | results: claim / omitted / unmapped | displayed formulas: claim / omitted / unmapped |",
+           "|---|---|---|"]
+    for seed, c in sorted(coverage_counts(rows).items()):
+        out.append(f"| {seed} | {c.get('results_claim', 0)} / {c.get('results_omitted', 0)} / "
+                   f"{c.get('results_unmapped', 0)} of {c.get('results', 0)} | {c.get('formulas_claim', 0)} / "
+                   f"{c.get('formulas_omitted', 0)} / {c.get('formulas_unmapped', 0)} of {c.get('formulas', 0)} |")
+    out.append("\n| seed | location | states | claim(s) or reason |\n|---|---|---|---|")
+    for r in rows:
+        out.append(f"| {r.seed} | {_md(r.location)} | {_md(r.states)} | "
+                   f"{', '.join(f'`{i}`' for i in r.claims) or _md(r.reason)} |")
+    return out
 
 
 def _one_line(s: Any) -> str:
@@ -317,11 +366,12 @@ def select_claims(ids: Sequence[str] | None = None, papers: Sequence[str] | None
     return out
 
 
-def _run_one(cid: str, seed: int, budget: float, dps: int) -> ClaimResult:
+def _run_one(cid: str, seed: int, budget: float, dps: int, prove_all: bool = False) -> ClaimResult:
     """Worker: load the registry in this process and run one claim (JSON-safe evidence)."""
     reg = load_registry()
-    res = reg.get(cid).run(CheckContext(seed=seed, budget=budget, dps=dps))
-    return ClaimResult(res.verdict, res.summary, _jsonable(res.evidence), res.precision, res.seconds)
+    res = reg.get(cid).run(CheckContext(seed=seed, budget=budget, dps=dps, prove_all=prove_all))
+    return ClaimResult(res.verdict, res.summary, jsonable(res.evidence), res.precision, res.seconds, res.rule,
+                       res.strength)
 
 
 def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, progress: bool = True,
@@ -357,7 +407,7 @@ def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, p
         if isinstance(ex, SerialExecutor):
             ex.map(lambda c: c.run(ctx), [(c,) for c in claims], label="claim", progress=done)
         else:
-            ex.map(_run_one_safe, [(c.id, ctx.seed, ctx.budget, ctx.dps) for c in claims], label="claim",
+            ex.map(_run_one_safe, [(c.id, ctx.seed, ctx.budget, ctx.dps, ctx.prove_all) for c in claims], label="claim",
                    progress=done)
     finally:
         if bar is not None:
@@ -372,12 +422,12 @@ def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, p
     return report
 
 
-def _run_one_safe(cid: str, seed: int, budget: float, dps: int) -> ClaimResult:
+def _run_one_safe(cid: str, seed: int, budget: float, dps: int, prove_all: bool = False) -> ClaimResult:
     """:func:`_run_one`, with an exception of the task itself turned into an internal error (a
     check's own exceptions are already caught by ``Claim.run``; this catches e.g. import failures
     on a remote worker)."""
     try:
-        return _run_one(cid, seed, budget, dps)
+        return _run_one(cid, seed, budget, dps, prove_all)
     except Exception as exc:  # noqa: BLE001 - reported as an internal error, never hidden
         return ClaimResult(Verdict.INCONCLUSIVE, f"internal error: task failed on its worker: {exc!r}",
                            {"internal_error": True})

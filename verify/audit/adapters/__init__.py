@@ -18,9 +18,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ._base import LaplaceDensity, LibraryMechanism
+from ._base import LibraryMechanism, additive_density
 
-__all__ = ["LibraryMechanism", "LaplaceDensity", "LIBRARIES", "library_subjects"]
+__all__ = ["LibraryMechanism", "additive_density", "LIBRARIES", "library_subjects"]
 
 #: library name -> adapter module (inside this package) and the distribution to import.
 LIBRARIES: dict[str, tuple[str, str]] = {

@@ -12,7 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ._base import LaplaceDensity, LibraryMechanism, scalar_loop, seeds_from
+from smoothsens_core.distributions import Gaussian, Laplace as LaplaceNoise
+
+from ._base import LibraryMechanism, additive_density, scalar_loop, seeds_from
 
 __all__ = ["subjects"]
 
@@ -29,14 +31,16 @@ def subjects() -> list[LibraryMechanism]:
     from diffprivlib.mechanisms import GaussianAnalytic, Geometric, Laplace
 
     lap = Laplace(epsilon=1.0, sensitivity=1.0)
+    gau = GaussianAnalytic(epsilon=1.0, delta=1e-5, sensitivity=1.0)  # its sigma, for the exact side
     return [
         LibraryMechanism("diffprivlib", "Laplace", _release(lambda rs: Laplace(epsilon=1.0, sensitivity=1.0,
                                                                                  random_state=rs)),
-                         1.0, 0.0, 1.0, LaplaceDensity(float(lap.sensitivity) / (float(lap.epsilon) - float(np.log1p(-lap.delta))), 1.0), parameters="epsilon=1, sensitivity=1"),
+                         1.0, 0.0, 1.0, additive_density(LaplaceNoise(), float(lap.sensitivity) / (float(lap.epsilon) - float(np.log1p(-lap.delta))), 1.0), parameters="epsilon=1, sensitivity=1"),
         LibraryMechanism("diffprivlib", "Geometric", _release(lambda rs: Geometric(epsilon=0.05, sensitivity=1,
                                                                                      random_state=rs), True),
                          0.05 * 20, 0.0, 20.0, None, True, parameters="epsilon=0.05, sensitivity=1"),
         LibraryMechanism("diffprivlib", "GaussianAnalytic",
                          _release(lambda rs: GaussianAnalytic(epsilon=1.0, delta=1e-5, sensitivity=1.0, random_state=rs)),
-                         1.0, 1e-5, 1.0, None, parameters="epsilon=1, delta=1e-5, sensitivity=1"),
+                         1.0, 1e-5, 1.0, additive_density(Gaussian(), gau._scale, 1.0, 1e-5),
+                         parameters=f"epsilon=1, delta=1e-5, sensitivity=1 (sigma={gau._scale:.6g})"),
     ]

@@ -12,7 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ._base import LaplaceDensity, LibraryMechanism
+from smoothsens_core.distributions import Gaussian, Laplace
+
+from ._base import LibraryMechanism, additive_density
 
 __all__ = ["subjects"]
 
@@ -34,7 +36,7 @@ def subjects() -> list[LibraryMechanism]:
     out = []
     lap = dp.m.make_laplace(dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float), scale=1.0)
     out.append(LibraryMechanism("opendp", "make_laplace (float)", _vector_release(lap, False), float(lap.map(1.0)), 0.0,
-                                1.0, LaplaceDensity(1.0, float(lap.map(1.0))), parameters="scale=1"))
+                                1.0, additive_density(Laplace(), 1.0, float(lap.map(1.0))), parameters="scale=1"))
     dl = dp.m.make_laplace(dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), scale=20.0)
     out.append(LibraryMechanism("opendp", "make_laplace (int: discrete Laplace)", _vector_release(dl, True),
                                 float(dl.map(20)), 0.0, 20.0, None, True, parameters="scale=20"))
@@ -42,5 +44,6 @@ def subjects() -> list[LibraryMechanism]:
     ga = dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(g), 1e-5)
     eps, delta = ga.map(1.0)
     out.append(LibraryMechanism("opendp", "make_gaussian (zCDP -> approx DP)", _vector_release(g, False), float(eps),
-                                float(delta), 1.0, None, parameters="scale=4"))
+                                float(delta), 1.0, additive_density(Gaussian(), 4.0, float(eps), float(delta)),
+                                parameters="scale=4"))
     return out

@@ -12,7 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ._base import LaplaceDensity, LibraryMechanism, scalar_loop
+from smoothsens_core.distributions import Gaussian, Laplace
+
+from ._base import LibraryMechanism, additive_density, scalar_loop
 
 __all__ = ["subjects"]
 
@@ -31,7 +33,8 @@ def subjects() -> list[LibraryMechanism]:
     gau = GaussianMechanism(1.0, 1e-5, 1.0)
     return [
         LibraryMechanism("python-dp", "LaplaceMechanism", _release(lap), 1.0, 0.0, 1.0,
-                         LaplaceDensity(float(lap.diversity), 1.0), parameters="epsilon=1, sensitivity=1"),
-        LibraryMechanism("python-dp", "GaussianMechanism", _release(gau), 1.0, 1e-5, 1.0, None,
-                         parameters="epsilon=1, delta=1e-5, l2_sensitivity=1"),
+                         additive_density(Laplace(), float(lap.diversity), 1.0), parameters="epsilon=1, sensitivity=1"),
+        LibraryMechanism("python-dp", "GaussianMechanism", _release(gau), 1.0, 1e-5, 1.0,
+                         additive_density(Gaussian(), float(gau.std), 1.0, 1e-5),
+                         parameters=f"epsilon=1, delta=1e-5, l2_sensitivity=1 (std={float(gau.std):.6g})"),
     ]

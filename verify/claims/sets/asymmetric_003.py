@@ -129,7 +129,9 @@ def check_def_iv1(ctx: CheckContext) -> ClaimResult:
     if corrected_ok and not printed_ok and diff_corrected == [-1] and diff_printed == [1]:
         return ClaimResult(Verdict.ERRATUM,
                            "printed '= False' makes only p(x) and not p(x') neighbours, contradicting Props. IV.3-IV.5 "
-                           "and Sec. VI's decreasing sensitivity; '= True' is consistent", ev, "exact (finite relation)")
+                           "and Sec. VI's decreasing sensitivity; '= True' is consistent", ev, "exact (finite relation)",
+                           rule="R-SLIP: a wrong symbol in a definition ('= False' for '= True'); Props. IV.3-IV.5 and "
+                                "Sec. VI use the '= True' reading, under which they hold")
     return ClaimResult(Verdict.INCONCLUSIVE, "relation readings did not separate as expected", ev)
 
 
@@ -234,8 +236,10 @@ def check_def_v3(ctx: CheckContext) -> ClaimResult:
         "printed_two_sided_mass_on_[-L,L]_for_L=1,5,10": mass_L,
     }
     if math.isinf(loss_printed) and dX > 0 and dXp == 0 and abs(loss_corrected - eps) < 1e-12:
-        return ClaimResult(Verdict.ERRATUM, "printed sign gives infinite loss on a p-neighbouring pair (certified); "
-                           "corrected sign gives loss eps", ev, f"mpmath {ctx.dps} digits")
+        return ClaimResult(Verdict.REFUTED, "printed sign gives infinite loss on a p-neighbouring pair (certified); "
+                           "corrected sign gives loss eps", ev, f"mpmath {ctx.dps} digits",
+                           rule="R-INVALID: the mechanism as printed has infinite privacy loss on a p-neighbouring pair "
+                                "(certified in mpmath), above the claimed eps; the corrected sign gives loss eps")
     return ClaimResult(Verdict.INCONCLUSIVE, "unexpected losses", ev)
 
 
@@ -354,8 +358,11 @@ def check_laplace_comparison(ctx: CheckContext) -> ClaimResult:
           "standard deviation)", "Delta/eps": 1, "E|Z| (mpmath)": mpmath.nstr(mae, 20), "sd (mpmath)": mpmath.nstr(sd, 20),
           "consequence": "ALap's E|error| = Delta_p/eps equals Laplace's at equal sensitivity; ALap halves the variance (b^2 vs 2 b^2)"}
     if ok:
-        return ClaimResult(Verdict.ERRATUM, "E|Laplace noise| = Delta/eps, not sqrt(2) Delta/eps (that is the s.d.)", ev,
-                           f"mpmath {ctx.dps} digits")
+        ev["certificate"] = {"Delta/eps": 1, "E|Z| (mpmath quadrature)": ev["E|Z| (mpmath)"], "printed": "sqrt(2) = 1.41421356"}
+        return ClaimResult(Verdict.REFUTED, "E|Laplace noise| = Delta/eps, not sqrt(2) Delta/eps (that is the s.d.)", ev,
+                           f"mpmath {ctx.dps} digits",
+                           rule="R-FALSE: a wrong expected value stated as a fact (E|Lap(b)| = b, not sqrt(2) b; "
+                                "certified by mpmath quadrature)")
     return ClaimResult(Verdict.INCONCLUSIVE, "unexpected quadrature", ev)
 
 
@@ -397,8 +404,11 @@ def check_cor_v6(ctx: CheckContext) -> ClaimResult:
           "k_orientation": "k(X) computed as min d^p_min(X', X) (see 003-Prop-IV.7); with the printed d^p_min(X, X') every k is "
                            "inf under this policy and the corollary would claim one-sidedness for every eps > 0"}
     if printed_fail and corrected_ok:
-        return ClaimResult(Verdict.ERRATUM, "with sanitizer z <= t the guarantee fails (beta = 0 at f(X) = t); with z < t + 1 it holds "
-                           "with equality", ev, f"mpmath {ctx.dps} digits")
+        ev["certificate"] = {"kind": "one-sidedness probabilities of the printed sanitizer (mpmath)", "rows": rows}
+        return ClaimResult(Verdict.REFUTED, "with sanitizer z <= t the guarantee fails (beta = 0 at f(X) = t); with z < t + 1 it holds "
+                           "with equality", ev, f"mpmath {ctx.dps} digits",
+                           rule="R-FALSE: the stated guarantee does not follow: with the printed sanitizer beta = 0 at "
+                                "f(X) = t (certified); the corrected sanitizer z < t + 1 gives it")
     return ClaimResult(Verdict.INCONCLUSIVE, "unexpected one-sidedness values", ev)
 
 
@@ -458,8 +468,11 @@ def check_sec_vi_policy(ctx: CheckContext) -> ClaimResult:
                        "there every f_i is decreasing and Delta = 1 (low-sensitive)",
           "corrected_sign_low": sign_p(q, rel).tolist(), "corrected_sign_high_d3": sign_p(qh, relh).tolist()}
     if nb and np.any(signs == 0) and pX > 0 and pXp == 0 and sign_ok and sign_ok_h:
+        ev["certificate"] = ev["one_sided_noise_certificate"]
         return ClaimResult(Verdict.REFUTED, "for d >= 2 the policy makes l1 -> l2 p-neighbouring and f_2 increases: not monotone; "
-                           "one-sided noise has infinite loss on that pair (certified)", ev, f"mpmath {ctx.dps} digits")
+                           "one-sided noise has infinite loss on that pair (certified)", ev, f"mpmath {ctx.dps} digits",
+                           rule="R-INVALID: one-sided noise under the printed policy has infinite privacy loss on a "
+                                "p-neighbouring pair (certified), above the claimed eps")
     return ClaimResult(Verdict.INCONCLUSIVE, "expected counterexample not found", ev)
 
 
@@ -495,8 +508,13 @@ def check_thm_v7(ctx: CheckContext) -> ClaimResult:
     ev = {"instances": inst, "pairs": npairs, "max_slack": worst, "worst": where}
     if worst > 1e-12:
         return ClaimResult(Verdict.REFUTED, f"SALap loss exceeds eps by {worst:.3g}", ev)
-    return ClaimResult(Verdict.VERIFIED, f"max loss - eps = {worst:.2e} over {npairs} pairs, {inst} instances", ev,
-                       "exact closed-form suprema")
+    # the theorem holds; the proof's last line prints '<= eps' for '<= e^eps' (a notational slip the
+    # statement of this claim already reads through): an ERRATUM under R-SLIP, not a VERIFIED with a remark
+    ev["printed"] = "proof of Thm. V.7, last line: ... <= eps"
+    ev["corrected"] = "... <= e^eps (the ratio of probabilities is bounded by e^eps; the loss by eps, checked here)"
+    return ClaimResult(Verdict.ERRATUM, f"theorem holds: max loss - eps = {worst:.2e} over {npairs} pairs, {inst} "
+                       "instances; the proof's final '<= eps' is a typo for '<= e^eps'", ev, "exact closed-form suprema",
+                       rule="R-SLIP: a typo in a proof line ('<= eps' for '<= e^eps'); the theorem holds (checked)")
 
 
 @claim(
@@ -574,8 +592,11 @@ def check_def_viii1(ctx: CheckContext) -> ClaimResult:
                        "(r = e^{-eps}) and must be read on all integers (the geometric mechanism of App. A)",
           "rows": rows, "two-sided sum over Z (eps=1)": mpmath.nstr(total_Z, 20)}
     if mono_ok and two_short and z_ok:
-        return ClaimResult(Verdict.ERRATUM, "monotone pmfs sum to 1 (atom precedence); the two-sided case does not sum to 1 on "
-                           "{0..n} and is the integer-valued geometric mechanism", ev, f"mpmath {ctx.dps} digits")
+        ev["certificate"] = {"kind": "sums of the printed pmfs on {0..n} (mpmath)", "rows": rows}
+        return ClaimResult(Verdict.REFUTED, "monotone pmfs sum to 1 (atom precedence); the two-sided case does not sum to 1 on "
+                           "{0..n} and is the integer-valued geometric mechanism", ev, f"mpmath {ctx.dps} digits",
+                           rule="R-FALSE: the printed two-sided pmf is not a distribution on its stated range {0..n} "
+                                "(sum < 1, certified); it is the geometric mechanism on all integers")
     return ClaimResult(Verdict.INCONCLUSIVE, "unexpected sums", ev)
 
 
@@ -603,7 +624,10 @@ def check_app_a(ctx: CheckContext) -> ClaimResult:
     ev = {"printed": "(1 - e^{-eps})/(1 + e^{-eps}) exp(-eps|lambda|/Delta)",
           "corrected": "(1 - e^{-eps/Delta})/(1 + e^{-eps/Delta}) exp(-eps|lambda|/Delta)", "rows": rows}
     if printed_bad and corrected_ok:
-        return ClaimResult(Verdict.ERRATUM, "printed normaliser sums to 1 only for Delta = 1", ev, f"mpmath {ctx.dps} digits")
+        ev["certificate"] = {"kind": "sums of the printed density over the integers (mpmath)", "rows": rows}
+        return ClaimResult(Verdict.REFUTED, "printed normaliser sums to 1 only for Delta = 1", ev, f"mpmath {ctx.dps} digits",
+                           rule="R-FALSE: the printed normaliser fails on part of the stated range (every Delta != 1: "
+                                "the pmf does not sum to 1, certified); corrected with eps/Delta")
     return ClaimResult(Verdict.INCONCLUSIVE, "unexpected sums", ev)
 
 
@@ -716,8 +740,10 @@ def check_thm_viii3(ctx: CheckContext) -> ClaimResult:
           "rows": rows, "max_gap_AGeo_minus_LP": worst_gap, "counterexample": cert,
           "universal_optimality_with_remap_holds": universal_ok}
     if certified and universal_ok:
-        return ClaimResult(Verdict.ERRATUM, f"AGeo alone is beaten by an ADP mechanism (gap {worst_gap:.4f}, certified); "
-                           "AGeo + optimal remap matches the LP optimum in every case", ev, "LP (HiGHS) + mpmath certificate")
+        return ClaimResult(Verdict.REFUTED, f"AGeo alone is beaten by an ADP mechanism (gap {worst_gap:.4f}, certified); "
+                           "AGeo + optimal remap matches the LP optimum in every case", ev, "LP (HiGHS) + mpmath certificate",
+                           rule="R-FALSE: the theorem as printed (AGeo itself optimal) is false: an ADP mechanism beats "
+                                "it (certified); it holds only up to post-processing")
     if universal_ok and worst_gap <= 1e-9:
         return ClaimResult(Verdict.VERIFIED, "AGeo matches the LP optimum", ev, "LP")
     return ClaimResult(Verdict.INCONCLUSIVE, "LP comparison inconclusive", ev)
@@ -855,8 +881,10 @@ def check_ineq7(ctx: CheckContext) -> ClaimResult:
           "note": "Def. II.6 asks Pr[p_san(M(X')) = True] < alpha, impossible for alpha = 0; alpha = 0 is read as '= 0' "
                   "(the paper's intended 'True is always correct')"}
     if abs(bound - float(exact)) < 1e-14 and worst <= 0 and one_sided:
-        return ClaimResult(Verdict.ERRATUM, "inequality (7) gives delta > 0.0450, not 0.12: a (1, 0.046)-DP mechanism is "
-                           "(q, 0, 1/2)-one-sided at k = 3 (certified)", ev, f"mpmath {ctx.dps} digits")
+        return ClaimResult(Verdict.REFUTED, "inequality (7) gives delta > 0.0450, not 0.12: a (1, 0.046)-DP mechanism is "
+                           "(q, 0, 1/2)-one-sided at k = 3 (certified)", ev, f"mpmath {ctx.dps} digits",
+                           rule="R-FALSE: a wrong value stated as a fact (inequality (7) gives delta > 0.0450, not 0.12; "
+                                "a (1, 0.046)-DP one-sided mechanism is certified)")
     return ClaimResult(Verdict.INCONCLUSIVE, "certificate failed", ev)
 
 
@@ -919,9 +947,12 @@ def check_prop_iv7(ctx: CheckContext) -> ClaimResult:
                              "k_corrected": k_to},
           "corrected_bound_tight_by_LP": tight_rows}
     if worst <= 0 and eps < printed_bound and math.isinf(k_to) and tight_ok:
-        return ClaimResult(Verdict.ERRATUM, f"printed orientation refuted: an ADP mechanism with eps = {float(eps):.4f} < "
+        return ClaimResult(Verdict.REFUTED, f"printed orientation refuted: an ADP mechanism with eps = {float(eps):.4f} < "
                            f"{float(printed_bound):.4f} is one-sided (certified); corrected orientation holds and is tight (LP)",
-                           ev, f"mpmath {ctx.dps} digits + LP")
+                           ev, f"mpmath {ctx.dps} digits + LP",
+                           rule="R-INVALID: the printed necessary condition on eps is violated by a certified "
+                                "(eps, p)-ADP one-sided mechanism (eps below the printed bound); the transposed "
+                                "orientation holds and is tight")
     return ClaimResult(Verdict.INCONCLUSIVE, "unexpected results", ev)
 
 

@@ -136,12 +136,18 @@ def check_remark_form(ctx: CheckContext) -> ClaimResult:
         "forms_agree_for_p_ge_2": agree,
     }
     if all(r["printed_violated"] and r["lemma_3_3_holds_here"] for r in rows) and agree:
+        ev["certificate"] = {"kind": "exact privacy loss at y = 0 of the worst Hamming pair vs the printed eps (mpmath)",
+                             "points": rows}
         return ClaimResult(
-            Verdict.ERRATUM,
-            f"printed (p-1) gamma is wrong for 1 < p < 2 (loss gamma at y = 0 exceeds it by up to "
-            f"{mpmath.nstr(worst, 6)}); corrected max(1, p-1) gamma (= Lemma 3.3); same for p >= 2",
+            Verdict.REFUTED,
+            f"printed (p-1) gamma is wrong for 1 < p < 2 (loss gamma at y = 0 exceeds it, by "
+            f"{mpmath.nstr(worst, 6)} at the worst of {len(rows)} certified points; the excess (2-p) gamma - "
+            "(p-1)^((p-1)/p) eta has no finite sup on the stated range: it grows with gamma); corrected "
+            "max(1, p-1) gamma (= Lemma 3.3); same for p >= 2",
             ev,
             f"exact log-density ratios in mpmath at {ctx.dps} digits",
+            rule="R-INVALID: for 1 < p < 2 the printed eps is below the exact privacy loss (certified at y = 0); "
+                 "the corrected max(1, p-1) gamma (= Lemma 3.3) holds",
         )
     return ClaimResult(Verdict.INCONCLUSIVE, "the expected counterexample did not reproduce", ev)
 
@@ -293,12 +299,16 @@ def check_claim_18(ctx: CheckContext) -> ClaimResult:
     if worst > 1e-9:
         return ClaimResult(Verdict.REFUTED, f"std formula disagrees with quadrature (rel err {worst:.3g})", ev)
     if float(den) < 0:
+        ev["certificate"] = {"kind": "printed std formula at a point of the printed range (mpmath)",
+                             "point": range_point, "value": mpmath.nstr(value, 15)}
         return ClaimResult(
-            Verdict.ERRATUM,
+            Verdict.REFUTED,
             f"formula verified (max rel err {worst:.1e}), but its printed range is too wide: at eps=1, "
             f"delta=1e-5, gamma={float(g_bad):.6f} < eps/ln(1/delta) the formula gives "
             f"{mpmath.nstr(value, 6)} < 0; the range is gamma < eps/ln(2/delta)",
             ev, f"mpmath quad at {dps} digits",
+            rule="R-FALSE: the printed range of gamma is too wide: on part of it the formula gives a negative "
+                 "standard deviation (certified); the range is gamma < eps/ln(2/delta)",
         )
     return ClaimResult(Verdict.VERIFIED, f"formula and range verified (max rel err {worst:.1e})", ev)
 
@@ -539,7 +549,7 @@ def check_thm_8_tight(ctx: CheckContext) -> ClaimResult:
     ev = dict(res.evidence)
     if res.verdict == Verdict.VERIFIED and not all(abs(x - 1) < 1e-9 for x in lows):
         return ClaimResult(Verdict.INCONCLUSIVE, "attained rate differs from eps: " + res.summary, ev, res.precision)
-    return ClaimResult(res.verdict, res.summary, ev, res.precision)
+    return ClaimResult(res.verdict, res.summary, ev, res.precision, rule=res.rule)
 
 
 def _audit_laplace_gl(eta: float, gamma: float, eps: float, delta: float, metric: str, Lambda: float,

@@ -143,8 +143,12 @@ def check_thm1(ctx: CheckContext) -> ClaimResult:
           "certified_counterexample": cex,
           "tightness": "sliding sup approaches eps/2 (grid max), dilation sup = beta (k-1) for lambda > 0"}
     if fails_printed and not fails_corrected and cex and cex["exceeds"] and all(k < 2 for k, _ in fails_printed):
-        return ClaimResult(Verdict.ERRATUM, "admissible for k >= 2; for 1 < k < 2 the dilation bound fails at z = 0 (certified); "
-                           "beta = eps/(2 max(k-1,1)) holds for all k > 1", ev, f"grid + mpmath {ctx.dps} digits")
+        ev["certificate"] = cex
+        return ClaimResult(Verdict.REFUTED, "admissible for k >= 2; for 1 < k < 2 the dilation bound fails at z = 0 (certified); "
+                           "beta = eps/(2 max(k-1,1)) holds for all k > 1", ev, f"grid + mpmath {ctx.dps} digits",
+                           rule="R-INVALID: for 1 < k < 2 (part of the stated range k > 1) the printed beta gives a "
+                                "dilation loss above eps/2 (certified in mpmath at z = 0); corrected beta = "
+                                "eps/(2 max(k-1, 1))")
     if not fails_printed:
         return ClaimResult(Verdict.VERIFIED, "admissibility holds on all tested (k, l)", ev, "grid")
     return ClaimResult(Verdict.INCONCLUSIVE, "unexpected failures", ev)
@@ -284,7 +288,9 @@ def check_thm4(ctx: CheckContext) -> ClaimResult:
           "corrected_mismatches": corrected_mismatch, "printed_mismatches": printed_mismatch, "example": example}
     if corrected_mismatch == 0 and printed_mismatch > 0:
         return ClaimResult(Verdict.ERRATUM, f"radius restriction exact in all {inst} cases with e^{{-beta d}}; the printed "
-                           f"e^{{-beta e^d}} differs in {printed_mismatch}", ev, "exact brute force")
+                           f"e^{{-beta e^d}} differs in {printed_mismatch}", ev, "exact brute force",
+                           rule="R-SLIP: an exponent garbled in one display (e^{-beta e^{d}} for e^{-beta d}); the "
+                                "proof uses e^{-beta d}, with which the statement holds (checked)")
     if corrected_mismatch == 0:
         return ClaimResult(Verdict.VERIFIED, "radius restriction exact", ev, "exact brute force")
     return ClaimResult(Verdict.REFUTED, "radius restriction changes S*", ev)

@@ -121,12 +121,16 @@ def check_lemma_9_proof_bound(ctx: CheckContext) -> ClaimResult:
           "rows": rows}
     if printed_fails and corrected_ok:
         r = rows[0]
+        ev["certificate"] = {"kind": "ratio under the printed bound on lambda_s (mpmath witness)",
+                             "witness": r["ratio_violation_under_printed_bound"], "eps": r["eps"]}
         return ClaimResult(
-            Verdict.ERRATUM,
+            Verdict.REFUTED,
             f"printed bound allows e^(-lambda_r t gamma) lambda_s = e^gamma > 1 (step (8) fails; with "
             f"such a lambda_s the ratio reaches e^{r['ratio_violation_under_printed_bound']['log_ratio_mp'][:6]} "
             f"> e^{r['eps']:g}); corrected bound min(1, SS(D')/SS(D)) gives max {r['max_step8_corrected']:.6f} <= 1",
-            ev, f"float grid of {n} points, mpmath {ctx.dps} digits for witnesses")
+            ev, f"float grid of {n} points, mpmath {ctx.dps} digits for witnesses",
+            rule="R-FALSE: the proof's printed bound on lambda_s does not give step (8): a lambda_s it allows makes "
+                 "the ratio exceed e^eps (certified); the corrected bound min(1, SS(D')/SS(D)) does")
     if corrected_ok:
         return ClaimResult(Verdict.VERIFIED, "printed bound suffices on the searched grid", ev, "")
     return ClaimResult(Verdict.INCONCLUSIVE, "corrected bound also exceeds 1 on the grid", ev, "")

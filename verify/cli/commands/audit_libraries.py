@@ -5,7 +5,7 @@ each of its mechanisms (Laplace, geometric / discrete Laplace, Gaussian), three 
 audited with :func:`verify.audit.blackbox.audit_blackbox_mechanism` at the pair (0, unit):
 
 * the library's own claim (eps, delta)                    -> expected PASS;
-* eps halved (pure claims)                                -> expected FAIL;
+* eps halved (every mechanism)                            -> expected FAIL;
 * delta understated 100x (approximate claims)             -> expected FAIL.
 
 Columns: library, mechanism, claimed (eps, delta) at distance ``unit``, expected, verdict, the
@@ -50,10 +50,8 @@ def register(subparsers: Any) -> None:
 
 def _claims(subject: Any) -> list[tuple[str, float, float]]:
     """(expected, eps, delta) at distance ``unit``: the library's claim, then the wrong ones."""
-    rows = [("PASS", subject.eps, subject.delta)]
-    if subject.delta == 0:
-        rows.append(("FAIL", subject.eps / 2, 0.0))
-    else:
+    rows = [("PASS", subject.eps, subject.delta), ("FAIL", subject.eps / 2, subject.delta)]
+    if subject.delta > 0:
         rows.append(("FAIL", subject.eps, subject.delta / 100))
     return rows
 
@@ -90,7 +88,9 @@ def audit_libraries(libraries: list[str] | None = None, *, budget: int = DEFAULT
                 verdict = {"pass": "PASS", "violated": "FAIL", "inconclusive": "INCONCLUSIVE"}[rep.outcome]
                 rows.append({"library": lib, "mechanism": sub.mechanism, "parameters": sub.parameters,
                              "eps": eps, "delta": delta, "unit": sub.unit, "expected": expected, "verdict": verdict,
-                             "eps_lower": rep.eps_lower * sub.unit, "ignores_rng": bool(rep.rng_use and rep.rng_use.ignores_rng),
+                             "eps_lower": rep.eps_lower * sub.unit,
+                             "delta_lower": getattr(rep, "delta_lower", None) if delta > 0 else None,
+                             "exact_certificate": rep.exact_certificate, "ignores_rng": bool(rep.rng_use and rep.rng_use.ignores_rng),
                              "exact_side": rep.exact_outcome, "seconds": time.perf_counter() - t0,
                              "as_expected": verdict == expected, "detail": rep.verdict_text()})
     return rows
@@ -105,15 +105,19 @@ def _f(v: Any) -> str:
 
 
 def format_table(rows: list[dict[str, Any]], markdown: bool) -> str:
-    head = ["library", "mechanism", "claimed (eps, delta)", "expected", "verdict", "eps lower bound", "rng", "time"]
+    head = ["library", "mechanism", "claimed (eps, delta)", "expected", "verdict", "eps lower bound",
+            "delta lower bound", "exact side", "rng", "time"]
     body = []
     for r in rows:
         claim = "-" if r["eps"] is None else f"({_f(r['eps'])}, {_f(r['delta'])})" + (
             f" at distance {_f(r['unit'])}" if r["unit"] not in (None, 1.0) else "")
         verdict = r["verdict"] + ("" if r["as_expected"] else " (NOT as expected)")
         rng = "-" if r["ignores_rng"] is None else ("ignored" if r["ignores_rng"] else "used")
-        body.append([r["library"], r["mechanism"], claim, r["expected"], verdict, _f(r["eps_lower"]), rng,
-                     f"{r['seconds']:.1f} s"])
+        exact = r.get("exact_side") or "-"
+        if r.get("exact_certificate"):
+            exact += " (certified)"
+        body.append([r["library"], r["mechanism"], claim, r["expected"], verdict, _f(r["eps_lower"]),
+                     _f(r.get("delta_lower")), exact, rng, f"{r['seconds']:.1f} s"])
     if markdown:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(row) + " |" for row in body]
