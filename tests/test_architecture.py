@@ -135,12 +135,6 @@ def test_one_mpmath_reference_per_density():
         # deliberate second formula: the printed antiderivatives I1, I2 of 002 App. A (proof of Lemma 13),
         # checked as printed against quadrature of the reference density (claim 002-Lemma-13)
         "verify/claims/sets/derivations_noise.py": "printed 002 App. A antiderivatives I1, I2 (printed form)",
-        # copies in claim modules other helpers were editing when this test was written (issue 13):
-        "verify/claims/sets/calibration.py": "unnormalised PolyPlace branches f1, f2 for the noise std "
-                                             "(to become PolyPlaceReference(s, alpha).integrate)",
-        "verify/claims/sets/direction_000.py": "000 Thm. 1 kernel 1/(|z|^k + l): quadrature of the normaliser and "
-                                               "CDF (to become PowerLawReference.integrate) and the float log-ratios "
-                                               "of _sliding_sup/_dilation_sup",
     }
     found: dict[str, dict[str, list[int]]] = {}
     for folder in ("smoothsens_core", "derivations", "verify", "tests", "examples", "benchmarks"):
