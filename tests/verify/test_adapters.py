@@ -57,6 +57,12 @@ def test_cli_audit_libraries_markdown_row(capsys):
 
     status = main(["audit-libraries", "--library", "diffprivlib", "--budget", "2000", "--markdown", "--no-progress"])
     out = capsys.readouterr().out
-    assert "| library | mechanism | claimed (eps, delta) | expected | verdict | eps lower bound | rng | time |" in out
+    assert ("| library | mechanism | claimed (eps, delta) | expected | verdict | eps lower bound | delta lower bound "
+            "| exact side | rng | time |") in out
     assert "| diffprivlib | Laplace | (0.5, 0) | FAIL | FAIL |" in out
-    assert status in (0, 3)  # 3 while the Gaussian delta/100 row is not caught (see module docstring)
+    # the Gaussian's wrong claims: eps halved and delta understated 100x, both caught (the exact side
+    # certifies delta/100 from the density x + sigma Z with diffprivlib's own sigma)
+    assert "| diffprivlib | GaussianAnalytic | (0.5, 1e-05) | FAIL | FAIL |" in out
+    assert "| diffprivlib | GaussianAnalytic | (1, 1e-07) | FAIL | FAIL |" in out
+    assert "NOT as expected" not in out
+    assert status == 0
