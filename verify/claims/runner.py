@@ -213,7 +213,8 @@ class AuditReport:
         md: list[str] = []
         md.append("# smoothsens audit report\n")
         md.append(f"smoothsens {__version__}; started {self.started}; {self.seconds:.1f} s; seed {self.ctx.seed}, "
-                  f"budget {self.ctx.budget:g}, mpmath {self.ctx.dps} digits, {self.backend}.\n")
+                  f"budget {self.ctx.budget:g}, mpmath {self.ctx.dps} digits, {self.backend}"
+                  f"{'; proofs on the full parameter boxes (--prove-all)' if self.ctx.prove_all else ''}.\n")
         if self.events:
             md.append("Cluster events (each task re-ran from its own inputs and seed; no result was lost "
                       "or counted twice):\n")
@@ -222,7 +223,9 @@ class AuditReport:
         md.append("Verdicts: VERIFIED (holds within the stated precision or symbolically), ERRATUM (printed "
                   "form wrong, corrected form holds), REFUTED (false; certified counterexample), "
                   "INCONCLUSIVE (undecided; reason given).  Planted controls are deliberately wrong "
-                  "mechanisms that the auditor must refute.\n")
+                  "mechanisms that the auditor must refute.  VERIFIED (proven): a rigorous proof on the stated "
+                  "domain (ball arithmetic, re-checked; `smoothsens audit --claim ID --recheck-proof`); VERIFIED "
+                  "(tested): no violation found at the stated budget and precision.\n")
         md.append("## Verdict rules\n")
         md.append("Every verdict is placed by one written rule (precedence R-INVALID, R-FALSE, R-SLIP: a statement "
                   "false in substance is never a slip); the rule of each claim is in the Summary table.\n")

@@ -35,6 +35,8 @@ EPILOG = textwrap.dedent(
       {EXIT_USAGE}  bad input: unknown claim id / paper / kind, or an invalid option value
       {EXIT_STRICT_FINDINGS}  with --strict only: a paper claim is REFUTED or INCONCLUSIVE, or a planted
          control was not refuted
+      with --recheck-proof: {EXIT_OK} every proof of the selected claims is accepted by the re-checker,
+         {EXIT_INTERNAL_ERROR} a proof is rejected (the problems are printed) or no selected claim carries one
 
     Examples:
       smoothsens audit                         # everything, reports in audit-report/
@@ -43,6 +45,12 @@ EPILOG = textwrap.dedent(
       smoothsens audit --claim 004-Lemma-3 --strict
       smoothsens audit --list
       smoothsens audit --claims my_claims.py   # a user's own @claim functions (seed "user")
+      smoothsens audit --claim 004-Lemma-3.5-rate-proof --recheck-proof          # run, then re-check the proof
+      smoothsens audit --claim 004-Lemma-3.5-rate-proof --recheck-proof out.json # re-check an earlier run's proof
+      smoothsens audit --paper 004 --prove-all  # proofs on the full parameter boxes (minutes to hours)
+
+    VERIFIED is "proven" (a rigorous proof on a stated domain, re-checkable with --recheck-proof) or
+    "tested" (no violation found at the stated budget); the totals count both.
     """
 )
 
@@ -117,6 +125,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--strict", action="store_true",
                    help=f"exit {EXIT_STRICT_FINDINGS} if a paper claim is REFUTED or INCONCLUSIVE or a planted control is missed")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--prove-all", action="store_true",
+                   help="run the rigorous proofs (claims *-proof) on the full parameter boxes instead of the small "
+                        "test boxes (minutes to hours)")
+    p.add_argument("--recheck-proof", nargs="?", const="", default=None, type=str, metavar="PATH",
+                   help="re-check the serialised proofs of the selected claims with the independent re-checker "
+                        "(verify.proof.recheck): of this run, or, given PATH, of the JSON report of an earlier "
+                        "run (then nothing is re-run); exit 0 if every proof is accepted, else 1")
     p.set_defaults(handler=run)
 
 
@@ -160,8 +175,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"{c.id:<{w}}  {c.kind.name.lower():<11}  {c.section}{tag}")
         print(f"{len(claims)} claims")
         return EXIT_OK
+    if args.recheck_proof:  # PATH given: re-check the proofs of an earlier run's JSON report
+        return _recheck_from_file(Path(args.recheck_proof), [c.id for c in claims])
     budget = args.budget if args.budget is not None else (QUICK_BUDGET if args.quick else 1.0)
-    ctx = CheckContext(seed=args.seed, budget=budget, dps=args.precision)
+    ctx = CheckContext(seed=args.seed, budget=budget, dps=args.precision, prove_all=args.prove_all)
     workers = args.workers if args.workers is not None else (min(2, os.cpu_count() or 1) if args.quick else 1)
     # User claims exist only in this process (their files are not importable on Dask workers): they
     # run serially here, the papers' claims on the chosen backend; one report.
@@ -195,9 +212,64 @@ def run(args: argparse.Namespace) -> int:
     for path in report.write(md, js):
         print(f"wrote {path}")
     status = report.exit_status(strict=args.strict)
+    if args.recheck_proof is not None:  # re-check the proofs this run produced, from their JSON
+        from verify.serialise import jsonable  # noqa: PLC0415
+
+        rc_status = _recheck_entries([(e.claim.id, jsonable(e.result.to_json())) for e in report.ordered()])
+        return status if status != EXIT_OK else rc_status
     if status == EXIT_INTERNAL_ERROR:
         bad = [e.claim.id for e in report.entries if e.internal_error]
         print(f"smoothsens audit: internal error in {len(bad)} check(s): {', '.join(bad)}", file=sys.stderr)
     elif status == EXIT_STRICT_FINDINGS:
         print("smoothsens audit: --strict: REFUTED/INCONCLUSIVE findings or missed planted controls", file=sys.stderr)
     return status
+
+
+def _recheck_entries(entries: list[tuple[str, dict[str, Any]]]) -> int:
+    """Re-check every proof among ``entries`` (claim id, claim JSON); print one line per claim.
+    0 if at least one proof was re-checked and every proof (and every claim stated proven) is accepted."""
+    from verify.claims.sets.proofs import describe_recheck, recheck_evidence  # noqa: PLC0415
+
+    checked, failed = 0, 0
+    for cid, js in entries:
+        ev = js.get("evidence") or {}
+        if "proof" not in ev:
+            if js.get("strength") == "proven":
+                print(f"{cid}: stated proven but carries no proof")
+                failed += 1
+            else:
+                print(f"{cid}: no proof to re-check ({js.get('verdict')}"
+                      f"{', ' + str(js.get('strength')) if js.get('strength') else ''})")
+            continue
+        try:
+            rc = recheck_evidence(ev)
+            line = describe_recheck(ev, rc)
+            ok = rc.ok
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:  # a malformed proof is a rejected one
+            line, ok = f"proof REJECTED: malformed proof record ({type(exc).__name__}: {exc})", False
+        if ok and (js.get("verdict") != "VERIFIED" or js.get("strength") != "proven"):
+            line += f" (but the claim says {js.get('verdict')}, strength {js.get('strength')})"
+            ok = False
+        print(f"{cid}: {line}")
+        checked += 1
+        failed += not ok
+    if not checked and not failed:
+        print("smoothsens audit: --recheck-proof: no selected claim carries a proof", file=sys.stderr)
+        return EXIT_INTERNAL_ERROR
+    return EXIT_OK if not failed else EXIT_INTERNAL_ERROR
+
+
+def _recheck_from_file(path: Path, ids: list[str]) -> int:
+    """Re-check the proofs of the claims ``ids`` in the JSON report ``path`` of an earlier run."""
+    import json  # noqa: PLC0415
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"smoothsens audit: error: cannot read the JSON report {path}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    found = [(c["id"], c) for c in data.get("claims", []) if isinstance(c, dict) and c.get("id") in set(ids)]
+    if not found:
+        print(f"smoothsens audit: error: none of the selected claims is in {path}", file=sys.stderr)
+        return EXIT_USAGE
+    return _recheck_entries(found)
