@@ -66,6 +66,8 @@ from ._callables import RngUse, check_arity, check_rng_use
 from .mechanism import clopper_pearson
 from verify.serialise import jsonable
 
+from ..outcome import OutcomePredicates
+
 __all__ = [
     "Reachability",
     "OutputModel",
@@ -372,7 +374,7 @@ class FloatingPairResult:
 
 
 @dataclass(frozen=True)
-class FloatingAuditReport:
+class FloatingAuditReport(OutcomePredicates):
     """Outcome of :func:`audit_floating_mechanism`: "violated" (an output of M(x) impossible under
     M(x'): infinite loss, certified), "inconclusive" (a draw is outside the model's support of its
     own input: the model does not describe the release), or "pass"."""
@@ -405,17 +407,8 @@ class FloatingAuditReport:
             return "inconclusive"
         return "pass"
 
-    @property
-    def violated(self) -> bool:
-        return self.outcome == "violated"
 
-    @property
-    def inconclusive(self) -> bool:
-        return self.outcome == "inconclusive"
 
-    @property
-    def passed(self) -> bool:
-        return self.outcome == "pass"
 
     def verdict_text(self) -> str:
         if self.violated:

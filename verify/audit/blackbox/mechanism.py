@@ -82,6 +82,8 @@ from ..exact import (
 from ._callables import RngUse, check_arity, check_rng_use
 from verify.serialise import jsonable
 
+from ..outcome import OutcomePredicates
+
 __all__ = ["PairEstimate", "MechanismAuditReport", "audit_blackbox_mechanism", "clopper_pearson",
            "DEFAULT_MECHANISM_BUDGET"]
 
@@ -154,7 +156,7 @@ class PairEstimate:
 
 
 @dataclass(frozen=True)
-class MechanismAuditReport:
+class MechanismAuditReport(OutcomePredicates):
     """Outcome of :func:`audit_blackbox_mechanism`: the statistical lower bound on eps at the
     chosen pairs and, when the density is exposed, the exact loss beside it.
 
@@ -197,18 +199,8 @@ class MechanismAuditReport:
             return "inconclusive"
         return "pass"
 
-    @property
-    def violated(self) -> bool:
-        """The claim is refuted: by the sampling bound (confidence 1 - false_alarm) or in mpmath."""
-        return self.outcome == "violated"
 
-    @property
-    def inconclusive(self) -> bool:
-        return self.outcome == "inconclusive"
 
-    @property
-    def passed(self) -> bool:
-        return self.outcome == "pass"
 
     def summary(self) -> str:
         dl = f", delta={self.claimed_delta:g}" if self.claimed_delta else ""

@@ -27,10 +27,10 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..outcome import OUTCOMES, OutcomePredicates
+
 __all__ = ["AuditResult", "OUTCOMES", "FLOAT_EXCESS_TOL", "excess_threshold"]
 
-#: The three outcomes of an audit.
-OUTCOMES = ("pass", "violated", "inconclusive")
 
 #: A float slack above this is an excess that must be certified or reported as inconclusive; below
 #: it, it is rounding of the binary64 evaluation (the tight bounds of 002 Lemma 9 and 004 Lemma 2.3
@@ -53,7 +53,7 @@ def excess_threshold(magnitude: float = 0.0) -> float:
 
 
 @dataclass(frozen=True, kw_only=True)
-class AuditResult:
+class AuditResult(OutcomePredicates):
     """Outcome of an exact audit.
 
     ``mechanism``  the audited mechanism's name; ``eps``/``delta`` the claimed guarantee.
@@ -103,20 +103,8 @@ class AuditResult:
         """True iff a violation was confirmed in mpmath at ``dps`` digits."""
         return self.outcome == "violated"
 
-    @property
-    def violated(self) -> bool:
-        """True iff the claimed guarantee is refuted by a certified counterexample."""
-        return self.outcome == "violated"
 
-    @property
-    def inconclusive(self) -> bool:
-        """True iff a float excess could not be certified (neither pass nor violation)."""
-        return self.outcome == "inconclusive"
 
-    @property
-    def passed(self) -> bool:
-        """True iff no excess beyond rounding was found (not True for an inconclusive audit)."""
-        return self.outcome == "pass"
 
     def to_json(self) -> dict[str, Any]:
         return {
