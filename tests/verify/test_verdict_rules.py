@@ -1,4 +1,4 @@
-"""The written verdict rules (verify.claims.registry.RULES, docs/README-verdict-rules.md).
+"""The written verdict rules (verify.claims.registry.RULES, README.md, "Verdict rules").
 
 EXPECTED lists every paper claim that is not VERIFIED with the rule that placed it; the test runs
 those claims at the quick budget and checks verdict, rule and (for REFUTED) the certificate."""

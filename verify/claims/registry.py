@@ -14,7 +14,7 @@ REFUTED       the statement is false; a certified counterexample is in the evide
 INCONCLUSIVE  the check could not decide; the reason is in the evidence.
 
 Every verdict other than VERIFIED is placed by one of the written rules of :data:`RULES`
-(``ClaimResult.rule``: "<rule id>: <one-line reason>"); see docs/README-verdict-rules.md.
+(``ClaimResult.rule``: "<rule id>: <one-line reason>"); see README.md, "Verdict rules".
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class CheckKind(str, enum.Enum):
     ADVERSARIAL = "adversarial search"
 
 
-#: The written rules that place a claim (docs/README-verdict-rules.md), by precedence: R-INVALID is
+#: The written rules that place a claim (README.md, "Verdict rules"), by precedence: R-INVALID is
 #: tried before R-FALSE, and both before R-SLIP (a statement that is false in substance is never a slip).
 RULES: Mapping[str, str] = {
     "R-VER": "VERIFIED: the printed statement holds as printed on its whole stated domain (symbolically, or "
