@@ -139,8 +139,21 @@ def gencauchy_sampler(n: int, rng: np.random.Generator) -> np.ndarray:
 
 
 # ---- mechanisms ------------------------------------------------------------------------------
+class _LaplaceNoiseFloat:
+    """Release and float log-density of M(x) = x + b Z, Z ~ Lap(0, 1), b = ``self.scale`` (shared by
+    :class:`LaplaceGP` and :class:`LaplaceGPFloatOnly`): p_x(y) = e^{-|y - x|/b}/(2b).  Not a
+    mechanism class of its own, so verify.reference.mechanisms holds no reference for it."""
+
+    def release(self, x: Any, rng: np.random.Generator) -> np.ndarray:
+        x = np.asarray(x, dtype=float)
+        return x + self.scale * rng.laplace(size=x.shape)
+
+    def log_density(self, x: Any, y: Any) -> np.ndarray:
+        return -np.abs(np.asarray(y, dtype=float) - np.asarray(x, dtype=float)) / self.scale - math.log(2 * self.scale)
+
+
 @dataclass(frozen=True)
-class LaplaceGP:
+class LaplaceGP(_LaplaceNoiseFloat):
     """M(x) = x + b Z, Z ~ Lap(0, 1): (1/b)-GP for the 1-Lipschitz f(x) = x (004 Lemma 2.3 with
     K = 1); ``eps`` is the claim, ``scale`` = b.  Exact density p_x(y) = e^{-|y - x|/b}/(2b)."""
 
@@ -149,13 +162,6 @@ class LaplaceGP:
     delta: float = 0.0
     metric: str = "euclidean"
     name: str = "LaplaceGP"
-
-    def release(self, x: Any, rng: np.random.Generator) -> np.ndarray:
-        x = np.asarray(x, dtype=float)
-        return x + self.scale * rng.laplace(size=x.shape)
-
-    def log_density(self, x: Any, y: Any) -> np.ndarray:
-        return -np.abs(np.asarray(y, dtype=float) - np.asarray(x, dtype=float)) / self.scale - math.log(2 * self.scale)
 
     def log_density_mp(self, x: Any, y: Any, dps: int) -> Any:
         with mpmath.workdps(dps):
@@ -171,7 +177,7 @@ laplace_gp_scale_97pct = LaplaceGP(eps=1.0, scale=0.97, name="LaplaceGP-scale-97
 
 
 @dataclass(frozen=True)
-class LaplaceGPFloatOnly:
+class LaplaceGPFloatOnly(_LaplaceNoiseFloat):
     """:class:`LaplaceGP` with its float density only (no ``log_density_mp``, no reference in
     verify.reference.mechanisms): an excess can be found but not certified."""
 
@@ -180,13 +186,6 @@ class LaplaceGPFloatOnly:
     delta: float = 0.0
     metric: str = "euclidean"
     name: str = "LaplaceGP-float-only"
-
-    def release(self, x: Any, rng: np.random.Generator) -> np.ndarray:
-        x = np.asarray(x, dtype=float)
-        return x + self.scale * rng.laplace(size=x.shape)
-
-    def log_density(self, x: Any, y: Any) -> np.ndarray:
-        return -np.abs(np.asarray(y, dtype=float) - np.asarray(x, dtype=float)) / self.scale - math.log(2 * self.scale)
 
 
 #: Planted, float density only: scale 0.97 claimed 1-GP (the exact side cannot certify it).

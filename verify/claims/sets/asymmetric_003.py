@@ -1010,6 +1010,21 @@ def _risk_property(ctx: CheckContext, salt: str, kind: str) -> tuple[float, int,
     return worst_ratio, count, where
 
 
+def _risk_verdict(ctx: CheckContext, salt: str, kind: str, privacy: str, mechanisms: str | None = None) -> ClaimResult:
+    """Verdict of a Risk bound (003 Sec. III-C, Props. IV.4, IV.5): max Risk/e^eps over the extreme
+    mechanisms of :func:`_risk_property` (``kind``, rng ``salt``); VERIFIED if it is <= 1 + 1e-7,
+    REFUTED otherwise.  ``privacy`` names the polytope ("DP" or "ADP") in the summary, ``mechanisms``
+    (when given) describes the mechanisms in the evidence."""
+    w, cnt, where = _risk_property(ctx, salt, kind)
+    ev: dict[str, Any] = {"instances": cnt, "max Risk/e^eps": w, "worst": where}
+    if mechanisms is not None:
+        ev["mechanisms"] = mechanisms
+    if w <= 1 + 1e-7:
+        return ClaimResult(Verdict.VERIFIED, f"max Risk/e^eps = {w:.6f} over {cnt} extreme {privacy} mechanisms", ev,
+                           "exact (LP vertices)")
+    return ClaimResult(Verdict.REFUTED, "Risk exceeds e^eps", ev)
+
+
 @claim(
     "003-Sec-III.C-risk-dp",
     seed="003",
@@ -1019,11 +1034,7 @@ def _risk_property(ctx: CheckContext, salt: str, kind: str) -> tuple[float, int,
     code=CODE,
 )
 def check_risk_dp(ctx: CheckContext) -> ClaimResult:
-    w, cnt, where = _risk_property(ctx, "risk-dp", "dp")
-    ev = {"instances": cnt, "max Risk/e^eps": w, "worst": where, "mechanisms": "random vertices of the eps-DP polytope (LP)"}
-    if w <= 1 + 1e-7:
-        return ClaimResult(Verdict.VERIFIED, f"max Risk/e^eps = {w:.6f} over {cnt} extreme DP mechanisms", ev, "exact (LP vertices)")
-    return ClaimResult(Verdict.REFUTED, "Risk exceeds e^eps", ev)
+    return _risk_verdict(ctx, "risk-dp", "dp", "DP", "random vertices of the eps-DP polytope (LP)")
 
 
 @claim(
@@ -1075,11 +1086,7 @@ def check_prop_iv3(ctx: CheckContext) -> ClaimResult:
     code=CODE,
 )
 def check_prop_iv4(ctx: CheckContext) -> ClaimResult:
-    w, cnt, where = _risk_property(ctx, "prop-iv4", "IV.4")
-    ev = {"instances": cnt, "max Risk/e^eps": w, "worst": where, "mechanisms": "random vertices of the (eps, p)-ADP polytope (LP)"}
-    if w <= 1 + 1e-7:
-        return ClaimResult(Verdict.VERIFIED, f"max Risk/e^eps = {w:.6f} over {cnt} extreme ADP mechanisms", ev, "exact (LP vertices)")
-    return ClaimResult(Verdict.REFUTED, "Risk exceeds e^eps", ev)
+    return _risk_verdict(ctx, "prop-iv4", "IV.4", "ADP", "random vertices of the (eps, p)-ADP polytope (LP)")
 
 
 @claim(
@@ -1091,11 +1098,7 @@ def check_prop_iv4(ctx: CheckContext) -> ClaimResult:
     code=CODE,
 )
 def check_prop_iv5(ctx: CheckContext) -> ClaimResult:
-    w, cnt, where = _risk_property(ctx, "prop-iv5", "IV.5")
-    ev = {"instances": cnt, "max Risk/e^eps": w, "worst": where}
-    if w <= 1 + 1e-7:
-        return ClaimResult(Verdict.VERIFIED, f"max Risk/e^eps = {w:.6f} over {cnt} extreme ADP mechanisms", ev, "exact (LP vertices)")
-    return ClaimResult(Verdict.REFUTED, "Risk exceeds e^eps", ev)
+    return _risk_verdict(ctx, "prop-iv5", "IV.5", "ADP")
 
 
 omitted("003", "Props. III.2, III.3 (Blowfish, OSDP necessary conditions) and their Risk = inf remarks",

@@ -54,6 +54,16 @@ def _pts(ctx: CheckContext, salt: str, n: int, minimum: int = 3) -> Any:
     return ctx.rng(salt), ctx.scaled(n, minimum)
 
 
+def _sampled_rows(ctx: CheckContext, salt: str, n: int, row: Callable[[Any], dict[str, Any]], *, dps: int = 30,
+                  minimum: int = 3) -> list[dict[str, Any]]:
+    """The rows of a reference check at random points: ``row(rng)`` (one row {point..., 'derived': v,
+    'definition': w}, drawing its point from ``rng``) called ``ctx.scaled(n, minimum)`` times inside
+    ``mpmath.workdps(dps)``, with ``rng = ctx.rng(salt)``."""
+    rng, k = _pts(ctx, salt, n, minimum)
+    with mpmath.workdps(dps):
+        return [row(rng) for _ in range(k)]
+
+
 def _gencauchy_cdf_quad(z: Any, p: Any, theta: Any) -> Any:
     """CDF of GenCauchy(0,1,p,theta) by quadrature of the reference density (the definition):
     F(z) = 1/2 + sgn(z) int_0^|z| h, by symmetry (verify.reference.distributions)."""
@@ -75,13 +85,13 @@ def _gencauchy_cdf_quad(z: Any, p: Any, theta: Any) -> Any:
 )
 def check_def6(ctx: CheckContext) -> ClaimResult:
     _, cmp = pp.derive_normaliser()
-    rng, n = _pts(ctx, "002-def6", 10)
-    rows = []
-    with mpmath.workdps(30):
-        for _ in range(n):
-            s, a = _uniform(rng, 0.2, 5.0), _uniform(rng, 1.05, 30.0)
-            mass = mpmath.quad(lambda x: polyplace_pdf(x, s, a), [-mpmath.inf, -s / a, 0, s / a, mpmath.inf])
-            rows.append({"s": s, "alpha": a, "derived": 1.0, "definition": mass})
+
+    def row(rng: Any) -> dict[str, Any]:
+        s, a = _uniform(rng, 0.2, 5.0), _uniform(rng, 1.05, 30.0)
+        mass = mpmath.quad(lambda x: polyplace_pdf(x, s, a), [-mpmath.inf, -s / a, 0, s / a, mpmath.inf])
+        return {"s": s, "alpha": a, "derived": 1.0, "definition": mass}
+
+    rows = _sampled_rows(ctx, "002-def6", 10, row)
     return derivation_verdict([cmp], [reference_check("quadrature of the density with the derived N", rows, 1e-20)],
                     what="002 Def. 6 normaliser", precision="symbolic; quadrature at 30 digits")
 
@@ -307,23 +317,23 @@ def check_lemma13(ctx: CheckContext) -> ClaimResult:
 )
 def check_cor14(ctx: CheckContext) -> ClaimResult:
     ser, cmp = pp.derive_cor14()
-    rng, n = _pts(ctx, "002-cor14", 6, 2)
-    rows = []
-    with mpmath.workdps(50):
-        for _ in range(n):
-            ss, eps = _uniform(rng, 0.3, 3.0), _uniform(rng, 0.3, 3.0)
-            # exact variance (quadrature-free: the verified Lemma 13 value is itself checked by quadrature)
-            # first-order coefficient by Richardson extrapolation of (Var(gamma) - Var0)/gamma
-            var0 = 2 * mpmath.mpf(ss) ** 2 / mpmath.mpf(eps) ** 2
 
-            def slope(g):
-                g = mpmath.mpf(g)
-                return (polyplace_variance_printed(mpmath.mpf(ss) / g, mpmath.mpf(eps) / g) - var0) / g
+    def row(rng: Any) -> dict[str, Any]:
+        ss, eps = _uniform(rng, 0.3, 3.0), _uniform(rng, 0.3, 3.0)
+        # exact variance (quadrature-free: the verified Lemma 13 value is itself checked by quadrature)
+        # first-order coefficient by Richardson extrapolation of (Var(gamma) - Var0)/gamma
+        var0 = 2 * mpmath.mpf(ss) ** 2 / mpmath.mpf(eps) ** 2
 
-            h = mpmath.mpf(eps) * mpmath.mpf("1e-8")
-            c1 = 2 * slope(h / 2) - slope(h)  # removes the O(gamma) term of the slope
-            coef = -2 * (3 * mpmath.e - 17) * mpmath.mpf(ss) ** 2 / (mpmath.e * mpmath.mpf(eps) ** 3)
-            rows.append({"SS": ss, "eps": eps, "derived": coef, "definition": (c1)})
+        def slope(g):
+            g = mpmath.mpf(g)
+            return (polyplace_variance_printed(mpmath.mpf(ss) / g, mpmath.mpf(eps) / g) - var0) / g
+
+        h = mpmath.mpf(eps) * mpmath.mpf("1e-8")
+        c1 = 2 * slope(h / 2) - slope(h)  # removes the O(gamma) term of the slope
+        coef = -2 * (3 * mpmath.e - 17) * mpmath.mpf(ss) ** 2 / (mpmath.e * mpmath.mpf(eps) ** 3)
+        return {"SS": ss, "eps": eps, "derived": coef, "definition": (c1)}
+
+    rows = _sampled_rows(ctx, "002-cor14", 6, row, dps=50, minimum=2)
     return derivation_verdict([cmp], [reference_check("Richardson estimate of dVar/dgamma at 0 from the exact variance", rows, 1e-10)],
                     what="002 Cor. 14 expansion", precision="symbolic series; mpmath 50 digits extrapolation")
 
@@ -338,18 +348,18 @@ def check_cor14(ctx: CheckContext) -> ClaimResult:
 )
 def check_lemma15(ctx: CheckContext) -> ClaimResult:
     lims, cmps = pp.derive_lemma15()
-    rng, n = _pts(ctx, "002-lemma15", 8, 3)
-    rows = []
-    with mpmath.workdps(40):
-        for _ in range(n):
-            a, eps, x = _uniform(rng, 0.2, 3.0), _uniform(rng, 0.2, 3.0), _uniform(rng, -4.0, 4.0)
-            lap = eps / (2 * mpmath.mpf(a)) * mpmath.exp(-eps * abs(mpmath.mpf(x)) / a)
-            g1, g2 = mpmath.mpf("1e-8"), mpmath.mpf("1e-9")
-            f1 = polyplace_pdf(x, a / g1, eps / g1)
-            f2 = polyplace_pdf(x, a / g2, eps / g2)
-            # f(gamma) = lap (1 + O(gamma)): Richardson-extrapolate to gamma = 0
-            extrap = f2 + (f2 - f1) * g2 / (g1 - g2)
-            rows.append({"a": a, "eps": eps, "x": x, "derived": lap, "definition": (extrap)})
+
+    def row(rng: Any) -> dict[str, Any]:
+        a, eps, x = _uniform(rng, 0.2, 3.0), _uniform(rng, 0.2, 3.0), _uniform(rng, -4.0, 4.0)
+        lap = eps / (2 * mpmath.mpf(a)) * mpmath.exp(-eps * abs(mpmath.mpf(x)) / a)
+        g1, g2 = mpmath.mpf("1e-8"), mpmath.mpf("1e-9")
+        f1 = polyplace_pdf(x, a / g1, eps / g1)
+        f2 = polyplace_pdf(x, a / g2, eps / g2)
+        # f(gamma) = lap (1 + O(gamma)): Richardson-extrapolate to gamma = 0
+        extrap = f2 + (f2 - f1) * g2 / (g1 - g2)
+        return {"a": a, "eps": eps, "x": x, "derived": lap, "definition": (extrap)}
+
+    rows = _sampled_rows(ctx, "002-lemma15", 8, row, dps=40)
     return derivation_verdict(cmps, [reference_check("density at gamma = 1e-8, 1e-9 extrapolated to 0", rows, 1e-12)],
                     what="002 Lemma 15 Laplace limit", precision="symbolic limit; mpmath 40 digits")
 
@@ -367,14 +377,14 @@ def check_lemma15(ctx: CheckContext) -> ClaimResult:
 )
 def check_gc_normaliser(ctx: CheckContext) -> ClaimResult:
     _, cmp = gc.derive_normaliser()
-    rng, n = _pts(ctx, "004-gc-norm", 10)
-    rows = []
-    with mpmath.workdps(30):
-        for _ in range(n):
-            p = _uniform(rng, 0.8, 8.0)
-            theta = _uniform(rng, max(1.0, 1.2 / p), 4.0)
-            mass = 2 * mpmath.quad(lambda z: gencauchy_pdf(z, p, theta), [0, 1, mpmath.inf])
-            rows.append({"p": p, "theta": theta, "derived": 1.0, "definition": mass})
+
+    def row(rng: Any) -> dict[str, Any]:
+        p = _uniform(rng, 0.8, 8.0)
+        theta = _uniform(rng, max(1.0, 1.2 / p), 4.0)
+        mass = 2 * mpmath.quad(lambda z: gencauchy_pdf(z, p, theta), [0, 1, mpmath.inf])
+        return {"p": p, "theta": theta, "derived": 1.0, "definition": mass}
+
+    rows = _sampled_rows(ctx, "004-gc-norm", 10, row)
     res = derivation_verdict([cmp], [reference_check("quadrature of the density", rows, 1e-18)], what="004 Sec. 2.1 c_{p,theta}",
                     precision="symbolic; quadrature at 30 digits",
                     extra={"extraction_note": "the density prints c_{beta,theta}; read c_{p,theta}"})
@@ -410,14 +420,15 @@ def check_gc_variance(ctx: CheckContext) -> ClaimResult:
     from derivations.comparison import to_mpmath
 
     fv = to_mpmath(var, (gc.P, gc.THETA))
-    rng, n = _pts(ctx, "004-gc-var", 10)
-    rows = []
+
+    def row(rng: Any) -> dict[str, Any]:
+        p = _uniform(rng, 1.5, 8.0)
+        theta = _uniform(rng, max(1.0, 3.3 / p), 4.0)
+        q = 2 * mpmath.quad(lambda z: z**2 * gencauchy_pdf(z, p, theta), [0, 1, mpmath.inf])
+        return {"p": p, "theta": theta, "derived": fv(p, theta), "definition": (q)}
+
+    rows = _sampled_rows(ctx, "004-gc-var", 10, row)
     with mpmath.workdps(30):
-        for _ in range(n):
-            p = _uniform(rng, 1.5, 8.0)
-            theta = _uniform(rng, max(1.0, 3.3 / p), 4.0)
-            q = 2 * mpmath.quad(lambda z: z**2 * gencauchy_pdf(z, p, theta), [0, 1, mpmath.inf])
-            rows.append({"p": p, "theta": theta, "derived": fv(p, theta), "definition": (q)})
         # divergence at p theta = 3 (theta = 1, p = 3): the partial second moment grows like log(R)
         part = [float(2 * mpmath.quad(lambda z: z**2 * gencauchy_pdf(z, 3, 1), [0, 1, R])) for R in (1e2, 1e4, 1e6)]
     return derivation_verdict(cmps, [reference_check("quadrature 2 int_0^inf z^2 h", rows, 1e-18)], what="004 Sec. 2.1 GenCauchy variance",
@@ -438,17 +449,26 @@ def check_gc_variance(ctx: CheckContext) -> ClaimResult:
 )
 def check_c1(ctx: CheckContext) -> ClaimResult:
     cdf, cmps = gc.derive_cdf_p4()
+    return _gencauchy_cdf_verdict(ctx, cdf, cmps, 4, "004-c1", 5, what="004 App. C.1 GenCauchy(4) CDF",
+                                  precision="symbolic; quadrature at 30 digits")
+
+
+def _gencauchy_cdf_verdict(ctx: CheckContext, cdf: Any, cmps: Sequence[Comparison], p: int, salt: str, spread: float,
+                           **verdict: Any) -> ClaimResult:
+    """Verdict of a derived GenCauchy(0, 1, p, 1) CDF ``cdf`` (a SymPy expression in gc.Z): the
+    comparisons ``cmps`` and the derived CDF against the quadrature of the density
+    (:func:`_gencauchy_cdf_quad`, tolerance 1e-18) at z = ``spread`` N(0, 1) draws, 30 digits;
+    ``verdict`` goes to :func:`derivation_verdict` (what, precision, extra)."""
     from derivations.comparison import to_mpmath
 
     f = to_mpmath(cdf, (gc.Z,))
-    rng, n = _pts(ctx, "004-c1", 10)
-    rows = []
-    with mpmath.workdps(30):
-        for _ in range(n):
-            z = float(rng.normal() * 5)
-            rows.append({"z": z, "derived": f(z), "definition": (_gencauchy_cdf_quad(z, 4, 1))})
-    return derivation_verdict(cmps, [reference_check("quadrature of the density", rows, 1e-18)], what="004 App. C.1 GenCauchy(4) CDF",
-                    precision="symbolic; quadrature at 30 digits")
+
+    def row(rng: Any) -> dict[str, Any]:
+        z = float(rng.normal() * spread)
+        return {"z": z, "derived": f(z), "definition": (_gencauchy_cdf_quad(z, p, 1))}
+
+    rows = _sampled_rows(ctx, salt, 10, row)
+    return derivation_verdict(cmps, [reference_check("quadrature of the density", rows, 1e-18)], **verdict)
 
 
 @claim(
@@ -464,17 +484,8 @@ def check_c1(ctx: CheckContext) -> ClaimResult:
 )
 def check_cdf_p6(ctx: CheckContext) -> ClaimResult:
     cdf, cmps = gc.derive_cdf_p6()
-    from derivations.comparison import to_mpmath
-
-    f = to_mpmath(cdf, (gc.Z,))
-    rng, n = _pts(ctx, "004-cdf6", 10)
-    rows = []
-    with mpmath.workdps(30):
-        for _ in range(n):
-            z = float(rng.normal() * 4)
-            rows.append({"z": z, "derived": f(z), "definition": (_gencauchy_cdf_quad(z, 6, 1))})
-    return derivation_verdict(cmps, [reference_check("quadrature of the density", rows, 1e-18)], what="GenCauchy(6) closed-form CDF",
-                    precision="symbolic derivative; quadrature at 30 digits", extra={"closed_form": str(cdf)})
+    return _gencauchy_cdf_verdict(ctx, cdf, cmps, 6, "004-cdf6", 4, what="GenCauchy(6) closed-form CDF",
+                                  precision="symbolic derivative; quadrature at 30 digits", extra={"closed_form": str(cdf)})
 
 
 def _brute_sup(f: Callable[[Any], Any], lo: float, hi: float, n: int = 400) -> Any:
@@ -495,13 +506,13 @@ def check_claim34(ctx: CheckContext) -> ClaimResult:
     from derivations.comparison import to_mpmath
 
     fs = to_mpmath(sup, (gc.C,))
-    rng, n = _pts(ctx, "004-claim34", 10)
-    rows = []
-    with mpmath.workdps(30):
-        for _ in range(n):
-            c = _uniform(rng, 1.05, 12.0)
-            b = _brute_sup(lambda z: c * z ** (c - 1) / (1 + z**c), 1e-6, 1e6)
-            rows.append({"c": c, "derived": fs(c), "definition": (b)})
+
+    def row(rng: Any) -> dict[str, Any]:
+        c = _uniform(rng, 1.05, 12.0)
+        b = _brute_sup(lambda z: c * z ** (c - 1) / (1 + z**c), 1e-6, 1e6)
+        return {"c": c, "derived": fs(c), "definition": (b)}
+
+    rows = _sampled_rows(ctx, "004-claim34", 10, row)
     return derivation_verdict(cmps, [reference_check("brute-force sup of phi_c' (grid + golden section)", rows, 1e-15)],
                     what="004 Claim 3.4", precision="symbolic stationary points; brute force at 30 digits")
 
@@ -541,13 +552,14 @@ def check_student_t(ctx: CheckContext) -> ClaimResult:
 )
 def check_t_lipschitz(ctx: CheckContext) -> ClaimResult:
     sup, cmps = st.derive_lipschitz()
-    rng, n = _pts(ctx, "004-a1", 10)
-    rows = [{"nu": "-", "derived": 1.0, "definition": (_brute_sup(lambda z: 2 * z / (1 + z**2), 1e-6, 1e6))}]
-    with mpmath.workdps(30):
-        for _ in range(n):
-            nu = _uniform(rng, 0.3, 40.0)
-            b = _brute_sup(lambda z: (nu + 1) * z / (nu + z**2), 1e-6, 1e6)
-            rows.append({"nu": nu, "derived": (nu + 1) / (2 * mpmath.sqrt(nu)), "definition": b})
+    first = {"nu": "-", "derived": 1.0, "definition": (_brute_sup(lambda z: 2 * z / (1 + z**2), 1e-6, 1e6))}
+
+    def row(rng: Any) -> dict[str, Any]:
+        nu = _uniform(rng, 0.3, 40.0)
+        b = _brute_sup(lambda z: (nu + 1) * z / (nu + z**2), 1e-6, 1e6)
+        return {"nu": nu, "derived": (nu + 1) / (2 * mpmath.sqrt(nu)), "definition": b}
+
+    rows = [first, *_sampled_rows(ctx, "004-a1", 10, row)]
     return derivation_verdict(cmps, [reference_check("brute-force sup of |d/dz ln h|", rows, 1e-15)], what="004 App. A.1 Lipschitz constant",
                     precision="symbolic stationary points; brute force at 30 digits")
 

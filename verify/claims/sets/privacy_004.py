@@ -28,18 +28,23 @@ from verify.audit.exact.neighbourhoods import EuclideanNeighbourhood
 _CODE = "verify/audit/exact/smooth.py, verify/audit/exact/approx.py, verify/audit/catalogue.py"
 
 
-def _entries(claim_id: str) -> list[Any]:
-    return [e.mechanism for e in catalogue() if e.claim == claim_id]
-
-
 def _sources(claim_id: str) -> list[str]:
     return sorted({e.calibration_call for e in catalogue() if e.claim == claim_id})
 
 
-def _with_sources(res: ClaimResult, claim_id: str) -> ClaimResult:
+def _audit_catalogue(ctx: CheckContext, claim_id: str) -> ClaimResult:
+    """The exact audit of the catalogue's mechanisms for ``claim_id`` (verify.audit.catalogue), salt
+    ``claim_id``; the evidence adds the calibration calls their eta comes from ('eta_from')."""
+    res = claim_result_from_audits([e.mechanism for e in catalogue() if e.claim == claim_id], ctx, claim_id)
     ev = dict(res.evidence)
     ev["eta_from"] = _sources(claim_id)
     return ClaimResult(res.verdict, res.summary, ev, res.precision, rule=res.rule)
+
+
+def _audit_planted(mech: Any, ctx: CheckContext, salt: str, **fault: Any) -> ClaimResult:
+    """The exact audit of a planted control: ``mech`` with the fields in ``fault`` replaced
+    (``dataclasses.replace``), audited with ``expect_violation=True`` (it must come out REFUTED)."""
+    return claim_result_from_audits([dataclasses.replace(mech, **fault)], ctx, salt, expect_violation=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -63,8 +68,7 @@ def _with_sources(res: ClaimResult, claim_id: str) -> ClaimResult:
     code=_CODE,
 )
 def check_lemma_3_3(ctx: CheckContext) -> ClaimResult:
-    cid = "004-Lemma-3.3-privacy"
-    return _with_sources(claim_result_from_audits(_entries(cid), ctx, cid), cid)
+    return _audit_catalogue(ctx, "004-Lemma-3.3-privacy")
 
 
 @claim(
@@ -81,8 +85,7 @@ def check_lemma_3_3(ctx: CheckContext) -> ClaimResult:
     code=_CODE,
 )
 def check_cor_3_2(ctx: CheckContext) -> ClaimResult:
-    cid = "004-Cor-3.2-privacy"
-    return _with_sources(claim_result_from_audits(_entries(cid), ctx, cid), cid)
+    return _audit_catalogue(ctx, "004-Cor-3.2-privacy")
 
 
 @claim(
@@ -98,8 +101,7 @@ def check_cor_3_2(ctx: CheckContext) -> ClaimResult:
     code=_CODE,
 )
 def check_lemma_3_5(ctx: CheckContext) -> ClaimResult:
-    cid = "004-Lemma-3.5-privacy"
-    return _with_sources(claim_result_from_audits(_entries(cid), ctx, cid), cid)
+    return _audit_catalogue(ctx, "004-Lemma-3.5-privacy")
 
 
 @claim(
@@ -117,8 +119,7 @@ def check_lemma_3_5(ctx: CheckContext) -> ClaimResult:
     code=_CODE,
 )
 def check_lemma_3_6(ctx: CheckContext) -> ClaimResult:
-    cid = "004-Lemma-3.6-privacy"
-    return _with_sources(claim_result_from_audits(_entries(cid), ctx, cid), cid)
+    return _audit_catalogue(ctx, "004-Lemma-3.6-privacy")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -265,8 +266,7 @@ def check_planted_overspend(ctx: CheckContext) -> ClaimResult:
     eps, gamma, nu = 1.0, 0.1, 4.0
     mech = cal.calibrate_student_t(eps, gamma, nu=nu).mechanism(name="planted: Student-t overspent split")
     # Fault: eta = 2 sqrt(nu)/(nu+1) eps spends the whole eps on eta (Lemma 3.5: eps - nu gamma).
-    mech = dataclasses.replace(mech, eta=2 * math.sqrt(nu) / (nu + 1) * eps)
-    return claim_result_from_audits([mech], ctx, "planted-overspend", expect_violation=True)
+    return _audit_planted(mech, ctx, "planted-overspend", eta=2 * math.sqrt(nu) / (nu + 1) * eps)
 
 
 @claim(
@@ -285,8 +285,7 @@ def check_planted_overspend(ctx: CheckContext) -> ClaimResult:
 def check_planted_gamma_range(ctx: CheckContext) -> ClaimResult:
     mech = cal.calibrate_gencauchy(1.0, 0.1, p=4.0, theta=1.0).mechanism(name="planted: GenCauchy gamma out of range")
     # Fault: gamma = 0.5 with (p theta - 1) gamma = 1.5 > eps (no eta > 0 exists), eta = 0.1 anyway.
-    mech = dataclasses.replace(mech, growth=growth_exp(0.5), eta=0.1)
-    return claim_result_from_audits([mech], ctx, "planted-gamma", expect_violation=True)
+    return _audit_planted(mech, ctx, "planted-gamma", growth=growth_exp(0.5), eta=0.1)
 
 
 @claim(
@@ -305,8 +304,7 @@ def check_planted_gamma_range(ctx: CheckContext) -> ClaimResult:
 def check_planted_wrong_lemma(ctx: CheckContext) -> ClaimResult:
     mech = cal.calibrate_gencauchy(1.0, 0.1, p=4.0, theta=1.0).mechanism(name="planted: GenCauchy with Student-t eta")
     # Fault: eta of the Student's t formula of Lemma 3.5 (nu = 4) on GenCauchy(4, 1) noise.
-    mech = dataclasses.replace(mech, eta=cal.calibrate_student_t(1.0, 0.1, nu=4.0).eta)
-    return claim_result_from_audits([mech], ctx, "planted-wrong-lemma", expect_violation=True)
+    return _audit_planted(mech, ctx, "planted-wrong-lemma", eta=cal.calibrate_student_t(1.0, 0.1, nu=4.0).eta)
 
 
 @claim(
@@ -325,8 +323,7 @@ def check_planted_wrong_lemma(ctx: CheckContext) -> ClaimResult:
 def check_planted_claimed_pure(ctx: CheckContext) -> ClaimResult:
     mech = cal.calibrate_laplace_approx(1.0, 1e-3, 0.05).mechanism(name="planted: Laplace g_L claimed pure")
     # Fault: the (eps, 1e-3) mechanism claimed pure.
-    mech = dataclasses.replace(mech, delta=0.0)
-    return claim_result_from_audits([mech], ctx, "planted-pure", expect_violation=True)
+    return _audit_planted(mech, ctx, "planted-pure", delta=0.0)
 
 
 @claim(
@@ -345,8 +342,7 @@ def check_planted_claimed_pure(ctx: CheckContext) -> ClaimResult:
 def check_planted_delta_overspend(ctx: CheckContext) -> ClaimResult:
     mech = cal.calibrate_laplace_approx(1.0, 1e-3, 0.05).mechanism(name="planted: Laplace g_L eta = eps")
     # Fault: eta = eps, the gamma ln(1/delta) share of Lemma 3.6 forgotten.
-    mech = dataclasses.replace(mech, eta=1.0)
-    return claim_result_from_audits([mech], ctx, "planted-delta", expect_violation=True)
+    return _audit_planted(mech, ctx, "planted-delta", eta=1.0)
 
 
 @claim(
@@ -365,8 +361,7 @@ def check_planted_dimension(ctx: CheckContext) -> ClaimResult:
     mech = cal.calibrate_gencauchy(1.0, 0.1, p=4.0, theta=1.0, m=2).mechanism(
         name="planted: GenCauchy m=2 with m=1 eta")
     # Fault: the m = 1 eta of Lemma 3.3 on m = 2 outputs (Cor. 3.2 needs m gamma terms).
-    mech = dataclasses.replace(mech, eta=cal.calibrate_gencauchy(1.0, 0.1, p=4.0, theta=1.0, m=1).eta)
-    return claim_result_from_audits([mech], ctx, "planted-dim", expect_violation=True)
+    return _audit_planted(mech, ctx, "planted-dim", eta=cal.calibrate_gencauchy(1.0, 0.1, p=4.0, theta=1.0, m=1).eta)
 
 
 @claim(

@@ -11,7 +11,7 @@ Derivations and errata E1-E5: :mod:`derivations.stationary_004`.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 import mpmath
 import numpy as np
@@ -395,6 +395,19 @@ def check_lemma_4_5(ctx: CheckContext) -> ClaimResult:
     return ClaimResult(Verdict.REFUTED, f"projected pair worse: ratio {worst}", ev, "float64")
 
 
+def _bisect_sign_change(f: Callable[[Any], Any], lo: Any, hi: Any, flo: Any) -> Any:
+    """A root of ``f`` in [lo, hi], where f(lo) = ``flo`` and f(hi) have opposite signs: bisection
+    (keep the half whose ends differ in sign) for mpmath's working precision + 10 halvings; returns
+    the midpoint of the last bracket.  Used inside the callers' ``mpmath.workdps``."""
+    for _ in range(mpmath.mp.prec + 10):
+        mid = (lo + hi) / 2
+        if (f(mid) < 0) == (flo < 0):
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
 def _printed_lemma_4_6(c: Any, gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]:
     """004 Lemma 4.6 as printed, with only the typos E1 (phi_0's first exponent c_z) and E2
     (e^{-c^2/2} in S_2) fixed, evaluated in mpmath; S_1, S_3 as printed (phi_1)."""
@@ -407,13 +420,7 @@ def _printed_lemma_4_6(c: Any, gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]
         flo, fhi = f(lo), f(hi)
         if not flo * fhi < 0:
             return None
-        for _ in range(mpmath.mp.prec + 10):
-            mid = (lo + hi) / 2
-            if (f(mid) < 0) == (flo < 0):
-                lo = mid
-            else:
-                hi = mid
-        return (lo + hi) / 2
+        return _bisect_sign_change(f, lo, hi, flo)
 
     cands: dict[str, Any] = {}
     A = (-gh + mpmath.sqrt(gh**2 + 4)) / 2  # c c_w for c_w = phi_1(-gamma)
@@ -433,13 +440,7 @@ def _printed_lemma_4_6(c: Any, gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]
         f = lambda a: mpmath.exp(-(c - a) * (c + a) / 2) - (1 + a * (a - c))  # noqa: E731
         flo = f(lo)
         if flo * f(hi) < 0:
-            for _ in range(mpmath.mp.prec + 10):
-                mid = (lo + hi) / 2
-                if (f(mid) < 0) == (flo < 0):
-                    lo = mid
-                else:
-                    hi = mid
-            A = (lo + hi) / 2
+            A = _bisect_sign_change(f, lo, hi, flo)
             cands["S2 phi_0(c_w, 1) = 0"] = abs(k(A) - k(c)) / (abs(A - c) * h)
         cands["S2 c_w = 0"] = (1 - k(c)) / (c * h)
     b = (-gh + mpmath.sqrt(gh**2 + 4)) / 2
@@ -571,14 +572,7 @@ def _printed_lemma_4_7(gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]:
     s1_printed, s1_value = [], []
     for (a0, f0), (a1, f1) in zip(zip(grid, vals), zip(grid[1:], vals[1:])):
         if f0 * f1 < 0 and not (a0 < 1 < a1):
-            lo, hi, flo = a0, a1, f0
-            for _ in range(mpmath.mp.prec + 10):
-                mid = (lo + hi) / 2
-                if (F(mid) < 0) == (flo < 0):
-                    lo = mid
-                else:
-                    hi = mid
-            cw = (lo + hi) / 2
+            cw = _bisect_sign_change(F, a0, a1, f0)
             lz = phi1(cw)
             s1_printed.append(lz / h * cw * lz * mpmath.exp(-cw**2 * lz**2 / 2) / mpmath.exp(g * lz * h))
             s1_value.append(cw * lz * mpmath.exp(-cw**2 * lz**2 / 2) / mpmath.exp(g * lz * h) / h)
