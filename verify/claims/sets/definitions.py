@@ -8,8 +8,10 @@ from verify.claims import omitted
 omitted("002", "Def. 2 and Thm. 1 of Sec. 1 (smooth sensitivity; the informal version of Thm. 8)",
         "Def. 2 is the [NRS07] definition the mechanisms use; Thm. 1 restates Thm. 8 informally, checked as "
         "002-Thm-8-privacy, 002-Thm-8-tight (privacy), 002-Cor-14 (variance) and 002-Lemma-15 (Laplace limit)")
-omitted("002", "Sec. 2.1 and Sec. 2.2 (definitions of DP, LS, SS and the calculus identity for d/dx f(x, x))",
-        "definitions and a textbook identity; the privacy audits of 002-Thm-8-privacy check eq. (1) exactly")
+omitted("002", "Sec. 2.1 and Fact 3 of Sec. 2.2 (definitions of DP, LS, SS; continuous partials imply "
+        "differentiability)",
+        "definitions and a textbook fact; the privacy audits of 002-Thm-8-privacy check eq. (1) exactly; Fact 4 "
+        "(the derivative along the diagonal) is claim 002-Fact-4")
 omitted("003", "Defs. II.1, II.2, II.3, II.4, II.5 and II.6 (neighbouring relation, DP, Blowfish, OSDP, threshold "
         "proposition, (q, alpha, beta)-one-sidedness)",
         "definitions of prior work and of the problem; one-sidedness (II.6) is evaluated exactly in 003-Prop-IV.7, "
