@@ -16,7 +16,7 @@ true eps at the claimed delta, and delta_lo = p_lo - e^{eps dist} p_hi on its de
 (the hockey-stick divergence, seen through S).  The procedure (in the spirit of StatDP, DP-Sniper
 (Bichsel et al., IEEE S&P 2021) and DP-Auditorium (Kong et al., 2024)):
 
-1. selection: n/10 draws of M(x) and of M(x'); a histogram on the pooled quantiles (``n_bins`` bins,
+1. selection: min(n/10, chunk) draws of M(x) and of M(x') (one chunk, in this process); a histogram on the pooled quantiles (``n_bins`` bins,
    refined in both tails down to the 1e-4 quantile) -- or, for integer outputs, the observed support
    points one per bin -- proposes the events S: every bin, every left tail (-inf, e_k] and right tail
    (e_k, inf), and for integer outputs the likelihood-ratio sets (support points sorted by their
@@ -24,7 +24,10 @@ true eps at the claimed delta, and delta_lo = p_lo - e^{eps dist} p_hi on its de
    the one with the largest Clopper-Pearson lower bound of the log ratio (the eps event) and the tail
    with the largest predicted lower bound on p - e^{eps d} q (the delta event; delta-scale mass lives
    in the tails, where interval events cannot see it);
-2. estimation: 9n/10 fresh draws of each.  The eps event: one-sided Clopper-Pearson bounds at level
+2. estimation: the remaining fresh draws of each, in chunks of at most ``chunk`` draws, each chunk from
+   its own child seed of the master seed and reduced to counts (the histogram over the selection bins
+   and the fixed tail events) in its own task -- serially or on a Dask cluster
+   (:mod:`verify.parallel`), with the same counts either way.  The eps event: one-sided Clopper-Pearson bounds at level
    beta / (2 K) each, K = 2 x (number of pairs).  The delta events: the chosen one and the tails of its
    side at 8 fixed pooled-quantile levels (1e-3 ... 0.2, thresholds from the selection draws), each by
    the joint exact test of H0: p - e^{eps d} q <= m0 (the statistic K1 - e^{eps d} K2 of the two
@@ -42,8 +45,8 @@ continuous ones (one call per input array), counted with ``np.bincount`` over th
 
 When the mechanism also exposes an exact density (``log_density(x, y)``; e.g. the ``release``
 bound method of :class:`smoothsens_core.mechanism.SmoothSensitivityMechanism`), the report adds
-the exact privacy loss at each audited pair, sup_y [ln p_x(y) - ln p_x'(y)] / dist (grid plus
-local search, re-evaluated in mpmath by :func:`verify.audit.exact.privacy_loss_mp`): no valid
+the exact privacy loss at each audited pair, sup_y [ln p_x(y) - ln p_x'(y)] / dist (grid around the
+pooled selection draws plus local search, re-evaluated in mpmath by :func:`verify.audit.exact.privacy_loss_mp`): no valid
 sampling bound at that pair can exceed it; and the worst case over the neighbourhood found by
 the exact auditor :func:`verify.audit.exact.audit_density_mechanism`, with its mpmath certificate.
 
@@ -80,15 +83,18 @@ from ..exact import (
     privacy_loss_mp,
 )
 from ._callables import RngUse, check_arity, check_rng_use
+from verify.parallel import Executor, SerialExecutor, iter_chunks, spawn_seeds
 from verify.serialise import jsonable
 
 from ..outcome import OutcomePredicates
 
 __all__ = ["PairEstimate", "MechanismAuditReport", "audit_blackbox_mechanism", "clopper_pearson",
-           "DEFAULT_MECHANISM_BUDGET"]
+           "DEFAULT_MECHANISM_BUDGET", "DEFAULT_CHUNK"]
 
 FloatArray = NDArray[np.float64]
 DEFAULT_MECHANISM_BUDGET = 200_000
+#: Draws per task of the estimation (and the most selection draws per input): a task holds one chunk.
+DEFAULT_CHUNK = 1_000_000
 _METRICS = ("euclidean", "hamming")
 #: Pooled-quantile levels of the tail events tested for the delta bound (1e-3 ... 0.2, log-spaced).
 _TAIL_LEVELS = tuple(float(v) for v in np.geomspace(1e-3, 0.2, 8))
@@ -316,17 +322,44 @@ class _Release:
         return np.repeat(a[None, ...], k, axis=0) if a.ndim else np.full(k, float(a))
 
     def draw(self, x: Any, n: int, gen: np.random.Generator) -> FloatArray:
-        try:
-            if self.vectorised:
-                out = np.asarray(self.release(self._repeat(x, n), gen), dtype=float).reshape(-1)
-            else:
-                out = np.array([float(np.asarray(self.release(x, gen), dtype=float).reshape(-1)[0])
-                                for _ in range(n)])
-        except Exception as exc:  # noqa: BLE001 - reported as bad input, with the release's own message
-            raise ValueError(f"release raised {type(exc).__name__} at x={x!r}: {exc}") from exc
-        if out.size != n:
-            raise TypeError(f"release returned {out.size} draws for {n} inputs")
-        return out
+        return _draw_release(self.release, self.vectorised, x, n, gen)
+
+
+def _draw_release(release: Callable[..., Any], vectorised: bool, x: Any, n: int,
+                  gen: np.random.Generator) -> FloatArray:
+    """n draws of ``release`` at x: one call on n repeated inputs when ``vectorised``, else n calls."""
+    try:
+        if vectorised:
+            out = np.asarray(release(_Release._repeat(x, n), gen), dtype=float).reshape(-1)
+        else:
+            out = np.array([float(np.asarray(release(x, gen), dtype=float).reshape(-1)[0]) for _ in range(n)])
+    except Exception as exc:  # noqa: BLE001 - reported as bad input, with the release's own message
+        raise ValueError(f"release raised {type(exc).__name__} at x={x!r}: {exc}") from exc
+    if out.size != n:
+        raise TypeError(f"release returned {out.size} draws for {n} inputs")
+    return out
+
+
+def _count_chunk(release: Callable[..., Any], vectorised: bool, x: Any, size: int, seed: np.random.SeedSequence,
+                 edges: FloatArray, discrete_bins: bool, thresholds: tuple[float, ...],
+                 side: str) -> tuple[NDArray[np.int64], NDArray[np.int64], int, bool]:
+    """One task of the estimation: ``size`` draws of ``release`` at x from the child seed ``seed``,
+    returned as counts only -- the histogram over the selection bins ``edges`` (every candidate event is
+    a union of bins) and the counts of the tail events y <= t (``side="left"``) or y > t (``"right"``) at
+    the fixed ``thresholds`` -- plus the number of non-finite draws and whether every draw is an integer.
+    Depends only on its arguments: the same counts on any worker."""
+    arr = _draw_release(release, vectorised, x, size, np.random.default_rng(seed))
+    n_bad = size - int(np.count_nonzero(np.isfinite(arr)))
+    nb = edges.size if discrete_bins else edges.size + 1
+    if n_bad:
+        return np.zeros(nb, dtype=np.int64), np.zeros(len(thresholds), dtype=np.int64), n_bad, False
+    integer = bool(np.all(arr == np.round(arr)))
+    bins = _bin_counts(edges, arr, discrete_bins).astype(np.int64)
+    if side == "left":
+        tails = [np.count_nonzero(arr <= t) for t in thresholds]
+    else:
+        tails = [np.count_nonzero(arr > t) for t in thresholds]
+    return bins, np.asarray(tails, dtype=np.int64), 0, integer
 
 
 def _distance(x: Any, xp: Any, metric: str) -> float:
@@ -555,6 +588,8 @@ def audit_blackbox_mechanism(
     neighbourhood: EuclideanNeighbourhood | HammingNeighbourhood | None = None,
     dps: int = 50,
     progress: Callable[[str], None] | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    executor: Executor | None = None,
 ) -> MechanismAuditReport:
     """Empirical lower bound on the privacy loss of a black-box ``release(x, rng)`` (module docstring).
 
@@ -566,6 +601,13 @@ def audit_blackbox_mechanism(
     ``log_density(x, y)`` for the exact side (default: ``release.__self__`` when it has one;
     ``False`` to skip).  ``neighbourhood``: for the exact worst-case search (default, Euclidean:
     the box spanned by the pairs with radius ``Lambda``).
+
+    ``chunk``: draws per task.  The selection draws of each input are one chunk in this process
+    (min(n/10, chunk) of them); the estimation draws are split into chunks of at most ``chunk``, each
+    drawn from its own child seed of the master seed (:func:`verify.parallel.spawn_seeds`) and returned
+    as counts over the chosen events only, so no task holds more than one chunk of draws.  ``executor``
+    (a :class:`verify.parallel.Executor`; default serial) runs the chunks: the counts, hence every
+    number of the report, are the same serially and on a cluster for the same seed.
     """
     t0 = time.perf_counter()
     say = progress or (lambda _msg: None)
@@ -580,6 +622,9 @@ def audit_blackbox_mechanism(
     beta = check_probability("false_alarm", false_alarm)
     Lam = math.inf if Lambda == math.inf else check_positive("Lambda", Lambda)
     dps = check_integer("dps", dps, minimum=20)
+    chunk = check_integer("chunk", chunk, minimum=1000)
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(f"executor must be a verify.parallel.Executor; got {type(executor).__name__}")
     pair_list = list(pairs) if pairs is not None else []
     if not pair_list:
         raise ValueError("pairs must list at least one pair (x, x') of neighbouring inputs")
@@ -606,7 +651,7 @@ def audit_blackbox_mechanism(
     probe_gen, sample_gen, exact_gen = gen.spawn(3)
     rel = _Release(release, pair_list[0][0], probe_gen)
     rng_use = check_rng_use(release, pair_list[0][0], seed=int(seed) if isinstance(seed, (int, np.integer)) else 0)
-    n_sel = max(n // 10, 100)  # the events need few draws to be chosen; the bounds need many
+    n_sel = min(max(n // 10, 100), chunk)  # the events need few draws to be chosen; the bounds need many
     n_est = n - n_sel
     # Per pair, 2 events, each chosen over both directions on the selection draws (the one for the eps
     # bound, the one for the delta bound): each holds beta / K (K = 2 x pairs) -- split into two
@@ -618,20 +663,29 @@ def audit_blackbox_mechanism(
     notes: list[str] = [rng_use.warning] if rng_use.ignores_rng else []
     draws_by_pair: list[FloatArray] = []
     discrete = rel.discrete
+    # Random streams: per pair, one child seed for the selection draws of x and of x', and one per
+    # chunk of estimation draws of x and of x' (spawn_seeds of a master drawn from sample_gen): chunk j
+    # draws the same numbers wherever and whenever it runs, so the counts do not depend on the executor.
+    chunks = list(iter_chunks(n_est, chunk))
+    per_pair = 2 + 2 * len(chunks)
+    master = [int(v) for v in sample_gen.integers(0, 2**32, size=4, dtype=np.uint64)]
+    seeds = spawn_seeds(master, len(pair_list) * per_pair)
+    plans: list[dict[str, Any]] = []
+    tasks: list[tuple[Any, ...]] = []
+    # 1. selection (in this process): the events and the tail thresholds of each pair
     for i, ((x, xp), dd) in enumerate(zip(pair_list, dists)):
-        say(f"pair {i + 1}/{len(pair_list)}: {n} draws per input")
-        sx = rel.draw(x, n_sel, sample_gen)
-        sxp = rel.draw(xp, n_sel, sample_gen)
-        ex = rel.draw(x, n_est, sample_gen)
-        exp_ = rel.draw(xp, n_est, sample_gen)
-        for arr in (sx, sxp, ex, exp_):
+        say(f"pair {i + 1}/{len(pair_list)}: {n_sel} selection draws per input")
+        ps = seeds[i * per_pair:(i + 1) * per_pair]
+        sx = rel.draw(x, n_sel, np.random.default_rng(ps[0]))
+        sxp = rel.draw(xp, n_sel, np.random.default_rng(ps[1]))
+        for arr in (sx, sxp):
             if not np.all(np.isfinite(arr)):
                 raise ValueError(f"release returned a non-finite value at pair {i} (x={x!r} or x'={xp!r})")
-        if discrete and not all(np.all(arr == np.round(arr)) for arr in (sx, sxp, ex, exp_)):
+        if discrete and not all(np.all(arr == np.round(arr)) for arr in (sx, sxp)):
             discrete = False
             notes.append("the release returned integers on the probe but not on every draw: continuous events used")
-        draws_by_pair.append(np.concatenate([ex, exp_]))
         pooled = np.concatenate([sx, sxp])
+        draws_by_pair.append(pooled)
         edges = np.unique(pooled) if discrete else _bin_edges(pooled, n_bins)
         if discrete and edges.size > 4 * n_bins + 200:
             # many support points: keep them one per bin in the centre, pooled into quantile bins beyond
@@ -641,14 +695,11 @@ def audit_blackbox_mechanism(
             discrete_bins = discrete
         a = _bin_counts(edges, sx, discrete_bins)
         b = _bin_counts(edges, sxp, discrete_bins)
-        ea = _bin_counts(edges, ex, discrete_bins)
-        eb = _bin_counts(edges, exp_, discrete_bins)
         masks, kinds = _event_masks(a, b, discrete_bins)
         tail_or_set = np.array([k != "bin" for k in kinds])
         A_all, B_all = masks @ a, masks @ b
-        EA_all, EB_all = masks @ ea, masks @ eb
         c = math.exp(eps * dd)
-        directions = ((A_all, B_all, EA_all, EB_all, x, xp), (B_all, A_all, EB_all, EA_all, xp, x))
+        sel_dirs = ((A_all, B_all), (B_all, A_all))
         # eps event: over both directions, the largest Clopper-Pearson lower bound of ln((p - delta)/q) on
         # the selection draws
         best_eps: tuple[float, int, int] = (-math.inf, 0, 0)
@@ -656,7 +707,7 @@ def audit_blackbox_mechanism(
         best_side: tuple[float, int, str] = (-math.inf, 0, "left")
         is_side = {side: np.array([k == side for k in kinds]) for side in ("left", "right")}
         z_lev = float(stats.norm.isf(2 * level))
-        for di, (A, Bc, _EA, _EB, _xa, _xb) in enumerate(directions):
+        for di, (A, Bc) in enumerate(sel_dirs):
             lo_a, _ = clopper_pearson(A, n_sel, level)
             _, hi_b = clopper_pearson(Bc, n_sel, level)
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -676,11 +727,48 @@ def audit_blackbox_mechanism(
             if di == 0 or pred[jd] > best_delta[0]:
                 best_delta = (float(pred[jd]), di, jd)
             for side in ("left", "right"):
-                ps = np.where(is_side[side], pred, -np.inf)
-                if ps.size and float(np.max(ps)) > best_side[0]:
-                    best_side = (float(np.max(ps)), di, side)
+                psd = np.where(is_side[side], pred, -np.inf)
+                if psd.size and float(np.max(psd)) > best_side[0]:
+                    best_side = (float(np.max(psd)), di, side)
+        # the tails of the selected side at the fixed pooled-quantile levels _TAIL_LEVELS (thresholds from
+        # the selection draws), counted on the estimation draws
+        side = best_side[2]
+        thresholds = tuple(float(np.quantile(pooled, lv if side == "left" else 1.0 - lv)) for lv in _TAIL_LEVELS)
+        plans.append(dict(x=x, xp=xp, dd=dd, c=c, sx=sx, sxp=sxp, edges=edges, discrete_bins=discrete_bins,
+                          masks=masks, A_all=A_all, B_all=B_all, best_eps=best_eps, best_delta=best_delta,
+                          best_side=best_side, thresholds=thresholds))
+        for k, inp in enumerate((x, xp)):
+            for jc, (_start, size) in enumerate(chunks):
+                tasks.append((i, k, (release, rel.vectorised, inp, size, ps[2 + k * len(chunks) + jc], edges,
+                                     discrete_bins, thresholds, side)))
+    # 2. estimation: every chunk of fresh draws one task (counts only), merged in task order
+    ex_ = executor if executor is not None else SerialExecutor()
+    say(f"estimation: {len(tasks)} chunk(s) of <= {chunk} draws ({n_est} per input and pair) on {ex_.describe()}")
+    results = ex_.map(_count_chunk, [t[2] for t in tasks], label="blackbox-chunk")
+    merged: dict[tuple[int, int], list[Any]] = {}
+    for (i, k, _), (bins, tails, n_bad, integer) in zip(tasks, results):
+        if n_bad:
+            x, xp = pair_list[i]
+            raise ValueError(f"release returned a non-finite value at pair {i} (x={x!r} or x'={xp!r})")
+        acc = merged.setdefault((i, k), [0, 0, True])
+        acc[0] = acc[0] + np.asarray(bins, dtype=np.int64)
+        acc[1] = acc[1] + np.asarray(tails, dtype=np.int64)
+        acc[2] = acc[2] and bool(integer)
+    for i, pl in enumerate(plans):
+        x, xp, dd, c = pl["x"], pl["xp"], pl["dd"], pl["c"]
+        sx, sxp, edges, discrete_bins, masks = pl["sx"], pl["sxp"], pl["edges"], pl["discrete_bins"], pl["masks"]
+        ea, tails_x, int_x = merged[(i, 0)]
+        eb, tails_xp, int_xp = merged[(i, 1)]
+        if discrete and not (int_x and int_xp):
+            discrete = False
+            notes.append("the release returned integers on the probe and the selection draws but not on every "
+                         "estimation draw: the events stay sets of observed support points (their counts are "
+                         "still exact binomial counts)")
+        EA_all, EB_all = masks @ ea, masks @ eb
+        A_all, B_all = pl["A_all"], pl["B_all"]
+        directions = ((A_all, B_all, EA_all, EB_all, x, xp), (B_all, A_all, EB_all, EA_all, xp, x))
         # estimation, eps event: two Clopper-Pearson bounds on fresh draws
-        _, di, j = best_eps
+        _, di, j = pl["best_eps"]
         A, Bc, EA, EB, xa, xb = directions[di]
         k1, k2 = int(EA[j]), int(EB[j])
         p1_lo, _ = clopper_pearson(k1, n_est, level)
@@ -697,22 +785,20 @@ def audit_blackbox_mechanism(
         # the fixed pooled-quantile levels _TAIL_LEVELS (their thresholds come from the selection draws;
         # testing a few fixed levels beats choosing one on noisy selection counts), each by the joint exact
         # test of p - e^(eps d) q at level 2 level / (1 + len(_TAIL_LEVELS)) on fresh draws
-        _, di, jd = best_delta
+        _, di, jd = pl["best_delta"]
         A, Bc, EA, EB, xa, xb = directions[di]
         fam = [(int(EA[jd]), int(EB[jd]), di, _mask_str(masks[jd], edges, discrete_bins), (int(A[jd]), int(Bc[jd])))]
-        _, dsi, side = best_side
+        _, dsi, side = pl["best_side"]
         s_own, s_other = (sx, sxp) if dsi == 0 else (sxp, sx)
-        e_own, e_other = (ex, exp_) if dsi == 0 else (exp_, ex)
-        for lv in _TAIL_LEVELS:
+        t_own, t_other = (tails_x, tails_xp) if dsi == 0 else (tails_xp, tails_x)
+        for li, t in enumerate(pl["thresholds"]):
             if side == "left":
-                t = float(np.quantile(pooled, lv))
                 cnt = lambda arr, t=t: int(np.count_nonzero(arr <= t))  # noqa: E731
                 ev = _event_str(-math.inf, t)
             else:
-                t = float(np.quantile(pooled, 1.0 - lv))
                 cnt = lambda arr, t=t: int(np.count_nonzero(arr > t))  # noqa: E731
                 ev = _event_str(t, math.inf)
-            fam.append((cnt(e_own), cnt(e_other), dsi, ev, (cnt(s_own), cnt(s_other))))
+            fam.append((int(t_own[li]), int(t_other[li]), dsi, ev, (cnt(s_own), cnt(s_other))))
         a_d = 2 * level / len(fam)
         z_d = float(stats.norm.isf(a_d))
 

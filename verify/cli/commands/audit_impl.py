@@ -19,6 +19,10 @@ auditor of :mod:`verify.audit.blackbox`:
 For mechanisms the report says when the release ignores the rng it is given (two runs with the
 same seed differ): then ``--seed`` does not make the audit reproducible.
 
+``--workers N`` / ``--scheduler ADDRESS`` (``--kind mechanism``): the estimation draws, in chunks of
+``--chunk`` draws each from its own child seed, run on a Dask LocalCluster of N workers or an existing
+cluster (:mod:`verify.parallel`); the report is the same as the serial one for the same seed.
+
 Progress goes to stderr, the summary to stdout, the full report to ``--json``.  Exit status: 0 the
 implementation passed, 3 a fault was found (certified violation from either side, failure or
 rejected fit), 4 inconclusive (an excess found in float that could not be certified: neither a pass
@@ -54,6 +58,7 @@ EPILOG = textwrap.dedent(
       smoothsens audit-impl ./mybounds.py:B2 --kind bound --query expr --expr "sin(x)" --gamma 0.5 --domain=-4:4
       smoothsens audit-impl ./noise.py:draw --kind sampler --distribution student-t --nu 3
       smoothsens audit-impl ./mech.py:mech.release --kind mechanism --eps 1 --pair 0:0.5 --pair 1:2
+      smoothsens audit-impl ./mech.py:mech.release --kind mechanism --eps 1 --pair 0:1 --budget 100000000 --workers 2
       smoothsens audit-impl ./mech.py:naive_laplace --kind floating --model additive --noise-scale 1 --pair 0:1
     """
 )
@@ -139,6 +144,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="neighbouring inputs, coordinates comma-separated (e.g. --pair 0:0.5 or "
                         "--pair=0,1:0,2); repeatable")
     m.add_argument("--bins", type=_positive_int, default=40, help="histogram bins of the event search (default 40)")
+    m.add_argument("--chunk", type=_positive_int, default=None, metavar="N",
+                   help="draws per task (default 1000000): no task holds more than one chunk of draws")
+    m.add_argument("--workers", type=_positive_int, default=1, metavar="N",
+                   help="draw the chunks on a Dask LocalCluster of N worker processes (default 1 = serial; "
+                        "needs the [dask] extra, else runs serially and says so)")
+    m.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="draw the chunks on an existing Dask cluster, e.g. tcp://host:8786 (the workers need "
+                        "smoothsens and the callable's dependencies); same report as a serial run")
     m.add_argument("--plot", type=Path, default=None, metavar="PATH",
                    help="draw the estimated privacy curve delta(eps) against the claimed point (PNG/PDF/SVG)")
     fl = p.add_argument_group("floating point (--kind floating; also uses --pair)")
@@ -249,9 +262,65 @@ def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
     for text in args.pair:
         a, b = _split_pair(text, "--pair")
         pairs.append((a[0] if len(a) == 1 else a, b[0] if len(b) == 1 else b))
-    kw = {} if args.budget is None else {"budget": args.budget}
-    return audit_blackbox_mechanism(fn, args.eps, args.metric, pairs=pairs, claimed_delta=args.delta, n_bins=args.bins,
-                           false_alarm=args.false_alarm, rng=args.seed, Lambda=args.Lambda, progress=say, **kw)
+    kw: dict[str, Any] = {} if args.budget is None else {"budget": args.budget}
+    if getattr(args, "chunk", None) is not None:
+        kw["chunk"] = args.chunk
+    from verify.parallel import SerialExecutor, get_executor
+
+    with get_executor(getattr(args, "scheduler", None), getattr(args, "workers", 1)) as ex:
+        release = fn
+        if not isinstance(ex, SerialExecutor):
+            say(f"chunks of draws on {ex.describe()}")
+            release = _shipped(args.callable, fn)
+            owner = getattr(fn, "__self__", None)
+            if owner is not None and callable(getattr(owner, "log_density", None)):
+                kw["density"] = owner  # the exact side, as for the bound method itself
+        rep = audit_blackbox_mechanism(release, args.eps, args.metric, pairs=pairs, claimed_delta=args.delta,
+                                       n_bins=args.bins, false_alarm=args.false_alarm, rng=args.seed,
+                                       Lambda=args.Lambda, progress=say, executor=ex, **kw)
+        for event in ex.events:
+            say(event)
+    return rep
+
+
+class _ShippedRelease:
+    """``release(x, rng)`` of a module the Dask workers cannot import (loaded from a .py path): the
+    callable is serialised by value (cloudpickle, with its module's code) and loaded once per worker."""
+
+    def __init__(self, payload: bytes) -> None:
+        self.payload = payload
+        self._fn: Any = None
+
+    def __call__(self, x: Any, rng: Any) -> Any:
+        if self._fn is None:
+            import cloudpickle
+
+            self._fn = cloudpickle.loads(self.payload)
+        return self._fn(x, rng)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"payload": self.payload, "_fn": None}
+
+
+def _shipped(spec: str, fn: Any) -> Any:
+    """``fn`` itself when its module is importable by name; else a :class:`_ShippedRelease` carrying it
+    by value (``cloudpickle.register_pickle_by_value`` on the module loaded from the path)."""
+    import inspect
+
+    mod_part = spec.rpartition(":")[0]
+    if not (mod_part.endswith(".py") or "/" in mod_part or "\\" in mod_part):
+        return fn
+    module = inspect.getmodule(getattr(fn, "__func__", fn))
+    import cloudpickle
+
+    if module is not None:
+        cloudpickle.register_pickle_by_value(module)
+    try:
+        payload = cloudpickle.dumps(fn)
+    finally:
+        if module is not None:
+            cloudpickle.unregister_pickle_by_value(module)
+    return _ShippedRelease(payload)
 
 
 def _run_floating(args: argparse.Namespace, fn: Any, say: Any) -> Any:

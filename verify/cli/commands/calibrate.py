@@ -10,6 +10,10 @@ Prints one row per mechanism (family, source, shape, gamma, eta, the eps the pri
 certifies, delta, the noise std per unit smooth sensitivity, and the eps the older NRS07/BS19
 constants would certify at the same gamma, eta) at a common gamma (default eps/9, 004 Sec. 5),
 from :func:`smoothsens_core.calibration.calibration_table`.  ``--json`` prints the rows as JSON.
+
+``--tight --workers N`` / ``--scheduler ADDRESS``: one task per row of the tight table (and one for the
+Laplace rows) on a Dask LocalCluster or an existing cluster (:mod:`verify.parallel`); the rows are the
+same as serially.
 """
 
 from __future__ import annotations
@@ -45,6 +49,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="print printed vs tight (exact worst-case) eps and eta and the noise std saved (issue 9); "
                         "with --delta also printed vs tight delta of Laplace g_L (004 Lemma 3.6)")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="--tight: one task per row on a Dask LocalCluster of N workers (default 1 = serial)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="--tight: one task per row on an existing Dask cluster, e.g. tcp://host:8786")
     p.set_defaults(handler=run)
 
 
@@ -80,14 +88,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_tight(args: argparse.Namespace) -> int:
-    from smoothsens_core.calibration import format_tight_table, tight_table
+    from smoothsens_core.calibration import format_tight_table
     from smoothsens_core.validation import check_probability
-    from smoothsens_core.calibration.tight import format_tight_table_laplace, tight_table_laplace
+    from smoothsens_core.calibration.tight import format_tight_table_laplace
 
     if args.delta is not None:
         check_probability("delta", args.delta)  # before the (slower) pure rows
-    rows = tight_table(args.eps, args.gamma, args.metric)
-    lap = [] if args.delta is None else tight_table_laplace(args.eps, args.delta, args.gamma, args.metric)
+    from verify.parallel import get_executor
+
+    with get_executor(getattr(args, "scheduler", None), getattr(args, "workers", 1)) as ex:
+        rows, lap = tight_rows(args.eps, args.gamma, args.metric, args.delta, ex)
     if args.json:
         print(json.dumps(jsonable(rows + lap), indent=2))
         return 0
@@ -106,3 +116,54 @@ def _run_tight(args: argparse.Namespace) -> int:
         print()
         print(format_tight_table_laplace(lap))
     return 0
+
+
+#: The rows of :func:`smoothsens_core.calibration.tight_table`, in its order (family label, maker).
+_TIGHT_FAMILIES = ("Student t(nu=3)", "Student t(nu=4)", "GenCauchy(p=4, theta=1)", "PolyPlace")
+
+
+def _tight_task(kind: str, k: int, eps: float, gamma: float | None, metric: str, delta: float | None) -> list:
+    """One task: row k of the pure tight table (``kind="pure"``) or the Laplace rows (``"laplace"``).
+    Row k is computed exactly as :func:`smoothsens_core.calibration.tight_table` computes it."""
+    from smoothsens_core.calibration import (DEFAULT_GAMMA_FRACTION, calibrate_gencauchy, calibrate_polyplace,
+                                             calibrate_student_t)
+    from smoothsens_core.calibration.tight import tight_calibration, tight_table_laplace
+    from smoothsens_core.validation import check_metric, check_positive
+
+    if kind == "laplace":
+        return tight_table_laplace(eps, delta, gamma, metric)
+    eps = check_positive("eps", eps)
+    metric = check_metric(metric, ("euclidean", "hamming"))
+    g = DEFAULT_GAMMA_FRACTION * eps if gamma is None else check_positive("gamma", gamma)
+    makers = (lambda: calibrate_student_t(eps, g, 3.0, metric=metric),
+              lambda: calibrate_student_t(eps, g, 4.0, metric=metric),
+              lambda: calibrate_gencauchy(eps, g, 4.0, 1.0, metric=metric),
+              lambda: calibrate_polyplace(eps, g, metric=metric))
+    row: dict = {"family": _TIGHT_FAMILIES[k], "gamma": g, "metric": metric}
+    try:
+        cal = makers[k]()
+        tc = tight_calibration(cal, metric)
+    except ValueError as exc:
+        row.update(source="", eps_printed=None, eps_tight=None, eta_printed=None, eta_tight=None,
+                   std_printed=None, std_tight=None, std_saved=None, note="", error=str(exc))
+        return [row]
+    row.update(source=cal.source, eps_printed=cal.eps, eps_tight=tc.eps_tight_at_printed_eta,
+               eta_printed=cal.eta, eta_tight=tc.eta_tight, std_printed=cal.noise_std, std_tight=tc.std_tight,
+               std_saved=tc.std_saved, note=tc.note, error="")
+    return [row]
+
+
+def tight_rows(eps: float, gamma: float | None, metric: str, delta: float | None, executor) -> tuple[list, list]:
+    """(pure rows, Laplace rows) of the tight table, one task per row on ``executor``
+    (:class:`verify.parallel.Executor`), merged in row order: the same rows on any executor."""
+    from smoothsens_core.validation import check_metric, check_positive
+
+    check_positive("eps", eps)
+    check_metric(metric, ("euclidean", "hamming"))
+    tasks = [("pure", k, eps, gamma, metric, delta) for k in range(len(_TIGHT_FAMILIES))]
+    if delta is not None:
+        tasks.append(("laplace", 0, eps, gamma, metric, delta))
+    out = executor.map(_tight_task, tasks, label="tight-row")
+    rows = [r for part in out[:len(_TIGHT_FAMILIES)] for r in part]
+    lap = out[len(_TIGHT_FAMILIES)] if delta is not None else []
+    return rows, lap
