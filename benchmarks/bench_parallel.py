@@ -80,6 +80,28 @@ def _run(ex, args):  # type: ignore[no-untyped-def]
     return time.perf_counter() - t0, res
 
 
+def bench_audit(paper: list[str]) -> None:
+    """Wall time of `smoothsens audit --quick` (one task per claim) on 1 worker (the serial path) and on a
+    2-worker LocalCluster, measured in one run; the totals must agree."""
+    import json
+    import subprocess
+    import sys
+    import tempfile
+
+    sel = [a for p in paper for a in ("--paper", p)]
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for w in (1, 2):
+            cmd = [sys.executable, "-m", "verify.cli", "audit", "--quick", "--no-progress", *sel, "--workers", str(w),
+                   "--json", f"{tmp}/{w}.json", "--markdown", f"{tmp}/{w}.md"]
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=True, capture_output=True)
+            out[w] = time.perf_counter() - t0
+            print(f"audit --quick on {w} worker{'s' if w > 1 else ' '} {out[w]:8.2f} s (wall, start-up included)")
+        same = json.load(open(f"{tmp}/1.json"))["totals"] == json.load(open(f"{tmp}/2.json"))["totals"]
+    print(f"speed-up 1 -> 2 workers: {out[1] / out[2]:.2f}; totals identical: {same}")
+
+
 def main() -> int:
     from verify.parallel import DaskExecutor, SerialExecutor, dask_available
 
@@ -89,7 +111,12 @@ def main() -> int:
     ap.add_argument("--tasks", type=int, default=200)
     ap.add_argument("--draws", type=int, default=10_000_000, help="draws per input of the black-box audit")
     ap.add_argument("--only-blackbox", action="store_true", help="run only the black-box audit benchmark")
+    ap.add_argument("--only-audit", action="store_true", help="run only the audit --quick speed-up")
+    ap.add_argument("--paper", action="append", default=[], help="restrict --only-audit to papers")
     args = ap.parse_args()
+    if args.only_audit:
+        bench_audit(args.paper)
+        return 0
     if args.only_blackbox:
         bench_blackbox(args.draws)
         return 0
@@ -121,6 +148,8 @@ def main() -> int:
           f"1 worker / 2 workers = {times[1] / times[2]:.2f}")
     print()
     bench_blackbox(args.draws)
+    print()
+    bench_audit(args.paper)
     return 0
 
 

@@ -96,3 +96,37 @@ def test_iter_chunks_covers_the_range_once():
     assert list(parallel.iter_chunks(10, 4)) == [(0, 4), (4, 4), (8, 2)]
     with pytest.raises(ValueError, match="chunk must be >= 1"):
         list(parallel.iter_chunks(3, 0))
+
+
+def test_cli_audit_quick_with_scheduler_address_equals_serial(tmp_path):
+    """`smoothsens audit --quick --scheduler ADDRESS` (an existing cluster: here a 2-worker LocalCluster
+    started by the test) writes the same verdicts.json as the serial run with the same seed, over the
+    whole --quick registry, timing and run fields aside (issue 18)."""
+    from distributed import LocalCluster
+
+    from verify.cli import main
+
+    serial, dask = tmp_path / "serial.json", tmp_path / "dask.json"
+    assert main(["audit", "--quick", "--workers", "1", "--no-progress",
+                 "--json", str(serial), "--markdown", str(tmp_path / "s.md")]) == 0
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        assert main(["audit", "--quick", "--scheduler", cluster.scheduler_address,
+                     "--no-progress", "--json", str(dask), "--markdown", str(tmp_path / "d.md")]) == 0
+
+    def untimed(v):
+        """The report without timing fields (any key 'seconds' or 'seconds_*', e.g. a proof's build time)."""
+        if isinstance(v, dict):
+            return {k: untimed(t) for k, t in v.items() if k != "seconds" and not k.startswith("seconds_")}
+        if isinstance(v, list):
+            return [untimed(t) for t in v]
+        return v
+
+    def stable(path):
+        d = json.loads(path.read_text())
+        for k in ("started", "run"):
+            d.pop(k)
+        return untimed(d)
+
+    a, b = stable(serial), stable(dask)
+    assert a == b and len(a["claims"]) > 100 and a["totals"]["internal_errors"] == 0
+    assert json.loads(dask.read_text())["run"]["backend"].startswith("dask cluster at tcp://")

@@ -6,7 +6,9 @@ Three layers, on log-scaled delta:
   :func:`verify.audit.blackbox.audit_blackbox_mechanism` (fixed by the selection draws) the bounds
   p_lo(S) on P[M(x) in S] and p_hi(S) on P[M(x') in S] give delta(eps) >= p_lo - e^(eps d) p_hi at every eps
   at once (004 Def. 5); the curve is the largest over the events (points where it is <= 0 are not drawn);
-  the joint-test bound at the claimed eps is drawn as a marker;
+  the joint-test bound at the claimed eps is drawn as a marker.  Only that joint test (and the eps
+  bound) carry the report's stated confidence; the curve combines two Clopper-Pearson bounds per event
+  outside that error budget and is drawn as a guide (its legend says so);
 * the exact curve :func:`verify.audit.exact.privacy_curve` when the mechanism's law is known (a
   :class:`~verify.audit.exact.PrivacyCurve`, or computed from ``mechanism`` and ``pairs``);
 * the claimed (eps, delta) as a marked point: a claim below the lower-bound curve is refuted.
@@ -76,7 +78,8 @@ def plot_privacy_curve(report_or_curve: MechanismAuditReport | PrivacyCurve, pat
         ok = lb > 0
         if np.any(ok):
             ax.plot(grid[ok], lb[ok], "-", color="tab:blue", lw=1.4,
-                    label=f"black-box lower bound (confidence {1 - report.false_alarm:g})")
+                    label=f"black-box lower bound (Clopper-Pearson {1 - report.false_alarm:g} per bound; a display: "
+                          "the verdict uses the joint test)")
             floor += list(lb[ok])
         if report.delta_lower > 0:
             ax.plot([claimed_eps], [report.delta_lower], "v", color="tab:blue", ms=8,
