@@ -44,6 +44,9 @@ __all__ = [
     "Registry",
     "REGISTRY",
     "claim",
+    "PROOFS",
+    "proof_for",
+    "with_proof",
     "load_registry",
     "Omission",
     "OMISSIONS",
@@ -240,6 +243,8 @@ class Claim:
                 f"internal error: {type(exc).__name__}: {exc}",
                 {"traceback": traceback.format_exc(), "internal_error": True},
             )
+        if res.verdict is Verdict.VERIFIED and res.strength == "tested" and self.id in PROOFS:
+            res = _attempt_proof(self.id, ctx, res)
         dt = time.perf_counter() - t0
         return ClaimResult(res.verdict, res.summary, res.evidence, res.precision, dt, res.rule, res.strength)
 
@@ -336,6 +341,61 @@ def claim(
     return deco
 
 
+#: Proofs attached to claims (:func:`proof_for`): claim id -> proof function (ctx, tested result) -> result
+PROOFS: dict[str, Callable[[CheckContext, ClaimResult], ClaimResult]] = {}
+
+
+def proof_for(
+    claim_id: str,
+) -> Callable[[Callable[[CheckContext, ClaimResult], ClaimResult]], Callable[[CheckContext, ClaimResult], ClaimResult]]:
+    """Decorator: attach a *proof* to the claim ``claim_id`` (issue 16).
+
+    The claim's own check runs first.  If it returns VERIFIED (tested), the proof function is called
+    with the context and that tested result and returns the claim's final result: VERIFIED with
+    ``strength="proven"`` (build it with :func:`with_proof`, which keeps the tested evidence), the
+    tested result unchanged (the proof did not close; say why in its evidence), or a REFUTED /
+    INCONCLUSIVE result when the proof attempt found a certified counterexample or a disagreement the
+    test missed.  A proof never runs on a claim that is not VERIFIED by its test.  One proof per
+    claim; :func:`load_registry` refuses a proof attached to an unknown claim id.
+    """
+
+    def deco(fn: Callable[[CheckContext, ClaimResult], ClaimResult]) -> Callable[[CheckContext, ClaimResult], ClaimResult]:
+        if claim_id in PROOFS:
+            raise ValueError(f"a proof is already attached to claim {claim_id!r}")
+        PROOFS[claim_id] = fn
+        return fn
+
+    return deco
+
+
+def with_proof(tested: ClaimResult, *, summary: str, proof: Mapping[str, Any], domain: str, precision: str,
+               **evidence: Any) -> ClaimResult:
+    """The VERIFIED (proven) result of a claim whose test gave ``tested``: ``proof`` (re-checkable,
+    with its ``method``) and ``domain`` (where it is proven) go to the evidence beside the tested
+    evidence (kept under ``"tested"``) and any ``evidence`` keywords."""
+    if tested.verdict is not Verdict.VERIFIED:
+        raise ValueError(f"with_proof needs a VERIFIED tested result; got verdict={tested.verdict.value}")
+    ev = {**evidence, "proof": dict(proof), "domain": domain,
+          "tested": {"summary": tested.summary, "precision": tested.precision, "evidence": dict(tested.evidence)}}
+    return ClaimResult(Verdict.VERIFIED, summary, ev, precision, tested.seconds, strength="proven")
+
+
+def _attempt_proof(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
+    """Run the proof attached to ``cid`` on the tested result; an exception in the proof is an
+    internal error (INCONCLUSIVE with the traceback), never a silent fall-back to "tested"."""
+    try:
+        res = PROOFS[cid](ctx, tested)
+        if not isinstance(res, ClaimResult):
+            raise TypeError(f"proof of {cid} returned {type(res).__name__}, not ClaimResult")
+        return res
+    except Exception as exc:  # noqa: BLE001 - an internal error is reported, not hidden
+        return ClaimResult(
+            Verdict.INCONCLUSIVE,
+            f"internal error in the proof: {type(exc).__name__}: {exc}",
+            {"traceback": traceback.format_exc(), "internal_error": True, "tested": tested.summary},
+        )
+
+
 @dataclass(frozen=True)
 class Omission:
     """A statement of a paper the registry deliberately does not check, and why."""
@@ -366,4 +426,7 @@ def load_registry() -> Registry:
             if not info.name.startswith("_"):
                 importlib.import_module(f"verify.claims.sets.{info.name}")
         _LOADED = True
+        orphans = sorted(set(PROOFS) - {c.id for c in REGISTRY})
+        if orphans:
+            raise ValueError(f"proofs attached to unknown claim ids: {orphans}")
     return REGISTRY

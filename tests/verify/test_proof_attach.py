@@ -1,0 +1,59 @@
+"""Proofs attached to claims (verify.claims.registry.proof_for / with_proof, issue 16)."""
+
+from __future__ import annotations
+
+import pytest
+
+from verify.claims.registry import (PROOFS, CheckContext, CheckKind, Claim, ClaimResult, Verdict, proof_for,
+                                    with_proof)
+
+
+def _claim(cid: str, verdict: Verdict) -> Claim:
+    rule = {Verdict.REFUTED: "R-FALSE: planted"}.get(verdict, "")
+    return Claim(id=cid, seed="004", section="test", statement="s", kind=CheckKind.SYMBOLIC,
+                 check=lambda ctx: ClaimResult(verdict, "tested ok", {"n": 3}, "float", rule=rule))
+
+
+@pytest.fixture
+def attached():
+    added: list[str] = []
+
+    def attach(cid: str, fn):  # type: ignore[no-untyped-def]
+        proof_for(cid)(fn)
+        added.append(cid)
+
+    yield attach
+    for cid in added:
+        PROOFS.pop(cid, None)
+
+
+def test_a_proof_upgrades_a_tested_verified_claim_and_keeps_the_test(attached):
+    attached("004-Test-proof-a", lambda ctx, t: with_proof(t, summary="proven", proof={"method": "x"},
+                                                          domain="p > 1", precision="exact"))
+    res = _claim("004-Test-proof-a", Verdict.VERIFIED).run(CheckContext())
+    assert res.verdict is Verdict.VERIFIED and res.strength == "proven"
+    assert res.evidence["domain"] == "p > 1" and res.evidence["tested"]["evidence"] == {"n": 3}
+
+
+def test_a_proof_never_runs_on_a_refuted_claim(attached):
+    calls = []
+    attached("004-Test-proof-b", lambda ctx, t: calls.append(t) or t)
+    res = _claim("004-Test-proof-b", Verdict.REFUTED).run(CheckContext())
+    assert res.verdict is Verdict.REFUTED and calls == []
+
+
+def test_an_exception_in_a_proof_is_an_internal_error_not_a_tested_pass(attached):
+    def broken(ctx, t):  # type: ignore[no-untyped-def]
+        raise RuntimeError("boom")
+
+    attached("004-Test-proof-c", broken)
+    res = _claim("004-Test-proof-c", Verdict.VERIFIED).run(CheckContext())
+    assert res.verdict is Verdict.INCONCLUSIVE and res.evidence["internal_error"] is True
+
+
+def test_with_proof_refuses_an_unverified_result_and_a_second_proof(attached):
+    with pytest.raises(ValueError, match="VERIFIED"):
+        with_proof(ClaimResult(Verdict.INCONCLUSIVE, "?"), summary="", proof={}, domain="", precision="")
+    attached("004-Test-proof-d", lambda ctx, t: t)
+    with pytest.raises(ValueError, match="already attached"):
+        proof_for("004-Test-proof-d")(lambda ctx, t: t)
