@@ -166,6 +166,10 @@ def recheck_evidence(evidence: Mapping[str, Any], *, prec: int = 128) -> Any:
     proof = evidence.get("proof")
     if not isinstance(proof, Mapping):
         return RecheckResult(False, ["the evidence carries no proof"], 0, prec, 0.0)
+    if proof.get("method") == "symbolic":  # verify.claims.sets.proofs_symbolic: its own independent re-checker
+        from verify.proof import symbolic  # noqa: PLC0415
+
+        return symbolic.recheck(proof)
     obj, threshold, monotone = rebuild_objective(evidence)
     extra = []
     if _frac(proof.get("threshold", "0")) != threshold:
@@ -181,6 +185,10 @@ def recheck_evidence(evidence: Mapping[str, Any], *, prec: int = 128) -> Any:
 
 def describe_recheck(evidence: Mapping[str, Any], rc: Any) -> str:
     """"proof re-checked: N boxes cover DOMAIN, max bound B" or the problems."""
+    if isinstance(evidence.get("proof"), Mapping) and evidence["proof"].get("method") == "symbolic":
+        from verify.proof import symbolic  # noqa: PLC0415
+
+        return symbolic.describe(evidence["proof"], rc)
     if rc.ok:
         s = _proof_summary(evidence["proof"])
         return (f"proof re-checked: {rc.n_boxes} boxes cover {evidence.get('domain', '?')}, max bound "
