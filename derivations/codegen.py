@@ -399,29 +399,15 @@ def _render_cached(name: str, args: tuple[sp.Symbol, ...], expr0: sp.Expr, doc0:
     tmp = sp.numbered_symbols("_x")
     repl, reduced = sp.cse([expr], symbols=tmp, order="canonical")
     argnames = [a.name for a in fn.args]
-    lines = [f"def {fn.name}({', '.join(argnames)}):"]
+    lines = ["@_elementwise", f"def {fn.name}({', '.join(argnames)}):"]
     doc = fn.doc.strip().replace('"""', "'''")
-    lines.append('    """' + doc.replace("\n", "\n    ").rstrip() + "\n    ")
-    lines.append("    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy")
-    lines.append('    scalar for scalar input)."""')
-    for a in argnames:
-        lines.append(f"    {a} = numpy.asarray({a}, dtype=numpy.float64)")
-    lines.append('    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):')
-    lines.append("        # Branches of numpy.where are all evaluated; the unused ones may overflow.")
+    lines.append('    """' + doc.replace("\n", "\n    ").rstrip() + '"""')
     for sym, sub in repl:
-        lines.append(f"        {sym.name} = {printer.doprint(sub)}")
-    lines.append(f"        _result = {printer.doprint(reduced[0])}")
-    lines.append(f"    return _finish(_result, {', '.join(argnames)})")
+        lines.append(f"    {sym.name} = {printer.doprint(sub)}")
+    lines.append(f"    return {printer.doprint(reduced[0])}")
     return "\n".join(lines) + "\n"
 
 
-_FINISH = '''
-def _finish(result, *args):
-    """Broadcast ``result`` to the common shape of ``args``; a NumPy scalar for scalar input."""
-    shape = numpy.broadcast_shapes(*(numpy.shape(a) for a in args))
-    out = numpy.array(numpy.broadcast_to(numpy.asarray(result, dtype=numpy.float64), shape))
-    return out[()]
-'''
 
 
 def discover_targets(package: str = "derivations",
@@ -490,9 +476,10 @@ def render_module(name: str, parts: Sequence[GeneratedModule]) -> str:
         "import numpy",
         "import scipy.special",
         "",
+        "from smoothsens_core._elementwise import elementwise as _elementwise",
+        "",
         "__all__ = [" + ", ".join(repr(f.name) for f in funcs) + "]",
         "",
-        _FINISH,
     ]
     for f in funcs:
         body.append("")

@@ -203,22 +203,21 @@ class _Builder:
         lam = _lam(self.growth, r)
         return e, lam
 
+    def _chord(self, Zs, Ws):
+        """(D, rho2, df) of the chord from Zs to Ws: D = W - Z, rho2 = ||D||^2, df = f(W) - f(Z)."""
+        D = [Ws[i] - Zs[i] for i in range(self.d)]
+        return D, sum(c**2 for c in D), self.f_at(Ws) - self.f_at(Zs)
+
     def w_block(self, Zs, Ws):
-        d = self.d
-        D = [Ws[i] - Zs[i] for i in range(d)]
-        rho2 = sum(c**2 for c in D)
-        df = self.f_at(Ws) - self.f_at(Zs)
+        D, rho2, df = self._chord(Zs, Ws)
         gw = self.grad_at(Ws)
-        return [gw[i] * rho2 - df * D[i] for i in range(d)]
+        return [gw[i] * rho2 - df * D[i] for i in range(self.d)]
 
     def z_block(self, Zs, Ws):
-        d = self.d
-        D = [Ws[i] - Zs[i] for i in range(d)]
-        rho2 = sum(c**2 for c in D)
-        df = self.f_at(Ws) - self.f_at(Zs)
+        D, rho2, df = self._chord(Zs, Ws)
         gz = self.grad_at(Zs)
         e, lam = self.e_lam(Zs)
-        return [-gz[i] * rho2 + df * D[i] - df * rho2 * lam * e[i] for i in range(d)]
+        return [-gz[i] * rho2 + df * D[i] - df * rho2 * lam * e[i] for i in range(self.d)]
 
     def sphere_frame(self):
         """u(theta) on the unit sphere (hyperspherical angles, the convention of

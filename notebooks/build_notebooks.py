@@ -118,20 +118,21 @@ for lab in ("Student's t, BS19 (002 Claim 17)", "Student's t, GP (004 Lemma 3.5)
           f"{np.mean(ratio < 1):.0%} of the {ok.sum()} finite grid points)")
 print()
 print(" gamma/eps   BS19 t: class  printed      NRS07 Cauchy: class  printed")
+
+
+def class_and_printed_std(family, g, printed_std, shape):
+    # (std of the optimised calibration, the printed std at its shape parameter); inf if gamma is out of range
+    try:
+        c = cal.optimise_calibration(family, eps, gamma=g)
+        return c.noise_std, printed_std(eps, g, c.shape[shape])
+    except ValueError:
+        return np.inf, np.inf
+
+
 for r in ratios[::max(1, len(ratios) // 6)]:
     g = r * eps
-    try:
-        ct = cal.optimise_calibration("student_t_bs19", eps, gamma=g)
-        t_pr = cal.std_student_t_bs19_printed(eps, g, ct.shape["nu"])
-        t_cl = ct.noise_std
-    except ValueError:
-        t_cl = t_pr = np.inf
-    try:
-        cc = cal.optimise_calibration("gencauchy_nrs07", eps, gamma=g)
-        c_pr = cal.std_gencauchy_nrs07_printed(eps, g, cc.shape["p"])
-        c_cl = cc.noise_std
-    except ValueError:
-        c_cl = c_pr = np.inf
+    t_cl, t_pr = class_and_printed_std("student_t_bs19", g, cal.std_student_t_bs19_printed, "nu")
+    c_cl, c_pr = class_and_printed_std("gencauchy_nrs07", g, cal.std_gencauchy_nrs07_printed, "p")
     print(f"{r:10.3f}   {t_cl:12.5g} {t_pr:8.5g}      {c_cl:12.5g} {c_pr:8.5g}")"""),
     ("md", """\
 ## 002 Lemma 15: PolyPlace$(a/\\gamma,\\varepsilon/\\gamma)$ converges to Laplace$(a/\\varepsilon)$

@@ -19,374 +19,181 @@ Functions: admissible_alpha_000, admissible_beta_000, admissible_beta_000_printe
 import numpy
 import scipy.special
 
+from smoothsens_core._elementwise import elementwise as _elementwise
+
 __all__ = ['admissible_alpha_000', 'admissible_beta_000', 'admissible_beta_000_printed', 'alpha_polyplace', 'delta_laplace_gl', 'eps_gencauchy_gp', 'eps_gencauchy_nrs07', 'eps_laplace_gl', 'eps_laplace_nrs07', 'eps_polyplace', 'eps_student_t_bs19', 'eps_student_t_gp', 'eta_gencauchy_gp', 'eta_gencauchy_nrs07', 'eta_laplace_gl', 'eta_laplace_nrs07', 'eta_student_t_bs19', 'eta_student_t_gp', 'gamma_max_gencauchy_gp', 'gamma_max_gencauchy_nrs07', 'gamma_max_laplace_gl', 'gamma_max_laplace_nrs07', 'gamma_max_student_t_bs19', 'gamma_max_student_t_gp']
 
 
-def _finish(result, *args):
-    """Broadcast ``result`` to the common shape of ``args``; a NumPy scalar for scalar input."""
-    shape = numpy.broadcast_shapes(*(numpy.shape(a) for a in args))
-    out = numpy.array(numpy.broadcast_to(numpy.asarray(result, dtype=numpy.float64), shape))
-    return out[()]
-
-
+@_elementwise
 def admissible_alpha_000(eps, k, l):
     """000 Thm. 1 sliding parameter of h(z) ~ 1/(|z|^k + l), derived (= printed):
-    alpha = eps l^(1/k) / (2 (k-1)^((k-1)/k));  k > 1, l > 0.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    k = numpy.asarray(k, dtype=numpy.float64)
-    l = numpy.asarray(l, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _x0 = k - 1
-        _result = (1/2)*eps*l*(_x0*l)**(-_x0/k)
-    return _finish(_result, eps, k, l)
+    alpha = eps l^(1/k) / (2 (k-1)^((k-1)/k));  k > 1, l > 0."""
+    _x0 = k - 1
+    return (1/2)*eps*l*(_x0*l)**(-_x0/k)
 
 
+@_elementwise
 def admissible_beta_000(eps, k):
     """000 Thm. 1 dilation parameter of h(z) ~ 1/(|z|^k + l), derived:
-    beta = eps / (2 max(1, k - 1))  (printed eps/(2(k-1)) is wrong for 1 < k < 2).
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    k = numpy.asarray(k, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = (1/2)*eps/numpy.maximum(1, k - 1)
-    return _finish(_result, eps, k)
+    beta = eps / (2 max(1, k - 1))  (printed eps/(2(k-1)) is wrong for 1 < k < 2)."""
+    return (1/2)*eps/numpy.maximum(1, k - 1)
 
 
+@_elementwise
 def admissible_beta_000_printed(eps, k):
     """000 Thm. 1 dilation parameter AS PRINTED: beta = eps / (2 (k - 1)); wrong for 1 < k < 2
-    (erratum; use admissible_beta_000), kept to exhibit the erratum.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    k = numpy.asarray(k, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eps/(2*k - 2)
-    return _finish(_result, eps, k)
+    (erratum; use admissible_beta_000), kept to exhibit the erratum."""
+    return eps/(2*k - 2)
 
 
+@_elementwise
 def alpha_polyplace(eps, gamma):
     """alpha of PolyPlace(SS/gamma, alpha) for a target eps, 002 Thm. 8 (eps_polyplace solved):
-    alpha = eps / gamma;  0 < gamma < eps.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eps/gamma
-    return _finish(_result, eps, gamma)
+    alpha = eps / gamma;  0 < gamma < eps."""
+    return eps/gamma
 
 
+@_elementwise
 def delta_laplace_gl(gamma, eta, eps):
     """delta of the Laplace mechanism with g_L for a target eps > eta, 004 Lemma 3.6 inverted:
-    delta = exp(-(eps - eta)/gamma).
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    eta = numpy.asarray(eta, dtype=numpy.float64)
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = numpy.exp((-eps + eta)/gamma)
-    return _finish(_result, gamma, eta, eps)
+    delta = exp(-(eps - eta)/gamma)."""
+    return numpy.exp((-eps + eta)/gamma)
 
 
+@_elementwise
 def eps_gencauchy_gp(gamma, eta, p, theta, m):
     """eps of the GenCauchy(0,1,p,theta) smooth-sensitivity mechanism with g_E(.; gamma),
     004 Lemma 3.3 (m = 1) / Cor. 3.2 (m coordinates, l1 metric), derived:
-    eps = m gamma max(1, p theta - 1) + eta theta (p - 1)^((p-1)/p);  p > 1, theta >= 1.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    eta = numpy.asarray(eta, dtype=numpy.float64)
-    p = numpy.asarray(p, dtype=numpy.float64)
-    theta = numpy.asarray(theta, dtype=numpy.float64)
-    m = numpy.asarray(m, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _x0 = p - 1
-        _result = _x0**(_x0/p)*eta*theta + gamma*m*numpy.maximum(1, p*theta - 1)
-    return _finish(_result, gamma, eta, p, theta, m)
+    eps = m gamma max(1, p theta - 1) + eta theta (p - 1)^((p-1)/p);  p > 1, theta >= 1."""
+    _x0 = p - 1
+    return _x0**(_x0/p)*eta*theta + gamma*m*numpy.maximum(1, p*theta - 1)
 
 
+@_elementwise
 def eps_gencauchy_nrs07(gamma, eta, p):
     """[NRS07] eps of GenCauchy(0,1,p,1) as quoted in 004 (Remark after Lemma 3.5):
-    eps = (p + 1) gamma + (p + 1) eta.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    eta = numpy.asarray(eta, dtype=numpy.float64)
-    p = numpy.asarray(p, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _x0 = p + 1
-        _result = _x0*eta + _x0*gamma
-    return _finish(_result, gamma, eta, p)
+    eps = (p + 1) gamma + (p + 1) eta."""
+    _x0 = p + 1
+    return _x0*eta + _x0*gamma
 
 
+@_elementwise
 def eps_laplace_gl(gamma, eta, delta):
     """eps of the Laplace mechanism with g_L(x,x') = 1 + gamma dist, 004 Lemma 3.6, derived:
-    eps = eta + gamma ln(1/delta);  gamma, eta > 0, 0 < delta < 1.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    eta = numpy.asarray(eta, dtype=numpy.float64)
-    delta = numpy.asarray(delta, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eta - gamma*numpy.log(delta)
-    return _finish(_result, gamma, eta, delta)
+    eps = eta + gamma ln(1/delta);  gamma, eta > 0, 0 < delta < 1."""
+    return eta - gamma*numpy.log(delta)
 
 
+@_elementwise
 def eps_laplace_nrs07(gamma, eta, delta):
     """eps of the Laplace mechanism with g_E as scaled in 002 Claim 18 (after [NRS07]), quoted:
-    eps = eta + gamma ln(2/delta);  0 < delta < 1.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    eta = numpy.asarray(eta, dtype=numpy.float64)
-    delta = numpy.asarray(delta, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eta + gamma*(-numpy.log(delta) + numpy.log(2))
-    return _finish(_result, gamma, eta, delta)
+    eps = eta + gamma ln(2/delta);  0 < delta < 1."""
+    return eta + gamma*(-numpy.log(delta) + numpy.log(2))
 
 
+@_elementwise
 def eps_polyplace(gamma, alpha):
     """eps certified by PolyPlace(SS/gamma, alpha), 002 Thm. 8: the two log-derivatives of
     002 Lemma 12 sum to alpha/s, with s = 1/gamma per unit of the smooth sensitivity:
-    eps = alpha gamma;  gamma > 0, alpha > 1.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    alpha = numpy.asarray(alpha, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = alpha*gamma
-    return _finish(_result, gamma, alpha)
+    eps = alpha gamma;  gamma > 0, alpha > 1."""
+    return alpha*gamma
 
 
+@_elementwise
 def eps_student_t_bs19(gamma, eta, nu):
     """[BS19] eps of T_nu(0,1) as quoted in 004 (Remark after Lemma 3.5):
-    eps = (nu + 1) gamma + (nu + 1)/(2 sqrt nu) eta.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    eta = numpy.asarray(eta, dtype=numpy.float64)
-    nu = numpy.asarray(nu, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _x0 = nu + 1
-        _result = (1/2)*_x0*eta/numpy.sqrt(nu) + _x0*gamma
-    return _finish(_result, gamma, eta, nu)
+    eps = (nu + 1) gamma + (nu + 1)/(2 sqrt nu) eta."""
+    _x0 = nu + 1
+    return (1/2)*_x0*eta/numpy.sqrt(nu) + _x0*gamma
 
 
+@_elementwise
 def eps_student_t_gp(gamma, eta, nu):
     """eps of the Student's t T_nu(0,1) mechanism with g_E(.; gamma), 004 Lemma 3.5, derived:
-    eps = nu gamma + eta (nu + 1)/(2 sqrt nu);  nu > 1 (sup|D_scale| = max(1, nu) = nu).
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    eta = numpy.asarray(eta, dtype=numpy.float64)
-    nu = numpy.asarray(nu, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = (1/2)*eta*(nu + 1)/numpy.sqrt(nu) + gamma*nu
-    return _finish(_result, gamma, eta, nu)
+    eps = nu gamma + eta (nu + 1)/(2 sqrt nu);  nu > 1 (sup|D_scale| = max(1, nu) = nu)."""
+    return (1/2)*eta*(nu + 1)/numpy.sqrt(nu) + gamma*nu
 
 
+@_elementwise
 def eta_gencauchy_gp(eps, gamma, p, theta, m):
     """eta of eps_gencauchy_gp solved for a target eps (004 Lemma 3.3 / Cor. 3.2), derived by sp.solve:
-    eta = (eps - gamma*m*Max(1, p*theta - 1))*(p - 1)**((1 - p)/p)/theta;  eta > 0 iff gamma < gamma_max_gencauchy_gp.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    p = numpy.asarray(p, dtype=numpy.float64)
-    theta = numpy.asarray(theta, dtype=numpy.float64)
-    m = numpy.asarray(m, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _x0 = p - 1
-        _result = _x0**(-_x0/p)*(eps - gamma*m*numpy.maximum(1, p*theta - 1))/theta
-    return _finish(_result, eps, gamma, p, theta, m)
+    eta = (eps - gamma*m*Max(1, p*theta - 1))*(p - 1)**((1 - p)/p)/theta;  eta > 0 iff gamma < gamma_max_gencauchy_gp."""
+    _x0 = p - 1
+    return _x0**(-_x0/p)*(eps - gamma*m*numpy.maximum(1, p*theta - 1))/theta
 
 
+@_elementwise
 def eta_gencauchy_nrs07(eps, gamma, p):
     """eta of eps_gencauchy_nrs07 solved for a target eps ([NRS07] as quoted in 004 (Remark after Lemma 3.5)), derived by sp.solve:
-    eta = (eps - gamma*p - gamma)/(p + 1);  eta > 0 iff gamma < gamma_max_gencauchy_nrs07.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    p = numpy.asarray(p, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = (eps - gamma*p - gamma)/(p + 1)
-    return _finish(_result, eps, gamma, p)
+    eta = (eps - gamma*p - gamma)/(p + 1);  eta > 0 iff gamma < gamma_max_gencauchy_nrs07."""
+    return (eps - gamma*p - gamma)/(p + 1)
 
 
+@_elementwise
 def eta_laplace_gl(eps, gamma, delta):
     """eta of eps_laplace_gl solved for a target eps (004 Lemma 3.6), derived by sp.solve:
-    eta = eps + gamma*log(delta);  eta > 0 iff gamma < gamma_max_laplace_gl.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    delta = numpy.asarray(delta, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eps + gamma*numpy.log(delta)
-    return _finish(_result, eps, gamma, delta)
+    eta = eps + gamma*log(delta);  eta > 0 iff gamma < gamma_max_laplace_gl."""
+    return eps + gamma*numpy.log(delta)
 
 
+@_elementwise
 def eta_laplace_nrs07(eps, gamma, delta):
     """eta of eps_laplace_nrs07 solved for a target eps (002 Claim 18 (after [NRS07])), derived by sp.solve:
-    eta = eps + gamma*log(delta) - gamma*log(2);  eta > 0 iff gamma < gamma_max_laplace_nrs07.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    delta = numpy.asarray(delta, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eps + gamma*numpy.log(delta) - gamma*numpy.log(2)
-    return _finish(_result, eps, gamma, delta)
+    eta = eps + gamma*log(delta) - gamma*log(2);  eta > 0 iff gamma < gamma_max_laplace_nrs07."""
+    return eps + gamma*numpy.log(delta) - gamma*numpy.log(2)
 
 
+@_elementwise
 def eta_student_t_bs19(eps, gamma, nu):
     """eta of eps_student_t_bs19 solved for a target eps ([BS19] as quoted in 004 (Remark after Lemma 3.5)), derived by sp.solve:
-    eta = 2*sqrt(nu)*(eps - gamma*nu - gamma)/(nu + 1);  eta > 0 iff gamma < gamma_max_student_t_bs19.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    nu = numpy.asarray(nu, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = 2*numpy.sqrt(nu)*(eps - gamma*nu - gamma)/(nu + 1)
-    return _finish(_result, eps, gamma, nu)
+    eta = 2*sqrt(nu)*(eps - gamma*nu - gamma)/(nu + 1);  eta > 0 iff gamma < gamma_max_student_t_bs19."""
+    return 2*numpy.sqrt(nu)*(eps - gamma*nu - gamma)/(nu + 1)
 
 
+@_elementwise
 def eta_student_t_gp(eps, gamma, nu):
     """eta of eps_student_t_gp solved for a target eps (004 Lemma 3.5), derived by sp.solve:
-    eta = 2*sqrt(nu)*(eps - gamma*nu)/(nu + 1);  eta > 0 iff gamma < gamma_max_student_t_gp.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    gamma = numpy.asarray(gamma, dtype=numpy.float64)
-    nu = numpy.asarray(nu, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = 2*numpy.sqrt(nu)*(eps - gamma*nu)/(nu + 1)
-    return _finish(_result, eps, gamma, nu)
+    eta = 2*sqrt(nu)*(eps - gamma*nu)/(nu + 1);  eta > 0 iff gamma < gamma_max_student_t_gp."""
+    return 2*numpy.sqrt(nu)*(eps - gamma*nu)/(nu + 1)
 
 
+@_elementwise
 def gamma_max_gencauchy_gp(eps, p, theta, m):
     """The largest gamma of eps_gencauchy_gp at a target eps (004 Lemma 3.3 / Cor. 3.2): eps(gamma, eta = 0) = eps solved,
-    gamma_max = eps/(m*Max(1, p*theta - 1)).
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    p = numpy.asarray(p, dtype=numpy.float64)
-    theta = numpy.asarray(theta, dtype=numpy.float64)
-    m = numpy.asarray(m, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eps/(m*numpy.maximum(1, p*theta - 1))
-    return _finish(_result, eps, p, theta, m)
+    gamma_max = eps/(m*Max(1, p*theta - 1))."""
+    return eps/(m*numpy.maximum(1, p*theta - 1))
 
 
+@_elementwise
 def gamma_max_gencauchy_nrs07(eps, p):
     """The largest gamma of eps_gencauchy_nrs07 at a target eps ([NRS07] as quoted in 004 (Remark after Lemma 3.5)): eps(gamma, eta = 0) = eps solved,
-    gamma_max = eps/(p + 1).
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    p = numpy.asarray(p, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eps/(p + 1)
-    return _finish(_result, eps, p)
+    gamma_max = eps/(p + 1)."""
+    return eps/(p + 1)
 
 
+@_elementwise
 def gamma_max_laplace_gl(eps, delta):
     """The largest gamma of eps_laplace_gl at a target eps (004 Lemma 3.6): eps(gamma, eta = 0) = eps solved,
-    gamma_max = -eps/log(delta).
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    delta = numpy.asarray(delta, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = -eps/numpy.log(delta)
-    return _finish(_result, eps, delta)
+    gamma_max = -eps/log(delta)."""
+    return -eps/numpy.log(delta)
 
 
+@_elementwise
 def gamma_max_laplace_nrs07(eps, delta):
     """The largest gamma of eps_laplace_nrs07 at a target eps (002 Claim 18 (after [NRS07])): eps(gamma, eta = 0) = eps solved,
-    gamma_max = eps/(-log(delta) + log(2)).
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    delta = numpy.asarray(delta, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eps/(-numpy.log(delta) + numpy.log(2))
-    return _finish(_result, eps, delta)
+    gamma_max = eps/(-log(delta) + log(2))."""
+    return eps/(-numpy.log(delta) + numpy.log(2))
 
 
+@_elementwise
 def gamma_max_student_t_bs19(eps, nu):
     """The largest gamma of eps_student_t_bs19 at a target eps ([BS19] as quoted in 004 (Remark after Lemma 3.5)): eps(gamma, eta = 0) = eps solved,
-    gamma_max = eps/(nu + 1).
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    nu = numpy.asarray(nu, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eps/(nu + 1)
-    return _finish(_result, eps, nu)
+    gamma_max = eps/(nu + 1)."""
+    return eps/(nu + 1)
 
 
+@_elementwise
 def gamma_max_student_t_gp(eps, nu):
     """The largest gamma of eps_student_t_gp at a target eps (004 Lemma 3.5): eps(gamma, eta = 0) = eps solved,
-    gamma_max = eps/nu.
-
-    Generated code: arguments broadcast as NumPy arrays; returns float64 (a NumPy
-    scalar for scalar input)."""
-    eps = numpy.asarray(eps, dtype=numpy.float64)
-    nu = numpy.asarray(nu, dtype=numpy.float64)
-    with numpy.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        # Branches of numpy.where are all evaluated; the unused ones may overflow.
-        _result = eps/nu
-    return _finish(_result, eps, nu)
+    gamma_max = eps/nu."""
+    return eps/nu

@@ -93,12 +93,7 @@ class Gaussian(ContinuousDistribution):
         # |psi| = |z| increases on [0, inf); |1 + z psi| = |1 - z^2| decreases on [0, 1], increases after
         return (1.0,)
 
-    @property
-    def tail_exponent(self) -> float:
-        """math.inf: h(z) = e^(-z^2/2)/sqrt(2 pi) decays faster than every power."""
-        return math.inf
-
-    @property
-    def score_scale_limit(self) -> float:
-        """math.inf: |1 + z psi(z)| = |1 - z^2| is unbounded."""
-        return math.inf
+    #: math.inf: h(z) = e^(-z^2/2)/sqrt(2 pi) decays faster than every power (a plain class attribute overriding the base's property).
+    tail_exponent = math.inf
+    #: math.inf: |1 + z psi(z)| = |1 - z^2| is unbounded.
+    score_scale_limit = math.inf

@@ -137,6 +137,13 @@ def _k(u: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.exp(-0.5 * u * u)
 
 
+def _replace_end(x, fx, lo, flo, hi, fhi):  # type: ignore[no-untyped-def]
+    """The bracket (lo, f(lo) > 0, hi, f(hi) < 0) with ``x`` (value ``fx``) replacing the end of the
+    same sign, elementwise: lo where fx > 0, else hi.  Returns (lo, flo, hi, fhi)."""
+    pos = fx > 0
+    return np.where(pos, x, lo), np.where(pos, fx, flo), np.where(pos, hi, x), np.where(pos, fhi, fx)
+
+
 def _bisect(fun, lo, hi, b, where: str, guess=None):  # type: ignore[no-untyped-def]
     """Vectorised bracketed root of fun(a, b) = 0 with fun(lo) > 0 > fun(hi), certified per point.
 
@@ -176,12 +183,7 @@ def _bisect(fun, lo, hi, b, where: str, guess=None):  # type: ignore[no-untyped-
             )
         for _ in range(14):
             mid = 0.5 * (lr + hr)
-            fm = fun(mid, br)
-            pos = fm > 0
-            lr = np.where(pos, mid, lr)
-            flr = np.where(pos, fm, flr)
-            hr = np.where(pos, hr, mid)
-            fhr = np.where(pos, fhr, fm)
+            lr, flr, hr, fhr = _replace_end(mid, fun(mid, br), lr, flr, hr, fhr)
         lo[rest], hi[rest], flo[rest], fhi[rest] = lr, hr, flr, fhr
     # secant steps from the two bracket ends (regula falsi), clipped into the bracket
     x0, f0, x1, f1 = lo, flo, hi, fhi
@@ -192,11 +194,7 @@ def _bisect(fun, lo, hi, b, where: str, guess=None):  # type: ignore[no-untyped-
         x2 = np.where(np.isfinite(x2), x2, x1)
         x2 = np.where((x2 >= lo) & (x2 <= hi), x2, 0.5 * (lo + hi))
         f2 = fun(x2, b)
-        pos = f2 > 0
-        lo = np.where(pos, x2, lo)
-        flo = np.where(pos, f2, flo)
-        hi = np.where(pos, hi, x2)
-        fhi = np.where(pos, fhi, f2)
+        lo, flo, hi, fhi = _replace_end(x2, f2, lo, flo, hi, fhi)
         x0, f0, x1, f1 = x1, f1, x2, f2
     delta = 0.5 * _RTOL * np.abs(hi)
     xm, xp = np.maximum(x1 - delta, lo), np.minimum(x1 + delta, hi)

@@ -31,6 +31,7 @@ from smoothsens_core.sensitivity import (
     soft_two_way_threshold,
     two_way_regions,
 )
+from verify.claims.sets.sensitivity_004 import lemma_4_3_printed
 
 
 def _brute_L(f, z, knots, Lam, span=60.0):
@@ -134,36 +135,11 @@ def test_threshold_matches_printed_lemma_4_1():
     np.testing.assert_allclose(smooth_sensitivity_threshold(x, T, tau, growth_exp(gamma)), printed, rtol=1e-14)
 
 
-def _lemma_4_3_printed(z, T1, T2, tau, gamma):
-    """004 Lemma 4.3 typed case by case from the paper (g_E, Lambda = inf)."""
-    R1 = tau / math.sqrt(2); R2 = R1 + tau
-    c0 = np.array([T1 + tau / 2 + R1, T2 + tau / 2 + R1])
-    lab = two_way_regions(z, T1, T2, tau)
-    z1, z2 = z[:, 0], z[:, 1]
-    r = np.hypot(z1 - c0[0], z2 - c0[1])
-    e = lambda a: np.exp(-gamma * a) / tau  # noqa: E731
-    out = np.full(len(z), np.nan)
-    cases = {
-        "0,1": np.maximum(1 / (T1 + tau / 2 - z1), e(T1 - tau / 2 - z1)),
-        "0,2": np.maximum(1 / (T2 + tau / 2 - z2), e(T2 - tau / 2 - z2)),
-        "0,alpha": np.maximum(1 / (r - R1), e(r - R2)),
-        "1,1": np.maximum(1 / (z1 - (T1 - tau / 2)), e(z1 - (T1 + tau / 2))),
-        "1,2": np.maximum(1 / (z2 - (T2 - tau / 2)), e(z2 - (T2 + tau / 2))),
-        "1,3": np.maximum.reduce([1 / (z1 - (T1 - tau / 2)), e(z1 - (T1 + tau / 2)),
-                                  1 / (z2 - (T2 - tau / 2)), e(z2 - (T2 + tau / 2))]),
-        "1,alpha": np.maximum(1 / (R2 - r), e(R1 - r)),
-    }
-    with np.errstate(all="ignore"):
-        for k, v in cases.items():
-            out = np.where(lab == k, v, out)
-    return np.where(np.char.startswith(lab, "tau"), 1 / tau, out), lab
-
-
 def test_two_way_matches_printed_lemma_4_3_in_every_region():
     rng = np.random.default_rng(7)
     T1, T2, tau, gamma = 1.0, 2.0, 0.8, 0.9
     z = rng.uniform([-3, -2], [5, 6], size=(20000, 2))
-    printed, lab = _lemma_4_3_printed(z, T1, T2, tau, gamma)
+    printed, lab = lemma_4_3_printed(z, T1, T2, tau, gamma), two_way_regions(z, T1, T2, tau)
     assert set(lab) == {"0,1", "0,2", "0,alpha", "1,1", "1,2", "1,3", "1,alpha", "tau,1", "tau,2", "tau,alpha"}
     got = smooth_sensitivity_two_way_threshold(z, T1, T2, tau, growth_exp(gamma))
     np.testing.assert_allclose(got, printed, rtol=1e-13)

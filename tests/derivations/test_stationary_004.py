@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from derivations import stationary_004 as S
 from smoothsens_core._generated import stationary_004 as G
+from verify.reference.search import bisect_sign_change
 
 
 def test_stationary_lemma_4_1_v0_is_a_minimum_and_proof_typos_found():
@@ -61,13 +62,7 @@ def _alpha_mp(b):
     lo, hi = (mpmath.mpf(1), mpmath.mpf(2)) if b < 1 else (mpmath.mpf("1e-30"), mpmath.mpf(1))
     flo = f(lo)
     assert flo * f(hi) < 0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if (f(mid) < 0) == (flo < 0):
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+    return bisect_sign_change(f, lo, hi, flo, halvings=200)
 
 
 @pytest.mark.parametrize("e", [-1e-3, -3e-4, 1e-4, 1e-3])

@@ -107,6 +107,16 @@ def fit_lognormal_to_percentiles(percentiles: Mapping[float, float] | None = Non
     return mu, sigma
 
 
+def _lognormal_params(mu: float | None, sigma: float | None) -> tuple[float, float]:
+    """(mu, sigma) of the log-normal stand-in, checked: a value left None is taken from
+    :func:`fit_lognormal_to_percentiles` (fitted only when one is missing)."""
+    if mu is None or sigma is None:
+        mu0, s0 = fit_lognormal_to_percentiles()
+        mu = mu0 if mu is None else mu
+        sigma = s0 if sigma is None else sigma
+    return check_real("mu", mu), check_positive("sigma", sigma)
+
+
 def household_incomes(
     n: int, rng: Any, *, mu: float | None = None, sigma: float | None = None
 ) -> NDArray[np.float64]:
@@ -116,12 +126,7 @@ def household_incomes(
     """
     n = check_integer("n", n, minimum=1)
     gen = check_rng(rng)
-    if mu is None or sigma is None:
-        mu0, s0 = fit_lognormal_to_percentiles()
-        mu = mu0 if mu is None else mu
-        sigma = s0 if sigma is None else sigma
-    mu = check_real("mu", mu)
-    sigma = check_positive("sigma", sigma)
+    mu, sigma = _lognormal_params(mu, sigma)
     return np.exp(mu + sigma * gen.standard_normal(n))
 
 
@@ -144,12 +149,7 @@ def income_debt(
     gen = check_rng(rng)
     rho = check_in_interval("rho", rho, -1.0, 1.0, closed_low=True, closed_high=True)
     ratio = check_positive("debt_to_income", debt_to_income)
-    if mu is None or sigma is None:
-        mu0, s0 = fit_lognormal_to_percentiles()
-        mu = mu0 if mu is None else mu
-        sigma = s0 if sigma is None else sigma
-    mu = check_real("mu", mu)
-    sigma = check_positive("sigma", sigma)
+    mu, sigma = _lognormal_params(mu, sigma)
     z = gen.standard_normal((n, 2))
     out = np.empty((n, 2))
     out[:, 0] = np.exp(mu + sigma * z[:, 0])

@@ -1,5 +1,5 @@
-"""The mpmath maximisation searches of the claims: golden section on a bracket, and a grid scan
-followed by golden section around the best grid point.
+"""The mpmath searches of the claims: golden section on a bracket, a grid scan followed by golden
+section around the best grid point, and bisection of a sign change (a root on a bracket).
 
 Both work at the caller's precision (wrap calls in ``mpmath.workdps(...)``) and make no assumption
 beyond unimodality of the objective on the final bracket; the grid scan is what finds the bracket.
@@ -11,7 +11,7 @@ from typing import Any, Callable, Sequence
 
 import mpmath
 
-__all__ = ["golden_section_max", "grid_golden_max"]
+__all__ = ["bisect_sign_change", "golden_section_max", "grid_golden_max"]
 
 
 def golden_section_max(f: Callable[[Any], Any], a: Any, b: Any, iterations: int = 120) -> tuple[Any, Any]:
@@ -40,3 +40,16 @@ def grid_golden_max(f: Callable[[Any], Any], grid: Sequence[Any], iterations: in
     lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
     _, refined = golden_section_max(f, lo, hi, iterations)
     return max(refined, vals[i])
+
+
+def bisect_sign_change(f: Callable[[Any], Any], lo: Any, hi: Any, flo: Any, halvings: int | None = None) -> Any:
+    """A root of ``f`` in [lo, hi], where f(lo) = ``flo`` and f(hi) have opposite signs: bisection
+    (keep the half whose ends differ in sign), ``halvings`` times (default: mpmath's working precision
+    in bits + 10, so the bracket ends below the last digit); returns the midpoint of the last bracket."""
+    for _ in range(mpmath.mp.prec + 10 if halvings is None else halvings):
+        mid = (lo + hi) / 2
+        if (f(mid) < 0) == (flo < 0):
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2

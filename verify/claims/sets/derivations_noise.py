@@ -64,6 +64,16 @@ def _sampled_rows(ctx: CheckContext, salt: str, n: int, row: Callable[[Any], dic
         return [row(rng) for _ in range(k)]
 
 
+def _sampled_verdict(ctx: CheckContext, cmps: Sequence[Comparison], salt: str, n: int,
+                     row: Callable[[Any], dict[str, Any]], check: str, tol: float, *, dps: int = 30, minimum: int = 3,
+                     **verdict: Any) -> ClaimResult:
+    """:func:`derivation_verdict` of the comparisons ``cmps`` and one reference check named ``check``
+    (tolerance ``tol``) on the rows of :func:`_sampled_rows` (``salt``, ``n``, ``row``, ``dps``,
+    ``minimum``); ``verdict`` goes to :func:`derivation_verdict` (what, precision, extra)."""
+    rows = _sampled_rows(ctx, salt, n, row, dps=dps, minimum=minimum)
+    return derivation_verdict(cmps, [reference_check(check, rows, tol)], **verdict)
+
+
 def _gencauchy_cdf_quad(z: Any, p: Any, theta: Any) -> Any:
     """CDF of GenCauchy(0,1,p,theta) by quadrature of the reference density (the definition):
     F(z) = 1/2 + sgn(z) int_0^|z| h, by symmetry (verify.reference.distributions)."""
@@ -91,9 +101,8 @@ def check_def6(ctx: CheckContext) -> ClaimResult:
         mass = mpmath.quad(lambda x: polyplace_pdf(x, s, a), [-mpmath.inf, -s / a, 0, s / a, mpmath.inf])
         return {"s": s, "alpha": a, "derived": 1.0, "definition": mass}
 
-    rows = _sampled_rows(ctx, "002-def6", 10, row)
-    return derivation_verdict([cmp], [reference_check("quadrature of the density with the derived N", rows, 1e-20)],
-                    what="002 Def. 6 normaliser", precision="symbolic; quadrature at 30 digits")
+    return _sampled_verdict(ctx, [cmp], "002-def6", 10, row, "quadrature of the density with the derived N", 1e-20,
+                            what="002 Def. 6 normaliser", precision="symbolic; quadrature at 30 digits")
 
 
 @claim(
@@ -333,9 +342,9 @@ def check_cor14(ctx: CheckContext) -> ClaimResult:
         coef = -2 * (3 * mpmath.e - 17) * mpmath.mpf(ss) ** 2 / (mpmath.e * mpmath.mpf(eps) ** 3)
         return {"SS": ss, "eps": eps, "derived": coef, "definition": (c1)}
 
-    rows = _sampled_rows(ctx, "002-cor14", 6, row, dps=50, minimum=2)
-    return derivation_verdict([cmp], [reference_check("Richardson estimate of dVar/dgamma at 0 from the exact variance", rows, 1e-10)],
-                    what="002 Cor. 14 expansion", precision="symbolic series; mpmath 50 digits extrapolation")
+    return _sampled_verdict(ctx, [cmp], "002-cor14", 6, row,
+                            "Richardson estimate of dVar/dgamma at 0 from the exact variance", 1e-10, dps=50, minimum=2,
+                            what="002 Cor. 14 expansion", precision="symbolic series; mpmath 50 digits extrapolation")
 
 
 @claim(
@@ -359,9 +368,8 @@ def check_lemma15(ctx: CheckContext) -> ClaimResult:
         extrap = f2 + (f2 - f1) * g2 / (g1 - g2)
         return {"a": a, "eps": eps, "x": x, "derived": lap, "definition": (extrap)}
 
-    rows = _sampled_rows(ctx, "002-lemma15", 8, row, dps=40)
-    return derivation_verdict(cmps, [reference_check("density at gamma = 1e-8, 1e-9 extrapolated to 0", rows, 1e-12)],
-                    what="002 Lemma 15 Laplace limit", precision="symbolic limit; mpmath 40 digits")
+    return _sampled_verdict(ctx, cmps, "002-lemma15", 8, row, "density at gamma = 1e-8, 1e-9 extrapolated to 0", 1e-12,
+                            dps=40, what="002 Lemma 15 Laplace limit", precision="symbolic limit; mpmath 40 digits")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -384,9 +392,8 @@ def check_gc_normaliser(ctx: CheckContext) -> ClaimResult:
         mass = 2 * mpmath.quad(lambda z: gencauchy_pdf(z, p, theta), [0, 1, mpmath.inf])
         return {"p": p, "theta": theta, "derived": 1.0, "definition": mass}
 
-    rows = _sampled_rows(ctx, "004-gc-norm", 10, row)
-    res = derivation_verdict([cmp], [reference_check("quadrature of the density", rows, 1e-18)], what="004 Sec. 2.1 c_{p,theta}",
-                    precision="symbolic; quadrature at 30 digits",
+    res = _sampled_verdict(ctx, [cmp], "004-gc-norm", 10, row, "quadrature of the density", 1e-18,
+                           what="004 Sec. 2.1 c_{p,theta}", precision="symbolic; quadrature at 30 digits",
                     extra={"extraction_note": "the density prints c_{beta,theta}; read c_{p,theta}"})
     # 004 Sec. 2.1 prints the constant of the density as c_{beta,theta}: a subscript naming the wrong
     # parameter (the normaliser depends on p and theta).  The formula holds; the notation is a slip.
@@ -467,8 +474,7 @@ def _gencauchy_cdf_verdict(ctx: CheckContext, cdf: Any, cmps: Sequence[Compariso
         z = float(rng.normal() * spread)
         return {"z": z, "derived": f(z), "definition": (_gencauchy_cdf_quad(z, p, 1))}
 
-    rows = _sampled_rows(ctx, salt, 10, row)
-    return derivation_verdict(cmps, [reference_check("quadrature of the density", rows, 1e-18)], **verdict)
+    return _sampled_verdict(ctx, cmps, salt, 10, row, "quadrature of the density", 1e-18, **verdict)
 
 
 @claim(
@@ -512,9 +518,8 @@ def check_claim34(ctx: CheckContext) -> ClaimResult:
         b = _brute_sup(lambda z: c * z ** (c - 1) / (1 + z**c), 1e-6, 1e6)
         return {"c": c, "derived": fs(c), "definition": (b)}
 
-    rows = _sampled_rows(ctx, "004-claim34", 10, row)
-    return derivation_verdict(cmps, [reference_check("brute-force sup of phi_c' (grid + golden section)", rows, 1e-15)],
-                    what="004 Claim 3.4", precision="symbolic stationary points; brute force at 30 digits")
+    return _sampled_verdict(ctx, cmps, "004-claim34", 10, row, "brute-force sup of phi_c' (grid + golden section)", 1e-15,
+                            what="004 Claim 3.4", precision="symbolic stationary points; brute force at 30 digits")
 
 
 @claim(

@@ -11,7 +11,7 @@ Derivations and errata E1-E5: :mod:`derivations.stationary_004`.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -37,7 +37,7 @@ from scipy.optimize import minimize_scalar
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
 from verify.claims.evidence import agreement_verdict, maximise, rel_dev
 from verify.reference.queries import bounded_range_query_mp, kde_query_mp, threshold_query_mp
-from verify.reference.search import golden_section_max
+from verify.reference.search import bisect_sign_change, golden_section_max
 
 _CODE = "smoothsens_core/sensitivity/"
 _REL = 1e-9
@@ -240,7 +240,10 @@ def _two_way_generic(points: np.ndarray, T1: float, T2: float, tau: float, g) ->
     return np.asarray(eng.smooth_sensitivity(points), dtype=float)
 
 
-def _lemma_4_3_printed(z: np.ndarray, T1: float, T2: float, tau: float, gamma: float) -> np.ndarray:
+def lemma_4_3_printed(z: np.ndarray, T1: float, T2: float, tau: float, gamma: float) -> np.ndarray:
+    """004 Lemma 4.3 typed case by case from the paper (g_E, Lambda = inf) at the points ``z`` (n, 2):
+    the one-way formula with the distance to the band in each region of :func:`two_way_regions`,
+    1/tau on the band (the printed reference of claim 004-Lemma-4.3 and of the core's tests)."""
     R1 = tau / math.sqrt(2)
     R2 = R1 + tau
     c0 = np.array([T1 + tau / 2 + R1, T2 + tau / 2 + R1])
@@ -282,7 +285,7 @@ def check_lemma_4_3(ctx: CheckContext) -> ClaimResult:
     T1, T2, tau, gamma = 1.0, 2.0, 0.8, 0.7
     g = growth_exp(gamma)
     z = rng.uniform([-3, -2], [5, 6], size=(ctx.scaled(20000, 2000), 2))
-    printed = _lemma_4_3_printed(z, T1, T2, tau, gamma)
+    printed = lemma_4_3_printed(z, T1, T2, tau, gamma)
     engine = smooth_sensitivity_two_way_threshold(z, T1, T2, tau, g)
     dev_pe = float(np.max(np.abs(printed - engine) / engine))
     f = lambda p: soft_two_way_threshold(np.asarray(p).reshape(-1, 2), T1, T2, tau).reshape(np.shape(p)[:-1])  # noqa: E731
@@ -395,19 +398,6 @@ def check_lemma_4_5(ctx: CheckContext) -> ClaimResult:
     return ClaimResult(Verdict.REFUTED, f"projected pair worse: ratio {worst}", ev, "float64")
 
 
-def _bisect_sign_change(f: Callable[[Any], Any], lo: Any, hi: Any, flo: Any) -> Any:
-    """A root of ``f`` in [lo, hi], where f(lo) = ``flo`` and f(hi) have opposite signs: bisection
-    (keep the half whose ends differ in sign) for mpmath's working precision + 10 halvings; returns
-    the midpoint of the last bracket.  Used inside the callers' ``mpmath.workdps``."""
-    for _ in range(mpmath.mp.prec + 10):
-        mid = (lo + hi) / 2
-        if (f(mid) < 0) == (flo < 0):
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
 def _printed_lemma_4_6(c: Any, gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]:
     """004 Lemma 4.6 as printed, with only the typos E1 (phi_0's first exponent c_z) and E2
     (e^{-c^2/2} in S_2) fixed, evaluated in mpmath; S_1, S_3 as printed (phi_1)."""
@@ -420,7 +410,7 @@ def _printed_lemma_4_6(c: Any, gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]
         flo, fhi = f(lo), f(hi)
         if not flo * fhi < 0:
             return None
-        return _bisect_sign_change(f, lo, hi, flo)
+        return bisect_sign_change(f, lo, hi, flo)
 
     cands: dict[str, Any] = {}
     A = (-gh + mpmath.sqrt(gh**2 + 4)) / 2  # c c_w for c_w = phi_1(-gamma)
@@ -440,7 +430,7 @@ def _printed_lemma_4_6(c: Any, gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]
         f = lambda a: mpmath.exp(-(c - a) * (c + a) / 2) - (1 + a * (a - c))  # noqa: E731
         flo = f(lo)
         if flo * f(hi) < 0:
-            A = _bisect_sign_change(f, lo, hi, flo)
+            A = bisect_sign_change(f, lo, hi, flo)
             cands["S2 phi_0(c_w, 1) = 0"] = abs(k(A) - k(c)) / (abs(A - c) * h)
         cands["S2 c_w = 0"] = (1 - k(c)) / (c * h)
     b = (-gh + mpmath.sqrt(gh**2 + 4)) / 2
@@ -572,7 +562,7 @@ def _printed_lemma_4_7(gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]:
     s1_printed, s1_value = [], []
     for (a0, f0), (a1, f1) in zip(zip(grid, vals), zip(grid[1:], vals[1:])):
         if f0 * f1 < 0 and not (a0 < 1 < a1):
-            cw = _bisect_sign_change(F, a0, a1, f0)
+            cw = bisect_sign_change(F, a0, a1, f0)
             lz = phi1(cw)
             s1_printed.append(lz / h * cw * lz * mpmath.exp(-cw**2 * lz**2 / 2) / mpmath.exp(g * lz * h))
             s1_value.append(cw * lz * mpmath.exp(-cw**2 * lz**2 / 2) / mpmath.exp(g * lz * h) / h)
