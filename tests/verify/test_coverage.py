@@ -31,3 +31,21 @@ def test_a_known_result_maps_to_its_claim():
     rows = coverage_table(["004"])
     r = next(r for r in rows if r.location.startswith("Lemma 4.6 "))
     assert "004-Lemma-4.6" in r.claims
+
+
+def test_facts_and_tagged_equations_of_002_map_to_their_claims():
+    """Fact k is a numbered result; a display tagged (k) is checked by the claims citing eq./step (k)."""
+    rows = coverage_table(["002"])
+    by_loc = {r.location.split(" (line")[0]: r for r in rows}
+    assert by_loc["Fact 5"].claims == ("002-Fact-5",)
+    assert by_loc["Fact 4"].claims == ("002-Fact-4",)
+    assert by_loc["Fact 3"].status == "omitted"
+    text = (seed_dir() / SEEDS["002"]).read_text(encoding="utf-8")
+    eq2_line = next(i for i, ln in enumerate(text.splitlines(), 1) if r"c f_{cs, \alpha}(cx). \quad (2)" in ln)
+    eq2 = next(r for r in rows if r.location.startswith("displayed") and f"(line {eq2_line}," in r.location)
+    assert eq2.claims[0] == "002-Lemma-9-eq-2"
+    tag8_line = next(i for i, ln in enumerate(text.splitlines(), 1) if r"\tag{8}" in ln)
+    displays = [r for r in rows if r.location.startswith("displayed")]
+    start = [int(r.location.split("(line ")[1].split(",")[0]) for r in displays]
+    step8 = displays[max(k for k, ln in enumerate(start) if ln <= tag8_line)]  # the display holding \tag{8}
+    assert step8.claims[0] == "002-Lemma-9-step-8"

@@ -4,15 +4,17 @@
 line and lists
 
 * every numbered result -- ``Lemma``, ``Theorem``/``Thm.``, ``Corollary``/``Cor.``, ``Claim``,
-  ``Definition``/``Def.``, ``Proposition``/``Prop.``, ``Remark`` with its number -- once, at its
-  first mention;
+  ``Definition``/``Def.``, ``Proposition``/``Prop.``, ``Remark``, ``Fact`` with its number -- once,
+  at its first mention;
 * every displayed formula (``$$ ... $$``), located as "displayed formula <k> after <the last
   numbered result mentioned before it>" with its first characters;
 
 and gives each row the claim id(s) that check it or the reason it is left out.  A numbered result
 is covered by the claims whose id, section or statement names it (``Lemma-3.5`` / ``Lemma 3.5``);
-a displayed formula by the claims of the result it belongs to (the last one named before it, in
-the same section), else by a recorded omission (:data:`verify.claims.registry.OMISSIONS`) naming
+a displayed formula by the claims that name its equation number (a display tagged ``(2)`` or
+``\\tag{8}`` is checked by the claims citing "eq. (2)" or "step (8)" of the same seed), and by the
+claims of the result it belongs to (the last one named before it, in the same section), else by a
+recorded omission (:data:`verify.claims.registry.OMISSIONS`) naming
 that result.  Rows with neither are listed as ``unmapped`` -- they are not hidden: the report counts
 them, and the test tests/verify/test_coverage.py checks that every numbered result and displayed
 formula of the seeds appears in the table.
@@ -31,8 +33,9 @@ from .registry import OMISSIONS, SEEDS, Claim, load_registry
 __all__ = ["CoverageRow", "coverage_table", "seed_dir", "RESULT_RE", "coverage_counts"]
 
 _KINDS = {"Lemma": "Lemma", "Theorem": "Thm", "Thm.": "Thm", "Corollary": "Cor", "Cor.": "Cor", "Claim": "Claim",
-          "Definition": "Def", "Def.": "Def", "Proposition": "Prop", "Prop.": "Prop", "Remark": "Remark"}
-RESULT_RE = re.compile(r"\b(Lemma|Theorem|Thm\.|Corollary|Cor\.|Claim|Definition|Def\.|Proposition|Prop\.|Remark)"
+          "Definition": "Def", "Def.": "Def", "Proposition": "Prop", "Prop.": "Prop", "Remark": "Remark",
+          "Fact": "Fact"}
+RESULT_RE = re.compile(r"\b(Lemma|Theorem|Thm\.|Corollary|Cor\.|Claim|Definition|Def\.|Proposition|Prop\.|Remark|Fact)"
                        r"\s+([0-9]+(?:\.[0-9]+)?|[A-Z]\.[0-9]+|[IVX]+\.[0-9]+)\b")
 
 
@@ -93,6 +96,18 @@ def _section_of(line: str, major: str) -> tuple[str, str] | None:
     return num, major
 
 
+_TAG_RE = re.compile(r"\\(?:quad|qquad)\s*\(([0-9]+)\)|\\tag\s*\{\(?([0-9]+)\)?\}")
+
+
+def _claims_of_equation(claims: Iterable[Claim], body: str) -> tuple[str, ...]:
+    """The claims citing the equation number(s) the displayed formula ``body`` is tagged with."""
+    tags = {a or b for a, b in _TAG_RE.findall(body)}
+    if not tags:
+        return ()
+    pat = re.compile(rf"\b(?:eq\.|eqs\.|equation|step)\s*\((?:{'|'.join(sorted(tags))})\)", re.IGNORECASE)
+    return tuple(c.id for c in claims if pat.search(c.section) or pat.search(c.statement))
+
+
 def _claims_of_section(claims: Iterable[Claim], sec: str) -> tuple[str, ...]:
     if not sec:
         return ()
@@ -150,6 +165,8 @@ def coverage_table(seeds: Iterable[str] = ("000", "002", "003", "004")) -> list[
                     body = " ".join(" ".join(disp_buf + [parts[j]]).split())
                     ctx_key = last
                     ids = _claims_naming(claims, ctx_key) if ctx_key else ()
+                    eq_ids = _claims_of_equation(claims, body)
+                    ids = eq_ids + tuple(i for i in ids if i not in eq_ids)
                     if not ids:
                         ids = _claims_of_section(claims, sec)
                     reason = "" if ids else ((_omission_naming(seed, ctx_key) if ctx_key else "")

@@ -14,7 +14,17 @@ Every valid B is >= the g-smooth sensitivity B*(x) = sup_z L_{f,Lambda}(z) / g(x
 The audit searches adversarially for violations over the box ``domain`` (the user's U):
 
 1. exploration: stratified and uniform points plus the query's special points (band edges,
-   kernel centre); B is called on whole arrays (one call per batch);
+   kernel centre); B is called on whole arrays (one call per batch).  For a radial query (the
+   KDE) lattices of radii around the centre take 45 % of the budget (35 % on the kernel region
+   [0, 4h], 10 % beyond; spacing 5.7e-4 h and 1e-2 h at the default budget); with a vectorised B
+   (or when ``sweep_spacing`` is given) a radius sweep is added on top of the budget: one shifted
+   lattice over the whole range [0, r_max] (r_max: the largest ball around the centre inside the
+   box) at spacing ``sweep_spacing`` x h (default 4e-4 h: 60,000 radii on the default KDE box of
+   half-width 24 h, evaluated in one array call), so that every band of radii wider than the
+   spacing contains a swept radius whatever the seed.  A per-point B (one Python call per point)
+   gets the budget only; then
+1b. adaptive refinement around the lowest ratios B/B* (on a lattice 1/16 of the local spacing in
+   radius space for radial queries);
 2. pairs for (2): random partners at log-uniform distances up to min(Lambda, diam), nearest
    neighbours and random pairs of the exploration points (free: no new evaluations of B), and
    pairs straddling each special point at distances down to 1e-9 of the query's scale (jumps of B);
@@ -59,10 +69,13 @@ from ._callables import EvaluationFailure, PointFunction
 from verify.serialise import jsonable
 from .queries import BoundQuery, check_domain, resolve_query
 
-__all__ = ["BoundViolation", "BoundAuditReport", "audit_smooth_bound", "DEFAULT_BOUND_BUDGET"]
+__all__ = ["BoundViolation", "BoundAuditReport", "audit_smooth_bound", "DEFAULT_BOUND_BUDGET", "DEFAULT_SWEEP_SPACING"]
 
 FloatArray = NDArray[np.float64]
 DEFAULT_BOUND_BUDGET = 20_000
+#: Spacing of the radius sweep of a radial query, in units of the query's scale h (vectorised B):
+#: every band of radii at least this wide contains a swept radius (benchmarks/bench_band_detection.py).
+DEFAULT_SWEEP_SPACING = 4e-4
 _QUANTILES = (0.0, 0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999, 1.0)
 
 
@@ -141,10 +154,20 @@ class BoundAuditReport:
         return not self.violations and self.n_failed == 0 and self.unisolated == 0 and not self.below_optimal
 
     def summary(self) -> str:
+        sw, lat = self.extra.get("sweep"), self.extra.get("lattices")
+        n_sweep = int(sw["radii"]) if sw else 0
         lines = [f"smooth-bound audit of B for {self.query} ({self.source}) on "
                  f"[{_fmt_point(self.domain[0])}, {_fmt_point(self.domain[1])}]",
-                 f"  {self.evaluations} evaluations of B in {self.calls} calls "
-                 f"({'vectorised' if self.vectorised else 'scalar'}), {self.elapsed:.1f} s"]
+                 f"  {self.evaluations - n_sweep} evaluations of B"
+                 + (f" (+ {n_sweep} in the radius sweep)" if n_sweep else "")
+                 + f" in {self.calls} calls ({'vectorised' if self.vectorised else 'scalar'}), {self.elapsed:.1f} s"]
+        if lat:
+            lines.append(f"  lattices of radii in the budget ({lat['radii']} radii): spacing {lat['spacing']:.3g} on "
+                         f"[0, {lat['r_core']:.6g}]" + (f", {lat['tail_spacing']:.3g} on [{lat['r_core']:.6g}, "
+                                                       f"{lat['r_max']:.6g}]" if lat["r_max"] > lat["r_core"] else ""))
+        if sw:
+            lines.append(f"  radius sweep: {sw['radii']} radii at spacing {sw['spacing']:.3g} over [0, {sw['r_max']:.6g}] "
+                         "around the centre (on top of the budget)")
         lines.append(f"  largest ln(L/B) found (condition 1): {self.max_log_ratio['condition_1']:.3g}; "
                      f"largest ln(B(x)/(g B(x'))) (condition 2): {self.max_log_ratio['condition_2']:.3g}")
         c = self.comparison
@@ -402,7 +425,9 @@ class _RadialLayout:
 
     @property
     def s_tail(self) -> float:
-        return (self.r_max - self.r_core) / max(self.n_tail, 1)
+        # no tail lattice (the core lattice reaches r_max): points beyond r_max (corners of the box,
+        # d >= 2) are refined at the core spacing, not at spacing 0
+        return (self.r_max - self.r_core) / self.n_tail if self.n_tail else self.s_core
 
 
 def _radial_layout(q: BoundQuery, lo: FloatArray, hi: FloatArray, budget: int) -> _RadialLayout | None:
@@ -418,6 +443,13 @@ def _radial_layout(q: BoundQuery, lo: FloatArray, hi: FloatArray, budget: int) -
     n_core = int(0.35 * budget)
     n_tail = int(0.10 * budget) if r_max > r_core else 0
     return _RadialLayout(c, r_core, r_max, n_core, n_tail)
+
+
+def _sweep_layout(lay: _RadialLayout, spacing: float, room: int) -> _RadialLayout:
+    """One lattice of radii over the whole range [0, r_max] at ``spacing`` (at most ``room`` radii:
+    beyond that the spacing widens to r_max / room)."""
+    n = max(1, min(int(math.ceil(lay.r_max / spacing)), int(room)))
+    return _RadialLayout(lay.centre, lay.r_max, lay.r_max, n, 0)
 
 
 def _at_radii(centre: FloatArray, radii: FloatArray, gen: np.random.Generator) -> FloatArray:
@@ -581,6 +613,7 @@ def audit_smooth_bound(
     rtol: float = 1e-9,
     dps: int = 50,
     progress: Callable[[str], None] | None = None,
+    sweep_spacing: float | None = None,
 ) -> BoundAuditReport:
     """Audit a black-box B as a g-smooth upper bound on L_{f,Lambda} (004 Def. 8; module docstring).
 
@@ -592,7 +625,11 @@ def audit_smooth_bound(
     (:mod:`smoothsens_core.growth`), ``Lambda`` in (0, inf].  ``domain``: the box (lo, hi) of
     inputs to audit (default: a box around the query's band or centre; required for expressions).
     ``budget``: the number of evaluations of B (points; at most 9 more are spent re-evaluating
-    witnesses); ``rng``: a Generator or an int seed (the audit is reproducible from it).
+    witnesses), beyond the radius sweep of a radial query with a vectorised B; ``sweep_spacing``:
+    the spacing of that sweep in units of the query's scale (default :data:`DEFAULT_SWEEP_SPACING`
+    for a vectorised B; a per-point B gets no sweep beyond the budget unless it is given; at most
+    ``max_bstar_points`` of the query minus the budget's exploration are swept, the spacing widens
+    beyond that); ``rng``: a Generator or an int seed (the audit is reproducible from it).
     ``rtol``: relative margin a violation must exceed in mpmath (rounding of a correct float B stays
     below it); ``dps``: mpmath digits of the certification; ``progress``: called with a message at
     each phase.  Returns a :class:`BoundAuditReport`.
@@ -604,6 +641,8 @@ def audit_smooth_bound(
     budget = check_integer("budget", budget, minimum=500)
     rtol = check_positive("rtol", rtol)
     dps = check_integer("dps", dps, minimum=20)
+    if sweep_spacing is not None:
+        sweep_spacing = check_positive("sweep_spacing", sweep_spacing)
     seed = rng if isinstance(rng, (int, np.integer)) else "generator"
     gen = check_rng(rng)
     q = resolve_query(f, growth, Lambda, params)
@@ -622,8 +661,21 @@ def audit_smooth_bound(
     n_lhs = (n0 - sp.shape[0]) // 2
     lhs = np.stack([(gen.permutation(n_lhs) + gen.random(n_lhs)) / n_lhs for _ in range(d)], axis=1)
     parts = [sp, lo + span * lhs, lo + span * gen.random((n0 - sp.shape[0] - n_lhs, d))]
+    extra: dict[str, Any] = {}
+    sweep: _RadialLayout | None = None
     if radial is not None:
         parts.append(_radial_points(radial, gen))
+        extra["lattices"] = {"radii": radial.n_core + radial.n_tail, "spacing": radial.s_core,
+                             "r_core": radial.r_core, "tail_spacing": radial.s_tail, "r_max": radial.r_max}
+        if Bf.vectorised or sweep_spacing is not None:
+            # the radius sweep, on top of the budget: one lattice over [0, r_max]
+            spacing = (DEFAULT_SWEEP_SPACING if sweep_spacing is None else sweep_spacing) * q.scale
+            room = q.max_bstar_points - sum(p.shape[0] for p in parts) - int(0.04 * budget)
+            sweep = _sweep_layout(radial, spacing, room)
+            parts.append(_radial_points(sweep, gen))
+            extra["sweep"] = {"radii": sweep.n_core, "spacing": sweep.s_core, "r_max": sweep.r_max,
+                              "requested_spacing": spacing, "vectorised": Bf.vectorised}
+    allowance = budget + (sweep.n_core if sweep is not None else 0)  # evaluations the search may spend
     X0 = np.concatenate(parts)
     say(f"exploring {X0.shape[0]} points of the domain"
         + (f" ({X0.shape[0] - n0} on lattices of radii around the centre)" if radial is not None else ""))
@@ -653,7 +705,7 @@ def audit_smooth_bound(
 
     # 1b. adaptive refinement around the worst ratios B/B* (in radius space for radial queries) ----
     if Bstar is not None and comparison and comparison.get("n"):
-        XR, BR, BsR, baseR = _refine_ratios(q, Bf, S, radial, X0[idx_c], B0[idx_c], Bstar, lo, hi, span,
+        XR, BR, BsR, baseR = _refine_ratios(q, Bf, S, sweep or radial, X0[idx_c], B0[idx_c], Bstar, lo, hi, span,
                                            n0, min(int(0.04 * budget), q.max_bstar_points - idx_c.size), gen)
         if XR.shape[0]:
             say(f"refined {XR.shape[0]} points around the lowest ratios B/B*")
@@ -728,7 +780,7 @@ def audit_smooth_bound(
             S.add2(z[None, :], x[None, :], Bz, B0[i:i + 1])
 
     # 4. refinement ---------------------------------------------------------------------------------
-    remaining = max(0, budget - Bf.evaluations)
+    remaining = max(0, allowance - Bf.evaluations)
     say(f"refining the best candidates ({remaining} evaluations left)")
     X1, s1all = S.pool1()
     order1 = np.argsort(-s1all)
@@ -739,7 +791,7 @@ def audit_smooth_bound(
         Yr, vr, _ = _pattern_search(lambda Xc: S.score1(Xc), Y0, np.full((len(starts1), d), spacing) * 2,
                                     S.clip, remaining // 2, gen, 1e-13 * S.diam)
         S.add1(Yr, vr)
-    remaining = max(0, budget - Bf.evaluations)
+    remaining = max(0, allowance - Bf.evaluations)
     A2, P2, s2all = S.pool2()
     order2 = np.argsort(-s2all)
     starts2 = _distinct(np.concatenate([A2, P2], axis=1), order2[:4000], 12, 2 * spacing)
@@ -786,8 +838,8 @@ def audit_smooth_bound(
     if S.L_unavailable > 1:
         notes.append(f"L_{{f,Lambda}} was unavailable at {S.L_unavailable} points in all (condition (1) not "
                      "checked there)")
-    if Bf.evaluations > budget:
-        notes.append(f"{Bf.evaluations - budget} evaluations of B beyond the budget were spent on "
+    if Bf.evaluations > allowance:
+        notes.append(f"{Bf.evaluations - allowance} evaluations of B beyond the budget were spent on "
                      "re-evaluating witnesses and isolating failures")
     report = BoundAuditReport(
         query=q.describe(), source=q.source,
@@ -796,6 +848,7 @@ def audit_smooth_bound(
         violations=tuple(certified), uncertified=tuple(uncertified), failures=tuple(Bf.failures),
         n_failed=Bf.n_failed, unisolated=Bf.unisolated, max_log_ratio=max_lr, comparison=comparison,
         notes=tuple(notes), elapsed=time.perf_counter() - t0, rtol=rtol, dps=dps,
+        extra=extra,
     )
     say("done")
     return report
