@@ -19,7 +19,13 @@ translates any such SymPy expression tree into arb operations (python-flint 0.9)
     branch conditions) are certain, the simplified variant is evaluated (PolyPlace's
     |shift| + |scale| then simplifies to the constant alpha/s of 002 Lemma 12, so F = 0 is proven
     exactly, not approached);
-  - the mean-value form F(c) + sum_i dF/dv_i(B) (B_i - c_i) with the derivatives from ``sp.diff``;
+  - the mean-value form F(c) + sum_i dF/dv_i(B) (B_i - c_i) with the derivatives from ``sp.diff``,
+    for each smooth variant, and for the whole F only when every Piecewise in it is continuous
+    (SymPy differentiates a Piecewise branchwise, so across a jump the form would bound F by the
+    branch at the centre c: unsound);
+  - point intervals (a variable with lo == hi: a number of a statement kept symbolic, so that
+    SymPy never decides a comparison numerically) get no symbolic derivative (no box is ever
+    split there; :meth:`Objective.evaluate` refuses a box that widens one);
   - compactification of one half-line variable z in [0, inf) (see :class:`Objective`).
 
 Fallback: mpmath's ``iv`` would be used if python-flint were not importable; it is (0.9.0), so
@@ -568,9 +574,10 @@ def _tree_map(tree: dict[str, Any], leaf: Callable[[sp.Expr], sp.Expr], guard: C
                          for gs, ch in tree["children"]]}
 
 
-def _compile_tree_variants(tree: dict[str, Any], symbols: Sequence[sp.Symbol]) -> dict[str, Any]:
+def _compile_tree_variants(tree: dict[str, Any], symbols: Sequence[sp.Symbol],
+                           fixed: frozenset[sp.Symbol] = frozenset()) -> dict[str, Any]:
     if tree["kind"] == "leaf":
-        return {"kind": "leaf", "variant": _compile_variants([([], tree["expr"])], symbols)[0]}
+        return {"kind": "leaf", "variant": _compile_variants([([], tree["expr"])], symbols, fixed)[0]}
     coef = None
     if tree["coef"] is not None:
         try:
@@ -578,8 +585,10 @@ def _compile_tree_variants(tree: dict[str, Any], symbols: Sequence[sp.Symbol]) -
         except TypeError:
             coef = None
     return {"kind": tree["kind"], "coef": coef,
-            "children": [([(_compile_variants([([], sp.factor(g))], symbols)[0], st) for g, st in gs],
-                          _compile_tree_variants(ch, symbols)) for gs, ch in tree["children"]]}
+            # a guard in the point variables only is decided by one ball: no factoring needed
+            "children": [([(_compile_variants([([], g if g.free_symbols <= fixed else sp.factor(g))], symbols, fixed)[0], st)
+                           for g, st in gs],
+                          _compile_tree_variants(ch, symbols, fixed)) for gs, ch in tree["children"]]}
 
 
 def _guard_range(gv: _Variant, balls: Sequence[arb], box: Sequence[tuple[Fraction, Fraction]]) -> tuple[arb, arb] | None:
@@ -660,12 +669,17 @@ def _negate(cond: Any) -> Any:
 
 
 def _compile_variants(variants: list[tuple[list[tuple[sp.Expr, bool]], sp.Expr]],
-                      symbols: Sequence[sp.Symbol]) -> list[_Variant]:
+                      symbols: Sequence[sp.Symbol], fixed: frozenset[sp.Symbol] = frozenset()) -> list[_Variant]:
+    """Compiled variants with their gradients; a variable in ``fixed`` (a point interval of the
+    domain: every box has width 0 in it) gets the gradient 0, which is never used -- faces and the
+    mean-value form skip coordinates of width 0 -- and spares SymPy the derivative."""
     out = []
+    zero = compile_arb(sp.Integer(0), symbols) if fixed else None
     for guards, e in variants:
         value = compile_arb(e, symbols)
         try:
-            grads: list[ArbFunction] | None = [compile_arb(_gradient_form(e, v), symbols) for v in symbols]
+            grads: list[ArbFunction] | None = [zero if v in fixed else compile_arb(_gradient_form(e, v), symbols)
+                                               for v in symbols]
         except TypeError:
             grads = None
         out.append(_Variant([(compile_arb(g, symbols), strict) for g, strict in guards], value, grads, e))
@@ -763,8 +777,17 @@ class Objective:
                        if i != self.half_index and v not in guard_syms
                        and all(_is_affine_in(e, v) for e in self.variant_exprs)]
         plain = compile_arb(self.expr, self.symbols)
-        plain_var = _compile_variants([([], self.expr)], self.symbols)[0]
-        self._head = {"plain": plain, "plain_var": plain_var, "tree": _compile_tree_variants(tree, self.symbols)}
+        # point intervals (lo == hi): no box is ever split there, so no gradient is needed
+        fixed = frozenset(v.symbol for v in self.variables if not v.halfline and v.lo == v.hi)
+        self._fixed = [(i, v.lo) for i, v in enumerate(self.variables) if v.symbol in fixed]
+        # the mean-value form of the whole expression needs F continuous on every box (a jump of a
+        # Piecewise breaks F(c) + grad . (B - c): SymPy differentiates branchwise); with a
+        # discontinuous (or undecided) Piecewise only the split variants, smooth under their
+        # guards, get the mean-value form
+        pws = self.expr.atoms(sp.Piecewise)
+        plain_var = _compile_variants([([], self.expr)], self.symbols, fixed)[0] \
+            if all(_continuous(pw) for pw in pws) else None
+        self._head = {"plain": plain, "plain_var": plain_var, "tree": _compile_tree_variants(tree, self.symbols, fixed)}
         self.tail_lemma: dict[str, Any] | None = None
         if self.half_index is not None:
             z = self.symbols[self.half_index]
@@ -807,6 +830,9 @@ class Objective:
         the ball's upper end is meaningful (>= sup F on the box): variables in which the gradient
         has a certain sign are then fixed at the face where F is largest, and each variable in
         which F is affine (``self.affine``, checked symbolically) is evaluated at both faces."""
+        for i, q in self._fixed:  # compiled without a gradient there: the box must keep the point
+            if tuple(box[i]) != (q, q):
+                raise ValueError(f"variable {self.symbols[i]} is a point of the domain ({q}); got the interval {box[i]}")
         if upper_only and self.affine and any(box[i][0] != box[i][1] for i in self.affine):
             faces = [list(box)]
             for i in self.affine:

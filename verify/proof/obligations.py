@@ -26,8 +26,11 @@ Obligations (ids, statements and domains in :func:`catalogue`):
    eta |psi(z)| + gamma |1 + z psi(z)| + (m - 1) gamma U <= eps;
 2. tight eps enclosures (:func:`tight_enclosure`) at the points of ``tight_table(1.0)``;
 3. 004 Def. 8 condition (2) for the one-way threshold closed form (004 Lemma 4.1), in its local
-   form (below);
-4. controls that must come back "refuted" (:func:`controls`).
+   form (below), and with g_L for every ramp-profile closed form (one-way threshold, bounded range,
+   two-way threshold; :func:`ramp_def8_linear_objective`, with its sufficient condition);
+4. printed numbers proven by arb enclosures on a point box (004 Remark after Lemma 3.5, 003
+   inequality (5) example);
+5. controls that must come back "refuted" (:func:`controls`).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from .functions import Objective, Variable
 from .prover import ProofResult, SupEnclosure, enclose_sup, prove_le
 
 __all__ = ["Obligation", "rate_expression", "loss_rate_objective", "scale_sup_objective", "threshold_def8_objective",
+           "ramp_def8_linear_objective", "remark_3_5_example_objective", "ineq5_example_objective",
            "tight_objective", "tight_enclosure", "tight_points", "catalogue", "controls", "build", "run"]
 
 Q = Fraction
@@ -192,6 +196,119 @@ def threshold_def8_objective(b_box: tuple[Fraction, Fraction], gamma_box: tuple[
 
 
 # ---------------------------------------------------------------------------------------------------
+# 004 Def. 8 condition (2) with g_L for the ramp-profile closed forms (threshold, bounded range, two-way)
+# ---------------------------------------------------------------------------------------------------
+def ramp_def8_linear_objective(b_box: tuple[Fraction, Fraction], gamma_box: tuple[Fraction, Fraction], *,
+                               slack: Fraction = Fraction(0)) -> Objective:
+    """004 Def. 8 (2) with g_L(x, x') = 1 + gamma |x - x'| for the ramp-profile B* (Lambda = inf).
+
+    The closed forms.  Every threshold-type query of 004 Sec. 4 is f = clip(s(x)/w, 0, 1) with s a
+    1-Lipschitz signed distance and w the band width (``smoothsens_core/sensitivity/_ramp.py``): the
+    one-way threshold (004 Lemma 4.1, w = tau), the bounded range (004 App. C.3: tent w = (r-l)/2 +
+    tau/2, trapezoid w = tau) and the two-way threshold (004 Lemma 4.3 on each of its regions, w = tau).
+    With d(x) the distance to the band (d <= 0 inside it; 1-Lipschitz: |x| - c, a max of such, or a
+    Euclidean distance to a set), B*(x) = R(d(x)) with, for g_L and Lambda = inf (``ramp_one_point``),
+    R(d) = 1/w for d <= 0 and R(d) = max(1/(d + w), 1/(w (1 + gamma d))) for d > 0.
+
+    Reductions.  (i) d 1-Lipschitz and g_L nondecreasing in the distance: R(d) <= (1 + gamma|d - d'|)
+    R(d') for all d, d' implies B*(x) <= (1 + gamma |x - x'|) B*(x').  (ii) Scaling: R_w(d) =
+    (1/w) R_1(d/w; gamma w), so w = 1, b = d/w, g = gamma w.  (iii) For g_L the local condition
+    |(ln R)'| <= g is *not* sufficient (local steps compose to e^{g|b - b'|} > 1 + g|b - b'|).  A
+    sufficient condition: with C = 1/R (locally Lipschitz) and C_min = inf C > 0,
+        |C'(b)| <= g C_min  a.e.   implies   C(b') <= C(b) + g |b - b'| C_min <= (1 + g|b - b'|) C(b),
+    i.e. R(b) <= (1 + g |b - b'|) R(b').  Here C = 1 on b <= 0 (C' = 0) and C = min(1 + b, 1 + g b) on
+    b >= 0 (continuous at 0), so C_min = 1 is the claim C(b) >= 1, proven with it.
+    Obligation: F(b, g) = max(|C_i'(b)| - g + slack, 1 - C_i(b)) <= 0 with C_i the active piece
+    (the smaller; at ties both pieces are covered by the union of the branches), b in [0, inf)
+    (compactified; C_i affine, so the tail is rational), g in ``gamma_box``.  ``slack`` > 0 only
+    for the control (the bound g - slack is false where C = 1 + g b)."""
+    b, gm = A_THR, GAMMA_THR
+    near = 1 / (1 + b)  # 1/(d + w): the chord to the far band edge, z = x (004 Lemma 4.1, w = 1)
+    edge = 1 / (1 + gm * b)  # (1/w)/g_L(d): the band edge seen from x
+    c1, c2 = sp.cancel(1 / near), sp.cancel(1 / edge)
+    sl = sp.Rational(slack.numerator, slack.denominator)
+
+    def cond(c: sp.Expr) -> sp.Expr:
+        return sp.Max(sp.Abs(sp.diff(c, b)) - gm + sl, 1 - c)
+
+    F = sp.Piecewise((cond(c1), c1 - c2 < 0), (cond(c2), True))
+    return Objective(F, [Variable(b, Q(0), INF), Variable(gm, Q(gamma_box[0]), Q(gamma_box[1]))],
+                     name="ramp-profile B* (Lemma 4.1, App. C.3, Lemma 4.3) satisfies 004 Def. 8 (2) with g_L",
+                     meta={"source": "004 Def. 8 (2), Lemma 4.1, App. C.3, Lemma 4.3 (g_L, Lambda = inf)",
+                           "b": "d(x)/w (distance to the band over its width)", "gamma": "gamma w",
+                           "condition": "|(1/B)'| <= gamma w inf(1/B), 1/B >= 1 (w = 1)", "slack": str(slack)})
+
+
+# ---------------------------------------------------------------------------------------------------
+# printed numbers: arb enclosures (a point box in the statement's parameters)
+# ---------------------------------------------------------------------------------------------------
+def _band(x: sp.Expr, c: sp.Expr, t: sp.Expr) -> sp.Expr:
+    """(x - c - t)(x - c + t) <= 0  iff  |x - c| <= t (no |.|: one smooth variant per term)."""
+    return (x - c - t) * (x - c + t)
+
+
+def _r(x: Fraction | int) -> sp.Rational:
+    x = Fraction(x)
+    return sp.Rational(x.numerator, x.denominator)
+
+
+#: the selector of :func:`_select`
+SEL = sp.Symbol("k_statement", nonnegative=True)
+
+
+def _select(terms: list[sp.Expr]) -> sp.Expr:
+    """F(k) = terms[i] for k in [i, i + 1) (the last one at k = n - 1), k in [0, n - 1]: F <= 0 on that
+    interval is every term <= 0 (each is F on a subinterval).  A Piecewise, not a Max: SymPy's Max
+    constructor orders its arguments (slow, and numerically when they are numbers); on a box where
+    the guards are undecided the evaluator takes the union of the live branches."""
+    return sp.Piecewise(*[(t, SEL < i + 1) for i, t in enumerate(terms[:-1])], (terms[-1], True))
+
+
+def remark_3_5_example_objective(lemma_3_5_printed: Fraction = Fraction(1025, 1000)) -> Objective:
+    """004 Remark after Lemma 3.5: at gamma = 1/10, eta = 1/2, p = nu = 4 (theta = 1, m = 1)
+
+        Lemma 3.3 max(gamma, (p theta - 1) gamma) + theta (p-1)^((p-1)/p) eta rounds to 1.44 (2 decimals, "~1.44"),
+        [NRS07] (p + 1) gamma + (p + 1) eta = 3, Lemma 3.5 nu gamma + (nu+1)/(2 sqrt nu) eta = 1.025,
+        [BS19] (nu + 1) gamma + (nu + 1)/(2 sqrt nu) eta = 1.125   (each to 12 decimals),
+
+    as one obligation F_i = (v_i - c_i - t_i)(v_i - c_i + t_i) <= 0 (|v_i - c_i| <= t_i) for i = 0..3
+    (the selector k of :func:`_select`) on the point box of the example: the arb enclosure of each
+    value proves its printed rounding (the
+    tolerances are the claim's test's: half a unit of the last printed digit).  ``lemma_3_5_printed``
+    other than 1.025 only for the control."""
+    from derivations import privacy_loss as pl
+
+    # the formulas as printed in Lemmas 3.3 (theta = 1) and 3.5 (the statement is about the numbers
+    # they give; that they equal the derived eps is claim 004-Lemma-3.3-epsilon / -3.5-epsilon)
+    p, g, e = pl.P, pl.GAMMA, pl.ETA
+    gc = sp.Max(g, (p - 1) * g) + (p - 1) ** ((p - 1) / p) * e
+    st = p * g + (p + 1) / (2 * sp.sqrt(p)) * e
+    nrs07 = (p + 1) * g + (p + 1) * e  # [NRS07] as quoted in the Remark
+    bs19 = (p + 1) * g + (p + 1) / (2 * sp.sqrt(p)) * e  # [BS19] as quoted in the Remark
+    t2, t12 = sp.Rational(1, 200), sp.Rational(1, 2 * 10**12)
+    F = _select([_band(gc, sp.Rational(144, 100), t2), _band(nrs07, 3, t12),
+                 _band(st, _r(lemma_3_5_printed), t12), _band(bs19, sp.Rational(1125, 1000), t12)])
+    return Objective(F, [Variable(SEL, Q(0), Q(3)), Variable(g, Q(1, 10), Q(1, 10)), Variable(e, Q(1, 2), Q(1, 2)),
+                         Variable(p, Q(4), Q(4))],
+                     name="004 Remark 3.5 example: printed eps values", tail_lemma=False,
+                     meta={"source": "004 Remark after Lemma 3.5", "printed": {"lemma_3_3": "~1.44", "nrs07": "3",
+                           "lemma_3_5": str(lemma_3_5_printed), "bs19": "1.125"},
+                           "tolerance": {"lemma_3_3": "1/200", "others": "1/(2 10^12)"}})
+
+
+def ineq5_example_objective(printed: Fraction = Fraction(84, 10)) -> Objective:
+    """003 Sec. III-A, inequality (5): eps > ln(beta/alpha)/k; its example k = 1, alpha = 10^-4,
+    beta = 1/2: "it must hold that eps > 8.4" follows iff ln(beta/alpha)/k >= 8.4.  Obligation
+    F = printed - ln(beta/alpha)/k <= 0 on the point box of the example (``printed`` other than 8.4
+    only for the control)."""
+    a, b, k = sp.symbols("alpha beta k", positive=True)
+    F = _r(printed) - sp.log(b / a) / k
+    return Objective(F, [Variable(a, Q(1, 10**4), Q(1, 10**4)), Variable(b, Q(1, 2), Q(1, 2)), Variable(k, Q(1), Q(1))],
+                     name="003 inequality (5) example: ln(beta/alpha)/k >= 8.4", tail_lemma=False,
+                     meta={"source": "003 Sec. III-A, inequality (5) and its example", "printed": str(printed)})
+
+
+# ---------------------------------------------------------------------------------------------------
 # tight eps enclosures
 # ---------------------------------------------------------------------------------------------------
 def tight_points(eps: float = 1.0) -> list[dict[str, Any]]:
@@ -292,7 +409,31 @@ def catalogue(scale: str = "test") -> list[Obligation]:
                               "|(ln B)'(x)| <= gamma tau for B of Lemma 4.1 (g_E), i.e. B(x) <= e^{gamma|x-x'|} B(x')",
                               f"|x - T|/tau in [1/2, 10], gamma tau in [{lo}, {hi}]",
                               lambda lo=lo, hi=hi: threshold_def8_objective((Q(0), Q(19, 2)), (lo, hi))))
+    # 004 Def. 8 (2) with g_L for the ramp-profile closed forms: gamma w in [0, 64] (the dyadic point
+    # gamma w = 1, where the active piece of 1/B changes, is a bisection point of the domain)
+    obs.append(Obligation(RAMP_GL, "004 Def. 8 (2), Lemma 4.1, App. C.3, Lemma 4.3 (g_L)",
+                          "|(1/B)'(d)| <= gamma inf(1/B) and 1/B >= w for the ramp-profile B* of the one-way "
+                          "threshold, bounded range and two-way threshold (g_L, Lambda = inf), hence "
+                          "B(x) <= (1 + gamma|x - x'|) B(x')",
+                          f"d(x)/w in [0, inf), gamma w in [0, {RAMP_GL_GMAX}]",
+                          lambda: ramp_def8_linear_objective((Q(0), INF), (Q(0), Q(RAMP_GL_GMAX)))))
+    obs.append(Obligation(REMARK_35, "004 Remark after Lemma 3.5",
+                          "Lemma 3.3 eps = 1.44 (2 decimals), [NRS07] eps = 3, Lemma 3.5 eps = 1.025, [BS19] eps = "
+                          "1.125 (12 decimals) at gamma = 0.1, eta = 0.5, p = nu = 4",
+                          "gamma = 1/10, eta = 1/2, p = nu = 4, theta = 1 (the Remark's numbers, exact)",
+                          remark_3_5_example_objective))
+    obs.append(Obligation(INEQ5, "003 Sec. III-A, inequality (5) example",
+                          "ln(beta/alpha)/k >= 8.4 at k = 1, alpha = 1e-4, beta = 1/2 (so eps > ln(beta/alpha)/k "
+                          "gives eps > 8.4)", "k = 1, alpha = 1/10000, beta = 1/2 (the example's numbers, exact)",
+                          ineq5_example_objective))
     return obs
+
+
+#: ids of the obligations added for 004 Def. 8 and the printed numbers (verify/claims/sets/proofs_def8.py)
+RAMP_GL = "004-ramp-Def-8-(2)-g_L"
+RAMP_GL_GMAX = 64
+REMARK_35 = "004-Remark-3.5-example-numbers"
+INEQ5 = "003-Ineq-5-example-numbers"
 
 
 def controls() -> list[Obligation]:
@@ -319,6 +460,19 @@ def controls() -> list[Obligation]:
         Obligation("control-GenCauchy-Cor-3.2-m-dropped", "control (planted)",
                    "m = 3 outputs calibrated as m = 1: rate <= eps must fail", "z in [0, inf), p = 2, theta = 1, gamma/eps = 1/20",
                    lambda: _m_dropped(), expect="refuted"),
+        Obligation("control-ramp-Def-8-g_L-bound-minus-1e-6", "control (planted)",
+                   "|(1/B)'| <= (gamma - 1e-6) inf(1/B) for the ramp profile (g_L): must fail where 1/B = w(1 + gamma d)",
+                   f"d/w in [0, inf), gamma w in [0, {RAMP_GL_GMAX}]",
+                   lambda: ramp_def8_linear_objective((Q(0), INF), (Q(0), Q(RAMP_GL_GMAX)), slack=Q(1, 10**6)),
+                   expect="refuted"),
+        Obligation("control-Remark-3.5-lemma-3.5-minus-1e-6", "control (planted)",
+                   "Lemma 3.5 eps printed as 1.025 - 1e-6 (12 decimals): must fail",
+                   "gamma = 1/10, eta = 1/2, p = nu = 4",
+                   lambda: remark_3_5_example_objective(Q(1025, 1000) - Q(1, 10**6)), expect="refuted"),
+        Obligation("control-Ineq-5-example-plus-1e-6", "control (planted)",
+                   "ln(beta/alpha)/k >= ln(5000) + 1e-6 (the exact threshold 1e-6 too high): must fail",
+                   "k = 1, alpha = 1/10000, beta = 1/2",
+                   lambda: ineq5_example_objective(Fraction(math.log(5000)) + Q(1, 10**6)), expect="refuted"),
     ]
 
 

@@ -1,0 +1,129 @@
+"""Interval proofs of 004 Def. 8 (g_L, ramp profile) and of printed numbers (issue 16): proven and
+re-checked, attached to their claims, planted controls refuted with a certificate."""
+
+from __future__ import annotations
+
+import copy
+import math
+from fractions import Fraction as Q
+
+import numpy as np
+import pytest
+
+pytest.importorskip("flint")
+
+from verify.claims import CheckContext, Verdict, load_registry  # noqa: E402
+from verify.claims.sets import proofs as P  # noqa: E402
+from verify.proof import obligations as O  # noqa: E402
+from verify.proof.functions import workprec  # noqa: E402
+from verify.proof.prover import prove_le  # noqa: E402
+from verify.proof.recheck import recheck  # noqa: E402
+
+NEW = [O.RAMP_GL, O.REMARK_35, O.INEQ5]
+CONTROLS = ["control-ramp-Def-8-g_L-bound-minus-1e-6", "control-Remark-3.5-lemma-3.5-minus-1e-6",
+            "control-Ineq-5-example-plus-1e-6"]
+
+
+@pytest.mark.parametrize("ob_id", NEW)
+def test_new_obligations_are_proven_and_rechecked_on_a_fresh_objective(ob_id):
+    res = prove_le(O.build(ob_id))
+    assert res.status == "proven", (ob_id, res.reason, res.box)
+    assert res.max_bound <= 0
+    rc = recheck(res.to_json(), O.build(ob_id), prec=112)
+    assert rc.ok, rc.problems
+
+
+@pytest.mark.parametrize("ob_id", CONTROLS)
+def test_planted_controls_are_refuted_with_a_certified_point(ob_id):
+    ob = next(o for o in O.controls() if o.id == ob_id)
+    assert ob.expect == "refuted"
+    res = prove_le(ob.build())
+    assert res.status == "refuted", (ob_id, res.reason)
+    cx = res.counterexample
+    assert Q(cx["lower"]) > 0 and cx["mp50_confirms"] is True
+
+
+def test_ramp_g_l_obligation_covers_the_half_line_and_the_switch_of_pieces():
+    obj = O.build(O.RAMP_GL)
+    assert obj.domain()[0] == (Q(0), Q(2))  # d/w in [0, inf) compactified
+    res = prove_le(obj)
+    us = [b[0] for b in res.boxes]
+    assert min(lo for lo, _ in us) == 0 and max(hi for _, hi in us) == 2
+    gs = [b[1] for b in res.boxes]
+    assert min(lo for lo, _ in gs) == 0 and max(hi for _, hi in gs) == O.RAMP_GL_GMAX
+
+
+def test_ramp_g_l_statement_matches_the_core_closed_form():
+    """What the obligation proves is what the core computes: B*(x) of the bounded range and the
+    threshold with g_L satisfy B(x) <= (1 + gamma|x - x'|) B(x') at random pairs (float, 1e-12)."""
+    from smoothsens_core.growth import growth_linear
+    from smoothsens_core.sensitivity import smooth_sensitivity_bounded_range, smooth_sensitivity_threshold
+
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        gamma = float(rng.uniform(0.01, 5.0))
+        g = growth_linear(gamma)
+        x = rng.uniform(-8, 8, 400)
+        xp = x + rng.normal(size=400) * rng.choice([1e-3, 0.1, 1.0, 5.0], size=400)
+        for f in (lambda u: smooth_sensitivity_bounded_range(u, -1.0, 0.5, 0.3, g),
+                  lambda u: smooth_sensitivity_threshold(u, 0.2, 0.7, g)):
+            b, bp = f(x), f(xp)
+            assert np.all(b <= (1 + gamma * np.abs(x - xp)) * bp * (1 + 1e-12))
+
+
+def test_local_exponential_form_is_not_the_g_l_condition():
+    """The reason for the g_L obligation: with g_L = 1 + gamma d the local condition |(ln B)'| <=
+    gamma holds for B = e^{-gamma d} but B(0) <= (1 + gamma d) B(d) fails for large d."""
+    gamma, d = 1.0, 3.0
+    assert 1.0 > (1 + gamma * d) * math.exp(-gamma * d)
+
+
+def test_a_discontinuous_piecewise_gets_no_mean_value_form_of_the_whole():
+    """Soundness: the mean-value form of a Piecewise with a jump (SymPy differentiates branchwise)
+    would bound F on a box by the branch at its centre; the planted Remark control has its false
+    branch off the centre of the selector box, so the box's upper bound must stay above 0."""
+    obj = next(o for o in O.controls() if o.id == "control-Remark-3.5-lemma-3.5-minus-1e-6").build()
+    with workprec(128):
+        v = obj.evaluate(obj.domain(), upper_only=True)
+    assert v > 0
+
+
+def test_a_point_variable_cannot_be_widened():
+    obj = O.build(O.INEQ5)
+    box = obj.domain()
+    box[0] = (Q(1, 10**4), Q(2, 10**4))
+    with workprec(64), pytest.raises(ValueError, match="point of the domain"):
+        obj.evaluate(box)
+
+
+@pytest.fixture(scope="module")
+def registry():
+    return load_registry()
+
+
+@pytest.mark.parametrize("cid", ["003-Ineq-5-example", "004-Remark-3.5-example", "004-Def-8-ramp-g_L-proof"])
+def test_claims_are_proven_and_their_json_rechecks(registry, cid):
+    res = registry.get(cid).run(CheckContext(budget=0.2))
+    assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
+    ev = res.evidence
+    assert ev["rebuild"]["what"] == "obligation" and ev["domain"]
+    rc = P.recheck_evidence(ev)
+    assert rc.ok, rc.problems
+    if cid != "004-Def-8-ramp-g_L-proof":  # attached proofs keep the test's evidence
+        assert "tested" in ev and ev["proof"]["method"] == "interval"
+    # an edited bound (below what F reaches on its box) is rejected
+    bad = copy.deepcopy(dict(ev))
+    bad["proof"]["bounds"][0] = str(Q(bad["proof"]["bounds"][0]) - 1)
+    assert _rejected(bad)
+    # a proof moved to another obligation is rejected (another domain)
+    moved = copy.deepcopy(dict(ev))
+    moved["rebuild"]["obligation"] = O.INEQ5 if cid != "003-Ineq-5-example" else O.REMARK_35
+    assert _rejected(moved)
+
+
+def _rejected(ev) -> bool:
+    """As ``smoothsens audit --recheck-proof`` judges it: a ValueError is a malformed (rejected) proof."""
+    try:
+        return not P.recheck_evidence(ev).ok
+    except ValueError:
+        return True
