@@ -91,7 +91,9 @@ def test_geometric_mechanism_is_vectorised_and_judged():
     assert ok.vectorised and ok.discrete and ok.passed
     assert time.perf_counter() - t0 < 30  # ~1 s vectorised; one call per draw took minutes
     bad = audit_blackbox_mechanism(wrong, 1.0, "hamming", pairs=[(0.0, 1.0)], rng=0, budget=50_000)
-    assert bad.violated and 1.0 < bad.eps_lower <= 2.0 and "support points" in bad.pairs[0].event
+    # the event is a true tail of the integers ({y <= 0}: every integer below, seen or not) and the bound
+    # reaches 0.95 x the true eps = 2
+    assert bad.violated and 0.95 * 2.0 <= bad.eps_lower <= 2.0 and bad.pairs[0].event.startswith(("y <= ", "y > "))
 
 
 def test_integer_release_with_shared_noise_is_not_vectorised():

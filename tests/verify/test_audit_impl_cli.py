@@ -165,3 +165,52 @@ def test_cli_wrong_signature_and_broken_module(tmp_path, capsys):
     (tmp_path / "boom.py").write_text("1 / 0\n")
     code, _, err = _run([f"{tmp_path / 'boom.py'}:B", *THR, "--no-progress"], capsys)
     assert code == 2 and "raised ZeroDivisionError" in err
+
+
+_SAMPLERS = '''
+import numpy as np
+from smoothsens_core.distributions import TwoSidedGeometric
+
+
+def gauss(n, rng):
+    return 1.0 + 2.0 * rng.standard_normal(n)
+
+
+def gauss_wide(n, rng):  # standard deviation 2.1 instead of 2
+    return 1.0 + 2.1 * rng.standard_normal(n)
+
+
+def dlap(n, rng):  # discrete Laplace of scale 20 at loc 3: P(k) ~ exp(-|k - 3| / 20)
+    return TwoSidedGeometric(1.0, sensitivity=20.0, loc=3).sample(n, rng)
+
+
+def dlap_wide(n, rng):  # discrete Laplace of scale 22 instead of 20
+    return TwoSidedGeometric(1.0, sensitivity=22.0, loc=3).sample(n, rng)
+'''
+
+
+def test_cli_sampler_gaussian_and_discrete_laplace(tmp_path, capsys):
+    mod = tmp_path / "samplers.py"
+    mod.write_text(_SAMPLERS)
+    gauss = ["--kind", "sampler", "--distribution", "gaussian", "--loc", "1", "--scale", "2", "--budget", "50000",
+             "--no-progress"]
+    code, out, _ = _run([f"{mod}:gauss", *gauss], capsys)
+    assert code == 0 and "verdict: PASS" in out and "Anderson-Darling" in out
+    code, out, _ = _run([f"{mod}:gauss_wide", *gauss], capsys)
+    assert code == 3 and "REJECTED" in out
+    for name in ("geometric", "discrete-laplace"):
+        dl = ["--kind", "sampler", "--distribution", name, "--loc", "3", "--scale", "20", "--budget", "50000",
+              "--no-progress"]
+        code, out, _ = _run([f"{mod}:dlap", *dl], capsys)
+        assert code == 0 and "verdict: PASS" in out and "chi-square" in out, out
+        assert "two-sided geometric" in out or "TwoSidedGeometric" in out
+    code, out, _ = _run([f"{mod}:dlap_wide", *dl], capsys)
+    assert code == 3 and "REJECTED" in out
+
+
+def test_cli_sampler_discrete_laplace_rejects_a_fractional_loc(tmp_path, capsys):
+    mod = tmp_path / "samplers.py"
+    mod.write_text(_SAMPLERS)
+    code, _, err = _run([f"{mod}:dlap", "--kind", "sampler", "--distribution", "discrete-laplace", "--loc", "0.5",
+                         "--no-progress"], capsys)
+    assert code == 2 and "--loc must be an integer" in err

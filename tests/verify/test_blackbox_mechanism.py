@@ -196,3 +196,72 @@ def test_exact_certificate_fails_the_audit_even_when_sampling_passes():
                                    budget=20_000)
     assert rep.outcome == "inconclusive" and rep.inconclusive and not rep.passed and not rep.violated
     assert rep.verdict_text().startswith("INCONCLUSIVE")
+
+
+# ---- power of the pure-eps lower bound (issue 15: >= 0.95 x the true eps at the default budget) --------
+# Reference: x + Lap(0, 1) at the pair (0, 1) has true eps = 1 (004 Lemma 2.3); the discrete Laplace of
+# scale 20 (P(k) ~ exp(-|k - x|/20), 003 App. A) at the pair (0, 20) has true eps = 20/20 = 1, i.e.
+# 1/20 per unit distance.  A claim of eps/2 is wrong; the bound must reach 0.95 x the true eps.
+
+def _laplace_vec(x, rng):
+    x = np.asarray(x, dtype=float)
+    return x + rng.laplace(0.0, 1.0, size=x.shape)
+
+
+def _discrete_laplace_vec(x, rng):
+    from smoothsens_core.distributions import TwoSidedGeometric
+    x = np.asarray(x, dtype=float)
+    return np.round(x) + TwoSidedGeometric(1.0, sensitivity=20.0).sample(x.size, rng).reshape(x.shape)
+
+
+@pytest.mark.parametrize("release, pair", [(_laplace_vec, (0.0, 1.0)), (_discrete_laplace_vec, (0.0, 20.0))],
+                         ids=["laplace", "discrete-laplace"])
+def test_audit_mechanism_pure_eps_bound_reaches_095_of_the_true_eps_at_the_default_budget(release, pair):
+    from verify.cli.commands.audit_libraries import DEFAULT_BUDGET
+    d = pair[1] - pair[0]
+    true_eps = 1.0 / d  # per unit distance
+    for budget in (DEFAULT_BUDGET, None):  # the table's budget and the function's own default (200 000)
+        kw = {} if budget is None else {"budget": budget}
+        wrong = audit_blackbox_mechanism(release, true_eps / 2, pairs=[pair], rng=0, density=False, Lambda=d, **kw)
+        assert wrong.violated and wrong.eps_lower > true_eps / 2
+        assert 0.95 * true_eps <= wrong.eps_lower <= true_eps, wrong.summary()
+        # integer outputs are drawn in batches and counted as histograms: the vectorised path
+        assert wrong.vectorised and wrong.discrete == (release is _discrete_laplace_vec)
+    right = audit_blackbox_mechanism(release, true_eps, pairs=[pair], rng=0, density=False, Lambda=d,
+                                     budget=DEFAULT_BUDGET)
+    assert right.passed and right.eps_lower <= true_eps, right.summary()
+
+
+def test_audit_mechanism_pure_eps_bound_at_40000_draws_reaches_095_for_laplace():
+    """The joint exact test inverted in eps adds the two relative errors in quadrature (two
+    Clopper-Pearson bounds add them): at 40 000 draws per input the bound reaches 0.95 on seeds 0-2."""
+    for seed in (0, 1, 2):
+        rep = audit_blackbox_mechanism(_laplace_vec, 0.5, pairs=[(0.0, 1.0)], rng=seed, density=False, budget=40_000)
+        assert 0.95 <= rep.eps_lower <= 1.0, rep.summary()
+
+
+def test_audit_mechanism_discrete_events_are_true_tails_and_not_overfitted_ratio_sets():
+    # the chosen eps event of the discrete Laplace is a tail {y <= t} or {y > t} of all integers (values
+    # unseen in the selection draws included), not a set of points chosen for their empirical ratio
+    for seed in (1, 4):
+        rep = audit_blackbox_mechanism(_discrete_laplace_vec, 0.5 / 20, pairs=[(0.0, 20.0)], rng=seed,
+                                       density=False, Lambda=20.0, budget=40_000)
+        ev = rep.pairs[0].event
+        assert ev.startswith("y <= ") or ev.startswith("y > "), ev
+        assert rep.eps_lower * 20 >= 0.9
+
+
+def test_audit_mechanism_eps_bound_holds_its_false_alarm_rate():
+    """A correct claim (eps = true eps) is refuted by the sampling bound at most ~false_alarm of the
+    time: false_alarm = 0.1 over 40 seeds, Binomial(40, 0.1): P(>= 10) < 0.003; and the bound never
+    exceeds the true eps at the default false-alarm 1e-3."""
+    fails = 0
+    for seed in range(40):
+        rep = audit_blackbox_mechanism(_laplace_vec, 1.0, pairs=[(0.0, 1.0)], rng=seed, density=False,
+                                       budget=4000, false_alarm=0.1)
+        fails += rep.eps_lower > 1.0
+    assert fails <= 9
+    for seed in range(5):
+        rep = audit_blackbox_mechanism(_discrete_laplace_vec, 1.0 / 20, pairs=[(0.0, 20.0)], rng=seed,
+                                       density=False, Lambda=20.0, budget=20_000)
+        assert rep.passed and rep.eps_lower <= 1.0 / 20

@@ -17,18 +17,26 @@ true eps at the claimed delta, and delta_lo = p_lo - e^{eps dist} p_hi on its de
 (Bichsel et al., IEEE S&P 2021) and DP-Auditorium (Kong et al., 2024)):
 
 1. selection: min(n/10, chunk) draws of M(x) and of M(x') (one chunk, in this process); a histogram on the pooled quantiles (``n_bins`` bins,
-   refined in both tails down to the 1e-4 quantile) -- or, for integer outputs, the observed support
-   points one per bin -- proposes the events S: every bin, every left tail (-inf, e_k] and right tail
-   (e_k, inf), and for integer outputs the likelihood-ratio sets (support points sorted by their
-   empirical ratio, every prefix).  Over both directions (x vs x' and x' vs x) two events are chosen:
-   the one with the largest Clopper-Pearson lower bound of the log ratio (the eps event) and the tail
+   refined in both tails down to the 1e-4 quantile) -- or, for integer outputs, one bin (e_(i-1), e_i] per
+   observed support point e_i (the point and the unseen integers just below it, so that a union of bins
+   from one end is a true tail of the integers) -- proposes the events S: every bin, every left tail
+   (-inf, e_k] and right tail (e_k, inf), and for integer outputs the likelihood-ratio sets (support
+   points sorted by their empirical ratio on the first half of the selection draws, every prefix; scored
+   on the second half, since a set ordered and scored on the same draws looks far better than it is).
+   Over both directions (x vs x' and x' vs x) two events are chosen: the eps event, with the largest
+   *predicted* lower bound at the estimation size, ln((p - delta)/q) - z_beta sd(n_est) - sqrt(2 ln N)
+   sd(n_sel) (the most statistical power, not the largest empirical ratio; the last term, about the
+   largest of N standard normals for N candidates, guards against the winner's curse), and the tail
    with the largest predicted lower bound on p - e^{eps d} q (the delta event; delta-scale mass lives
    in the tails, where interval events cannot see it);
 2. estimation: the remaining fresh draws of each, in chunks of at most ``chunk`` draws, each chunk from
    its own child seed of the master seed and reduced to counts (the histogram over the selection bins
    and the fixed tail events) in its own task -- serially or on a Dask cluster
-   (:mod:`verify.parallel`), with the same counts either way.  The eps event: one-sided Clopper-Pearson bounds at level
-   beta / (2 K) each, K = 2 x (number of pairs).  The delta events: the chosen one and the tails of its
+   (:mod:`verify.parallel`), with the same counts either way.  The eps event: the joint exact test of
+   H0(e): p - e^{e d} q <= delta (below) at level beta / K, K = 2 x (number of pairs), inverted in e
+   for the bound eps_lo (the two relative errors add in quadrature, where two Clopper-Pearson bounds
+   would add them: the same bound at about half the draws); the Clopper-Pearson bounds at beta / (2 K)
+   each are reported beside it (and drawn in the privacy-curve plot).  The delta events: the chosen one and the tails of its
    side at 8 fixed pooled-quantile levels (1e-3 ... 0.2, thresholds from the selection draws), each by
    the joint exact test of H0: p - e^{eps d} q <= m0 (the statistic K1 - e^{eps d} K2 of the two
    binomial counts; Berger & Boos' unconditional test with the nuisance q in its Clopper-Pearson
@@ -41,7 +49,8 @@ claimed delta (for a Gaussian claimed (0.5, 1e-5) whose true delta(0.5) is ~3e-3
 refutes it at the default budget; tests/verify/test_approx_dp_blackbox.py).
 
 Integer-valued releases (the geometric mechanism) are detected on a probe and drawn in batches like
-continuous ones (one call per input array), counted with ``np.bincount`` over the support.
+continuous ones (one call per input array), counted with ``np.bincount`` over the support bins: a
+geometric audit costs what a Laplace one does.
 
 When the mechanism also exposes an exact density (``log_density(x, y)``; e.g. the ``release``
 bound method of :class:`smoothsens_core.mechanism.SmoothSensitivityMechanism`), the report adds
@@ -341,7 +350,7 @@ def _draw_release(release: Callable[..., Any], vectorised: bool, x: Any, n: int,
 
 
 def _count_chunk(release: Callable[..., Any], vectorised: bool, x: Any, size: int, seed: np.random.SeedSequence,
-                 edges: FloatArray, discrete_bins: bool, thresholds: tuple[float, ...],
+                 edges: FloatArray, thresholds: tuple[float, ...],
                  side: str) -> tuple[NDArray[np.int64], NDArray[np.int64], int, bool]:
     """One task of the estimation: ``size`` draws of ``release`` at x from the child seed ``seed``,
     returned as counts only -- the histogram over the selection bins ``edges`` (every candidate event is
@@ -350,11 +359,11 @@ def _count_chunk(release: Callable[..., Any], vectorised: bool, x: Any, size: in
     Depends only on its arguments: the same counts on any worker."""
     arr = _draw_release(release, vectorised, x, size, np.random.default_rng(seed))
     n_bad = size - int(np.count_nonzero(np.isfinite(arr)))
-    nb = edges.size if discrete_bins else edges.size + 1
+    nb = edges.size + 1
     if n_bad:
         return np.zeros(nb, dtype=np.int64), np.zeros(len(thresholds), dtype=np.int64), n_bad, False
     integer = bool(np.all(arr == np.round(arr)))
-    bins = _bin_counts(edges, arr, discrete_bins).astype(np.int64)
+    bins = _bin_counts(edges, arr).astype(np.int64)
     if side == "left":
         tails = [np.count_nonzero(arr <= t) for t in thresholds]
     else:
@@ -382,28 +391,23 @@ def _bin_edges(pooled: FloatArray, n_bins: int) -> FloatArray:
     return np.unique(np.quantile(pooled, qs))
 
 
-def _bin_index(edges: FloatArray, draws: FloatArray, discrete: bool) -> NDArray[np.int64]:
-    """Bin of each draw: for continuous outputs bin i = (e_(i-1), e_i] (e_(-1) = -inf, e_n = inf); for
-    integer outputs bin i = the support point e_i, and -1 for a value not in the selection support."""
-    if discrete:
-        j = np.searchsorted(edges, draws, side="left")
-        jc = np.minimum(j, edges.size - 1)
-        return np.where((j < edges.size) & (edges[jc] == draws), jc, -1)
+def _bin_index(edges: FloatArray, draws: FloatArray) -> NDArray[np.int64]:
+    """Bin of each draw: bin i = (e_(i-1), e_i] (e_(-1) = -inf, e_n = inf).  For integer outputs the
+    edges are the observed support points: bin i holds the point e_i and the unobserved values just below."""
     return np.searchsorted(edges, draws, side="left")
 
 
-def _bin_counts(edges: FloatArray, draws: FloatArray, discrete: bool) -> NDArray[np.int64]:
-    nb = edges.size if discrete else edges.size + 1
-    idx = _bin_index(edges, draws, discrete)
-    return np.bincount(idx[idx >= 0], minlength=nb)
+def _bin_counts(edges: FloatArray, draws: FloatArray) -> NDArray[np.int64]:
+    return np.bincount(_bin_index(edges, draws), minlength=edges.size + 1)
 
 
 def _event_masks(a: NDArray[np.int64], b: NDArray[np.int64], ratio_sets: bool) -> tuple[NDArray[np.bool_], list[str]]:
     """Candidate events as masks over the bins: every bin, every left and right tail (unions of
-    consecutive bins from one end), and (``ratio_sets``: integer outputs, whose bins are the support
-    points) the likelihood-ratio sets of DP-Sniper (Bichsel et al., IEEE S&P 2021) / DP-Auditorium
-    (Kong et al., 2024): the points sorted by the empirical ratio (a_i + 1/2)/(b_i + 1/2) of the
-    selection counts, every prefix in either direction.  (On histogram bins of a continuous output the
+    consecutive bins from one end), and (``ratio_sets``: integer outputs, one bin per support point)
+    the likelihood-ratio sets of DP-Sniper (Bichsel et al., IEEE S&P 2021) / DP-Auditorium
+    (Kong et al., 2024): the bins sorted by the empirical ratio (a_i + 1/2)/(b_i + 1/2) of the counts
+    a, b given (the caller passes the first half of the selection draws and scores the sets on the
+    second), every prefix in either direction.  (On histogram bins of a continuous output the
     ratio order of many small bins is mostly selection noise; the tails carry the monotone-ratio sets.)"""
     nb = a.size
     eye = np.eye(nb, dtype=bool)
@@ -422,19 +426,22 @@ def _event_masks(a: NDArray[np.int64], b: NDArray[np.int64], ratio_sets: bool) -
     return np.concatenate(masks, axis=0), kinds
 
 
-def _mask_str(mask: NDArray[np.bool_], edges: FloatArray, discrete: bool) -> str:
-    """Human-readable event: an interval when the bins are consecutive, else the union of bins/points."""
+def _mask_str(mask: NDArray[np.bool_], edges: FloatArray, integer: bool) -> str:
+    """Human-readable event: an interval when the bins are consecutive, else the union of bins (for
+    integer outputs named by their support points e_i; each bin also holds the unobserved values
+    between e_(i-1) and e_i)."""
     idx = np.nonzero(mask)[0]
-    if discrete:
-        pts = edges[idx]
-        if idx.size and np.all(np.diff(idx) == 1):
-            lo, hi = int(pts[0]), int(pts[-1])
-            return f"y = {lo}" if lo == hi else f"y in {{{lo}, ..., {hi}}} (observed support points)"
-        shown = ", ".join(str(int(t)) for t in pts[:8])
-        return f"y in {{{shown}{', ...' if pts.size > 8 else ''}}} ({pts.size} support points, largest ratio)"
     e = np.concatenate([[-np.inf], edges, [np.inf]])
     if idx.size and np.all(np.diff(idx) == 1):
+        if integer and idx[0] > 0 and idx[-1] < edges.size and idx[-1] == idx[0]:
+            return f"y = {e[idx[0] + 1]:.6g}" + ("" if e[idx[0] + 1] - e[idx[0]] == 1 else
+                                                 f" (and the values in ({e[idx[0]]:.6g}, {e[idx[0] + 1]:.6g}))")
         return _event_str(float(e[idx[0]]), float(e[idx[-1] + 1]))
+    if integer:
+        pts = e[idx + 1]
+        shown = ", ".join(f"{t:.6g}" for t in pts[:8])
+        return (f"y in {{{shown}{', ...' if pts.size > 8 else ''}}} ({pts.size} bins (e_(i-1), e_i] of the support "
+                "points with the largest ratio)")
     return f"union of {idx.size} histogram bins with the largest ratio ({_event_str(float(e[idx[0]]), float(e[idx[0] + 1]))}, ...)"
 
 
@@ -513,6 +520,56 @@ def _delta_lower_joint(k1: int, k2: int, n: int, c: float, alpha: float) -> floa
             lo = mid
         else:
             hi = mid
+    return lo
+
+
+def _eps_lower_joint(k1: int, k2: int, n: int, d: float, delta: float, alpha: float, claimed: float) -> float:
+    """Lower confidence bound (level alpha) on eps at ``delta`` from the counts k1 ~ Bin(n, p) of M(x)
+    and k2 ~ Bin(n, q) of M(x') in one fixed event S, by inverting the joint exact test of
+    :func:`_joint_pvalue` in eps: eps_lo = inf{e : H0(e): p - e^(e d) q <= delta is not rejected at level
+    alpha}.  For the mechanism's true eps at delta, eps*, H0(eps*) holds, so eps_lo > eps* only if the
+    test at eps* rejected: probability <= alpha.  (Two Clopper-Pearson bounds at alpha/2 each, the older
+    bound, add their two relative errors; the joint test adds them in quadrature: the same confidence
+    at about half the draws for a tail event of a Laplace pair.)
+
+    The infimum is found by bisection on e, which presumes the p-value increases with e (larger e,
+    weaker H0; checked numerically on the counts of the audits); the verdict does not presume it: an
+    eps_lo above the claimed eps is kept only when the test at the claimed eps itself rejects.
+    -inf when even H0: p <= delta (e -> -inf) is not rejected; for k2 = 0 the bound of the two
+    Clopper-Pearson bounds at alpha/2 each (the joint test needs q > 0 to be informative)."""
+    if k1 <= delta * n:
+        return -math.inf
+    if k2 == 0:
+        p_lo, _ = clopper_pearson(k1, n, alpha / 2)
+        _, q_hi = clopper_pearson(k2, n, alpha / 2)
+        return math.log(float(p_lo) - delta) / d - math.log(float(q_hi)) / d if float(p_lo) > delta else -math.inf
+
+    def rejects(e: float) -> bool:
+        return _joint_pvalue(k1, k2, n, math.exp(e * d), delta, alpha) <= alpha
+
+    hat = (math.log(k1 / n - delta) - math.log(k2 / n)) / d
+    # the delta-method sd of the estimate (brackets the bisection; the bracket is widened until it holds)
+    sd = math.sqrt((1.0 - k1 / n) * (k1 / n) / ((k1 / n - delta) ** 2 * n) + (1.0 - k2 / n) / k2) / d
+    z = float(stats.norm.isf(alpha))
+    width = max((z + 1.0) * sd, 0.01 / d)  # sd is 0 when every draw of both falls in S
+    lo, hi = hat - width, hat
+    steps = 0
+    while not rejects(lo):
+        lo, hi = lo - width * 2.0 ** steps, lo
+        steps += 1
+        if lo * d < -50.0:  # e^(e d) < 2e-22: H0 is p <= delta, not rejected
+            return -math.inf
+    if rejects(hi):  # never at the point estimate; kept for safety
+        return hi
+    tol = max(1e-4 * abs(hat), 1e-6 / d)
+    while hi - lo > tol:
+        mid = 0.5 * (lo + hi)
+        if rejects(mid):
+            lo = mid
+        else:
+            hi = mid
+    if lo > claimed and not rejects(claimed):
+        return claimed  # the p-value was not monotone between: no violation certified
     return lo
 
 
@@ -654,9 +711,9 @@ def audit_blackbox_mechanism(
     n_sel = min(max(n // 10, 100), chunk)  # the events need few draws to be chosen; the bounds need many
     n_est = n - n_sel
     # Per pair, 2 events, each chosen over both directions on the selection draws (the one for the eps
-    # bound, the one for the delta bound): each holds beta / K (K = 2 x pairs) -- split into two
-    # Clopper-Pearson bounds of beta/(2K) for the eps event, one joint exact test at beta/K for the delta
-    # event: a union bound over all of them.
+    # bound, the one for the delta bound): each holds beta / K (K = 2 x pairs) -- the joint exact test
+    # inverted in eps at beta/K for the eps event, the family of joint exact tests at beta/K (split over
+    # its events) for the delta event: a union bound over all of them.
     K = 2 * len(pair_list)
     level = beta / (2 * K)
     estimates: list[PairEstimate] = []
@@ -686,32 +743,52 @@ def audit_blackbox_mechanism(
             notes.append("the release returned integers on the probe but not on every draw: continuous events used")
         pooled = np.concatenate([sx, sxp])
         draws_by_pair.append(pooled)
+        # integer outputs: one bin (e_(i-1), e_i] per observed support point e_i (the point and the unobserved
+        # integers just below it), so a tail of bins is a true tail {y <= e_k} / {y > e_k} of the integers;
+        # with many support points, quantile bins instead (and no ratio sets)
         edges = np.unique(pooled) if discrete else _bin_edges(pooled, n_bins)
+        ratio_sets = discrete
         if discrete and edges.size > 4 * n_bins + 200:
-            # many support points: keep them one per bin in the centre, pooled into quantile bins beyond
             edges = np.unique(np.quantile(pooled, np.linspace(0, 1, 4 * n_bins + 201)))
-            discrete_bins = False
-        else:
-            discrete_bins = discrete
-        a = _bin_counts(edges, sx, discrete_bins)
-        b = _bin_counts(edges, sxp, discrete_bins)
-        masks, kinds = _event_masks(a, b, discrete_bins)
+            ratio_sets = False
+        a = _bin_counts(edges, sx)
+        b = _bin_counts(edges, sxp)
+        # the likelihood-ratio sets (integer outputs) are ordered by the counts of the first half of the
+        # selection draws and scored by the second half: scored on the draws that ordered them, a prefix
+        # of the points with the largest empirical ratio looks far better than it is (selection bias)
+        h = n_sel // 2
+        a1 = _bin_counts(edges, sx[:h])
+        b1 = _bin_counts(edges, sxp[:h])
+        masks, kinds = _event_masks(a1, b1, ratio_sets)
         tail_or_set = np.array([k != "bin" for k in kinds])
+        is_ratio = np.array([k == "ratio" for k in kinds])
         A_all, B_all = masks @ a, masks @ b
+        A_sc = np.where(is_ratio, A_all - masks @ a1, A_all)  # the scoring counts of each candidate
+        B_sc = np.where(is_ratio, B_all - masks @ b1, B_all)
+        n_sc = np.where(is_ratio, n_sel - h, n_sel).astype(float)
         c = math.exp(eps * dd)
-        sel_dirs = ((A_all, B_all), (B_all, A_all))
-        # eps event: over both directions, the largest Clopper-Pearson lower bound of ln((p - delta)/q) on
-        # the selection draws
+        sel_dirs = ((A_sc, B_sc), (B_sc, A_sc))
         best_eps: tuple[float, int, int] = (-math.inf, 0, 0)
         best_delta: tuple[float, int, int] = (-math.inf, 0, 0)
         best_side: tuple[float, int, str] = (-math.inf, 0, "left")
         is_side = {side: np.array([k == side for k in kinds]) for side in ("left", "right")}
         z_lev = float(stats.norm.isf(2 * level))
+        z_eps = z_lev  # the eps event is tested at level beta / K = 2 level
+        z_sel = math.sqrt(2.0 * math.log(2.0 * len(kinds)))
         for di, (A, Bc) in enumerate(sel_dirs):
-            lo_a, _ = clopper_pearson(A, n_sel, level)
-            _, hi_b = clopper_pearson(Bc, n_sel, level)
+            # eps event: over both directions, the largest *predicted* lower bound on the estimation draws,
+            # ln((p - delta)/q) - z_est sd_est(n_est) - z_sel sd_sel(n_sel) from the scoring counts: the
+            # event with the most statistical power at the estimation size (not the largest empirical
+            # ratio, and not the best bound at the selection size, which prefers events of large mass
+            # and small ratio); z_sel = sqrt(2 ln N) standard deviations of the selection estimate (about the
+            # largest of N standard normals, N = the candidates of both directions) guard against the
+            # winner's curse among many candidates (single bins of a few draws look best by chance)
+            pa, pb = (A + 0.5) / (n_sc + 1.0), (Bc + 0.5) / (n_sc + 1.0)
             with np.errstate(divide="ignore", invalid="ignore"):
-                score = np.log(np.maximum(lo_a - delta, 0.0)) - np.log(hi_b)
+                rel_var = (1.0 - pa) / pa + (1.0 - pb) / pb if delta == 0 else (
+                    pa * (1.0 - pa) / np.maximum(pa - delta, 0.0) ** 2 + (1.0 - pb) / pb)
+                score = (np.log(np.maximum(pa - delta, 0.0)) - np.log(pb)
+                         - z_eps * np.sqrt(rel_var / n_est) - z_sel * np.sqrt(rel_var / n_sc))
             score = np.where(np.isnan(score), -np.inf, score)
             j = int(np.argmax(score))
             if di == 0 or score[j] > best_eps[0]:
@@ -719,9 +796,9 @@ def audit_blackbox_mechanism(
             # delta event: among the tails (and ratio sets), the largest predicted lower bound on the
             # estimation draws, p - e^(eps d) q - z_level sd_est from the selection counts (the hockey-stick
             # set S = {L > eps d} is where p - e^(eps d) q peaks)
-            pa, pb = A / n_sel, Bc / n_sel
+            pa, pb = A / n_sc, Bc / n_sc
             with np.errstate(divide="ignore", invalid="ignore"):
-                pred = pa - c * pb - z_lev * np.sqrt((pa * (1 - pa) + c * c * pb * (1 - pb) + 1.0 / n_sel) / n_est)
+                pred = pa - c * pb - z_lev * np.sqrt((pa * (1 - pa) + c * c * pb * (1 - pb) + 1.0 / n_sc) / n_est)
             pred = np.where(np.isnan(pred) | ~tail_or_set, -np.inf, pred)
             jd = int(np.argmax(pred))
             if di == 0 or pred[jd] > best_delta[0]:
@@ -734,13 +811,13 @@ def audit_blackbox_mechanism(
         # the selection draws), counted on the estimation draws
         side = best_side[2]
         thresholds = tuple(float(np.quantile(pooled, lv if side == "left" else 1.0 - lv)) for lv in _TAIL_LEVELS)
-        plans.append(dict(x=x, xp=xp, dd=dd, c=c, sx=sx, sxp=sxp, edges=edges, discrete_bins=discrete_bins,
+        plans.append(dict(x=x, xp=xp, dd=dd, c=c, sx=sx, sxp=sxp, edges=edges, integer=discrete,
                           masks=masks, A_all=A_all, B_all=B_all, best_eps=best_eps, best_delta=best_delta,
                           best_side=best_side, thresholds=thresholds))
         for k, inp in enumerate((x, xp)):
             for jc, (_start, size) in enumerate(chunks):
                 tasks.append((i, k, (release, rel.vectorised, inp, size, ps[2 + k * len(chunks) + jc], edges,
-                                     discrete_bins, thresholds, side)))
+                                     thresholds, side)))
     # 2. estimation: every chunk of fresh draws one task (counts only), merged in task order
     ex_ = executor if executor is not None else SerialExecutor()
     say(f"estimation: {len(tasks)} chunk(s) of <= {chunk} draws ({n_est} per input and pair) on {ex_.describe()}")
@@ -756,14 +833,14 @@ def audit_blackbox_mechanism(
         acc[2] = acc[2] and bool(integer)
     for i, pl in enumerate(plans):
         x, xp, dd, c = pl["x"], pl["xp"], pl["dd"], pl["c"]
-        sx, sxp, edges, discrete_bins, masks = pl["sx"], pl["sxp"], pl["edges"], pl["discrete_bins"], pl["masks"]
+        sx, sxp, edges, integer, masks = pl["sx"], pl["sxp"], pl["edges"], pl["integer"], pl["masks"]
         ea, tails_x, int_x = merged[(i, 0)]
         eb, tails_xp, int_xp = merged[(i, 1)]
         if discrete and not (int_x and int_xp):
             discrete = False
             notes.append("the release returned integers on the probe and the selection draws but not on every "
-                         "estimation draw: the events stay sets of observed support points (their counts are "
-                         "still exact binomial counts)")
+                         "estimation draw: the events stay unions of the bins (e_(i-1), e_i] of the observed "
+                         "support points (their counts are still exact binomial counts)")
         EA_all, EB_all = masks @ ea, masks @ eb
         A_all, B_all = pl["A_all"], pl["B_all"]
         directions = ((A_all, B_all, EA_all, EB_all, x, xp), (B_all, A_all, EB_all, EA_all, xp, x))
@@ -774,12 +851,12 @@ def audit_blackbox_mechanism(
         p1_lo, _ = clopper_pearson(k1, n_est, level)
         _, p2_hi = clopper_pearson(k2, n_est, level)
         p1_lo, p2_hi = float(p1_lo), float(p2_hi)
+        eps_lo = _eps_lower_joint(k1, k2, n_est, dd, delta, 2 * level, eps)
         with np.errstate(divide="ignore", invalid="ignore"):
-            eps_lo = math.log(p1_lo - delta) / dd - math.log(p2_hi) / dd if p1_lo > delta else -math.inf
             eps_hat = (math.log(k1 / n_est) - math.log(k2 / n_est)) / dd if k1 > 0 and k2 > 0 else (
                 math.inf if k1 > 0 else -math.inf)
-        estimates.append(PairEstimate(xa, xb, dd, _mask_str(masks[j], edges, discrete_bins), (int(A[j]), int(Bc[j])),
-                                      (k1, k2), n_est, p1_lo, p2_hi, eps_lo, eps_hat, level, criterion="eps",
+        estimates.append(PairEstimate(xa, xb, dd, _mask_str(masks[j], edges, integer), (int(A[j]), int(Bc[j])),
+                                      (k1, k2), n_est, p1_lo, p2_hi, eps_lo, eps_hat, 2 * level, criterion="eps",
                                       delta_lower=p1_lo - c * p2_hi, claimed_eps=eps))
         # estimation, delta events: the selected event and the tails of the selected side and direction at
         # the fixed pooled-quantile levels _TAIL_LEVELS (their thresholds come from the selection draws;
@@ -787,7 +864,7 @@ def audit_blackbox_mechanism(
         # test of p - e^(eps d) q at level 2 level / (1 + len(_TAIL_LEVELS)) on fresh draws
         _, di, jd = pl["best_delta"]
         A, Bc, EA, EB, xa, xb = directions[di]
-        fam = [(int(EA[jd]), int(EB[jd]), di, _mask_str(masks[jd], edges, discrete_bins), (int(A[jd]), int(Bc[jd])))]
+        fam = [(int(EA[jd]), int(EB[jd]), di, _mask_str(masks[jd], edges, integer), (int(A[jd]), int(Bc[jd])))]
         _, dsi, side = pl["best_side"]
         s_own, s_other = (sx, sxp) if dsi == 0 else (sxp, sx)
         t_own, t_other = (tails_x, tails_xp) if dsi == 0 else (tails_xp, tails_x)

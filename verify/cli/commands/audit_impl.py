@@ -8,7 +8,10 @@ auditor of :mod:`verify.audit.blackbox`:
   (``--query threshold|two-way|bounded-range|kde`` with its parameters, or ``--query expr --expr
   "..."`` for a SymPy expression), ``--gamma``, ``--growth``, ``--Lambda``, ``--domain``;
 * ``--kind sampler``: sampler(n, rng) against ``--distribution`` (exact CDF), Holm at
-  ``--false-alarm``;
+  ``--false-alarm``: continuous laws (laplace, gaussian, gencauchy, student-t, polyplace; KS,
+  Anderson-Darling, tail quantiles, moments) and the two-sided geometric = discrete Laplace on the
+  integers (``geometric`` or ``discrete-laplace``, P(K = k) proportional to exp(-|k - loc| / scale),
+  003 App. A; support, chi-square on the support, tail counts, moments);
 * ``--kind mechanism``: release(x, rng) claimed ``--eps``-GP (``--metric euclidean``) or -DP
   (``--metric hamming``) at the neighbouring inputs ``--pair X:X'``; a lower bound on eps valid with
   probability 1 - ``--false-alarm``, beside the exact loss when the mechanism exposes its density;
@@ -45,7 +48,7 @@ EXIT_PASS = 0
 EXIT_FAULT = 3
 EXIT_INCONCLUSIVE = 4
 _QUERIES = ("threshold", "two-way", "bounded-range", "kde", "expr")
-_DISTRIBUTIONS = ("laplace", "gencauchy", "student-t", "polyplace")
+_DISTRIBUTIONS = ("laplace", "gaussian", "gencauchy", "student-t", "polyplace", "geometric", "discrete-laplace")
 
 EPILOG = textwrap.dedent(
     """\
@@ -57,6 +60,7 @@ EPILOG = textwrap.dedent(
       smoothsens audit-impl mypkg.kde:bound --kind bound --query kde --t 0 --h 1 --gamma 0.1 --domain=-8:8
       smoothsens audit-impl ./mybounds.py:B2 --kind bound --query expr --expr "sin(x)" --gamma 0.5 --domain=-4:4
       smoothsens audit-impl ./noise.py:draw --kind sampler --distribution student-t --nu 3
+      smoothsens audit-impl ./noise.py:draw_int --kind sampler --distribution discrete-laplace --scale 20
       smoothsens audit-impl ./mech.py:mech.release --kind mechanism --eps 1 --pair 0:0.5 --pair 1:2
       smoothsens audit-impl ./mech.py:mech.release --kind mechanism --eps 1 --pair 0:1 --budget 100000000 --workers 2
       smoothsens audit-impl ./mech.py:naive_laplace --kind floating --model additive --noise-scale 1 --pair 0:1
@@ -134,8 +138,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     s.add_argument("--theta", type=float, default=1.0, help="GenCauchy theta (default 1)")
     s.add_argument("--nu", type=float, help="Student's t degrees of freedom")
     s.add_argument("--alpha", type=float, help="PolyPlace shape alpha > 1")
-    s.add_argument("--loc", type=float, default=0.0, help="location (default 0)")
-    s.add_argument("--scale", type=float, default=1.0, help="scale (default 1; PolyPlace: s)")
+    s.add_argument("--loc", type=float, default=0.0, help="location (default 0; an integer for geometric)")
+    s.add_argument("--scale", type=float, default=1.0,
+                   help="scale (default 1; gaussian: the standard deviation; PolyPlace: s; geometric / "
+                        "discrete-laplace: t in P(K = k) ~ exp(-|k - loc| / t), i.e. eps / sensitivity = 1 / t)")
     m = p.add_argument_group("mechanism (--kind mechanism)")
     m.add_argument("--eps", type=float, help="claimed eps (per unit distance for euclidean, per record for hamming)")
     m.add_argument("--delta", type=float, default=0.0, help="claimed delta (default 0)")
@@ -231,11 +237,21 @@ def _run_bound(args: argparse.Namespace, fn: Any, say: Any) -> Any:
 
 
 def _distribution(args: argparse.Namespace) -> Any:
-    from smoothsens_core.distributions import GenCauchy, Laplace, PolyPlace, StudentT
+    from smoothsens_core.distributions import Gaussian, GenCauchy, Laplace, PolyPlace, StudentT, TwoSidedGeometric
 
     _need(args, "--kind sampler", "distribution")
     if args.distribution == "laplace":
         return Laplace(args.loc, args.scale)
+    if args.distribution == "gaussian":
+        return Gaussian(args.loc, args.scale)
+    if args.distribution in ("geometric", "discrete-laplace"):
+        # the discrete Laplace of scale t is the two-sided geometric with r = e^(-eps/sensitivity) = e^(-1/t)
+        if not float(args.loc).is_integer():
+            raise ValueError(f"--loc must be an integer for --distribution {args.distribution}; got --loc={args.loc!r}")
+        if not (math.isfinite(args.scale) and args.scale > 0):
+            raise ValueError(f"--scale must be positive and finite for --distribution {args.distribution}; "
+                             f"got --scale={args.scale!r}")
+        return TwoSidedGeometric(1.0, sensitivity=args.scale, loc=int(args.loc))
     if args.distribution == "gencauchy":
         _need(args, "--distribution gencauchy", "p")
         return GenCauchy(args.p, args.theta, args.loc, args.scale)

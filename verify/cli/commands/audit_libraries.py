@@ -27,7 +27,7 @@ from typing import Any
 
 __all__ = ["register", "run", "audit_libraries", "format_table"]
 
-DEFAULT_BUDGET = 40_000
+DEFAULT_BUDGET = 100_000
 
 
 def register(subparsers: Any) -> None:
