@@ -113,6 +113,7 @@ def main() -> None:
         t_gen = 1.0 / (1.0 + az[az < 1] ** -2.5)  # t = |z|^p/(1 + |z|^p) on the body half
         s_all = 1.0 / (1.0 + az**2.5)
     zt, zb = z[az > 1], z[az <= 1]
+    qt, x3b, x4b = np.abs(zt), np.sqrt(2.0) * np.abs(zb), zb**2  # the (4, 1) cdf's terms on q = |z|
     c0 = 1.0 + 0.5 / 2.0 + 0.5 / np.sqrt(2.0)  # the two-way corner c0 for T = (1, 1), tau = 0.5
     u = c0 - p2
     u_both = u[(u[:, 0] > 0) & (u[:, 1] > 0)].T.copy()
@@ -129,6 +130,9 @@ def main() -> None:
         ("GenCauchy(4, 1).cdf", lambda: gc41.cdf(z), 20),
         ("  floor: hyp2f1 on |z| > 1 + arctanh, arctan2 on |z| <= 1",
          lambda: (sc.hyp2f1(0.75, 1.0, 1.75, -1.0 / zt**4), np.arctanh(zb), np.arctan2(zb, zb)), None),
+        ("  floor, bit for bit: hyp2f1(-1/q^4)/q^3 (pow) + arctanh, arctan2 of the C.1 arguments",
+         lambda: (sc.hyp2f1(0.75, 1.0, 1.75, -1.0 / qt**4) / qt**3, np.arctanh(x3b / (x4b + 1)),
+                  np.arctan2(x3b, 1 - x4b)), None),
         ("GenCauchy(2.5, 1.5).cdf", lambda: gcg.cdf(z), 20),
         ("  scipy floor: betaincc(a, b, t) on |z| < 1 + betainc(b, a, s) on |z| >= 1",
          lambda: (sc.betaincc(ga, gb, t_gen), sc.betainc(gb, ga, s_gen)), None),

@@ -101,31 +101,58 @@ def _gencauchy_abs_quantile(y: FloatArray, p: float, theta: float) -> FloatArray
         return np.exp((log_t - log_s) / p)
 
 
+_CDF41_X0 = np.sqrt(2)
+_CDF41_X1 = np.pi**(-1.0)
+_CDF41_K = (1/3)*_CDF41_X0*_CDF41_X1  # the tail's (1/3) sqrt2/pi, as the generated code rounds it
+_CDF41_X7 = (1/2)*_CDF41_X1
+_CDF41_CHUNK = 1 << 17  # elements per slice: the temporaries of one slice stay in cache
+
+
 def _gencauchy4_cdf_masked(z: FloatArray) -> FloatArray:
-    """``gencauchy4_cdf`` (004 App. C.1, generated) with each branch evaluated only where taken."""
+    """``gencauchy4_cdf`` (004 App. C.1, generated) with each branch evaluated only where taken.
+
+    By symmetry F(z) = lower(|z|) for z < 0 and 1 - lower(|z|) for z >= 0, with lower(q) the
+    generated z < 0 branch at z = -q:  lower(q) = c 2F1(3/4, 1; 7/4; -q^-4)/q^3 (c = sqrt2/(3 pi))
+    for q > 1 and 1/2 - (artanh(sqrt2 q/(1 + q^2)) + arctan2(sqrt2 q, 1 - q^2))/(2 pi) for q <= 1.
+    This is the generated expression bit for bit: q^4, q^2 and 1 - q^2 are even in z, artanh and
+    the arctan2 of a sign-flipped first argument are odd, q^3 is odd and the negations are exact
+    (tests/core/test_distributions_gencauchy.py).  Each special function runs once per element, on
+    its own branch only (hyp2f1 on |z| > 1, artanh/arctan2 on |z| <= 1), slice by slice."""
     out = np.empty_like(z)
-    tail = np.abs(z) > 1
-    _x0 = np.sqrt(2)
-    _x1 = np.pi**(-1.0)
+    zf = z.reshape(-1)
+    of = out.reshape(-1)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        if tail.any():
-            zt = z[tail]
-            _x2 = (1/3)*_x0*_x1*sc.hyp2f1(3/4, 1, 7/4, -1/zt**4)/zt**3
-            out[tail] = np.where(zt < 0, -_x2, 1 - _x2)
-        _x7 = (1/2)*_x1
-        # the body's two sign branches, each on its own elements (arctan2 once per element)
-        for sel, neg in ((~tail & (z < 0), True), (~tail & ~(z < 0), False)):
-            if not sel.any():
-                continue
-            zb = z[sel]
-            _x3 = _x0*zb
-            _x4 = zb**2
-            _x5 = 1 - _x4
-            _x6 = np.arctanh(_x3/(_x4 + 1))
-            if neg:
-                out[sel] = -_x7*(-_x6 + np.arctan2(-_x3, _x5)) + 1/2
-            else:
-                out[sel] = 1 - (-_x7*(_x6 + np.arctan2(_x3, _x5)) + 1/2)
+        for a in range(0, zf.size, _CDF41_CHUNK):
+            zc = zf[a : a + _CDF41_CHUNK]
+            q = np.abs(zc)  # overwritten by lower(q) branch by branch
+            mask = q > 1
+            it = np.flatnonzero(mask)
+            np.logical_not(mask, out=mask)
+            ib = np.flatnonzero(mask)
+            if it.size:  # c 2F1(3/4, 1; 7/4; -1/q^4)/q^3, in place (x*K = K*x: the same rounding)
+                qt = q[it]
+                h = qt**4
+                np.divide(-1, h, out=h)
+                sc.hyp2f1(3/4, 1, 7/4, h, out=h)
+                h *= _CDF41_K
+                np.divide(h, qt**3, out=h)
+                q[it] = h
+            if ib.size:  # 1/2 - (artanh(sqrt2 q/(q^2 + 1)) + arctan2(sqrt2 q, 1 - q^2))/(2 pi), in place
+                qb = q[ib]
+                x3 = qb*_CDF41_X0
+                x4 = np.square(qb)
+                t = x4 + 1
+                np.divide(x3, t, out=t)
+                np.arctanh(t, out=t)
+                np.subtract(1, x4, out=x4)
+                np.arctan2(x3, x4, out=x3)
+                t += x3
+                t *= -_CDF41_X7
+                t += 1/2
+                q[ib] = t
+            oc = of[a : a + _CDF41_CHUNK]
+            np.subtract(1.0, q, out=oc)  # z >= 0 (and NaN): 1 - lower(|z|)
+            np.copyto(oc, q, where=zc < 0)
     return out
 
 

@@ -48,12 +48,20 @@ residuals vanish identically and their float values are rounding noise of either
 such as 0.8 or 1/3 are not exact in binary): a node whose residual is identically zero on its
 piece (``CandidateSystem.null_regions``, derived symbolically) or below ``NOISE`` times the
 magnitude of its terms (``CandidateSystem.residual_scale``) is itself a candidate and takes no
-part in sign changes (Phi is constant there, the piece ends are candidates anyway).  Chord values
+part in sign changes (Phi is constant there, the piece ends are candidates anyway).  A root whose
+residual is at rounding level on the nodes next to it (near z = x a chord residual is O(rho^3): sin
+near its inflection points 0 and pi) is bracketed by the samples of Phi instead: every discrete local
+maximum of Phi on the grid (interval ends included) among a point's largest samples is refined by
+golden-section search and kept if it is a root of the stratum's equation to rounding
+(``_refine_sample_maxima``; a maximum that the equations do not have, as with the printed S4, is
+not a candidate and is left to the guards).  Chord values
 are taken with the rounding allowance of f subtracted (``_phi``), so a chord between two
 breakpoints an ulp apart cannot produce a value.  Strata with several unknowns are solved by
 damped Gauss-Newton (finite-difference Jacobian, backtracking on the residual norm, a trust region
 that keeps w from jumping across z; the w-free equations are divided by rho^3 there so that the
-trivial solutions w = z do not attract) from a grid of starts: the window grid plus geometric
+trivial solutions w = z do not attract) from a grid of starts (d = 1 with g_E: the (z free, w free)
+equations depend on x only through sign(z - x), so they are solved once for all points,
+``_shared_roots_1d``): the window grid plus geometric
 offsets around x for z, geometric offsets (down to 1e-3 of min(Lambda, window)) for w - z.  Every candidate is a feasible
 (z, w), so its value is a lower bound of the sup; completeness is guarded: Phi is also evaluated at
 every grid node and start, and a sample above the best candidate (relative 1e-9), or a best value
@@ -435,7 +443,89 @@ def _bracket_1d(spec, s, X, lo, hi, n_nodes: int):
     ep, ei, ec = np.nonzero(exact)
     Y = np.concatenate([roots, nodes[ep, ei, ec]])[:, None]
     idx = np.concatenate([ip, ep])
-    return Y, idx, samples.reshape(n, -1), nodes.reshape(n, -1)
+    ends = (a[:, :, None], b[:, :, None]) if d == 1 else None  # the breakpoints bounding each interval
+    Ym, im = _refine_sample_maxima(spec, s, X, nodes, samples, valid, ends)
+    return Y, idx, samples.reshape(n, -1), nodes.reshape(n, -1), Ym[:, None], im
+
+
+#: grid maxima of Phi within this relative distance of a point's largest sample are refined
+_MAX_REFINE_RTOL = 1e-2
+_GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
+
+
+def _refine_sample_maxima(spec, s, X, nodes, samples, valid, d_end=None):
+    """Stationary points of Phi itself on a one-unknown stratum, bracketed on the grid.
+
+    The sign changes of the residual miss a root where the residual is at rounding level on the
+    nodes next to it (near z = x a chord residual is O(rho^3): for sin near its inflection point pi the chord
+    partner at rho ~ 3|x - pi| sits on a residual of 1e-11 against terms of 40).  Phi is sampled
+    anyway: a node whose sample is at least both neighbours' (a discrete local maximum among the
+    largest samples of its point) brackets a local maximum of Phi on [left, right] neighbour, which
+    golden-section search refines to float resolution; the maximiser is kept if it is a root of the
+    stratum's equation to rounding (see below).  Each result is a feasible (z, w), so its value is a
+    lower bound of the sup as every candidate is; returns (Y, point index)."""
+    n, n_int, N = samples.shape
+    if N < 2:
+        return np.zeros(0), np.zeros(0, dtype=np.int64)
+    top = np.max(samples.reshape(n, -1), axis=1, initial=-np.inf)
+    # the interval ends join as neighbours with sample -inf: a maximum between an end (e.g. w -> z)
+    # and the first node is bracketed too
+    lo_end, hi_end = 2 * nodes[:, :, :1] - nodes[:, :, 1:2], 2 * nodes[:, :, -1:] - nodes[:, :, -2:-1]
+    if d_end is not None:
+        lo_end, hi_end = d_end
+    nodes = np.concatenate([lo_end, nodes, hi_end], axis=2)
+    ninf = np.full((n, n_int, 1), -np.inf)
+    samples = np.concatenate([ninf, samples, ninf], axis=2)
+    valid = np.concatenate([valid[:, :, :1], valid, valid[:, :, -1:]], axis=2)
+    mid = samples[:, :, 1:-1]
+    ok = valid[:, :, 2:] & valid[:, :, :-2] & np.isfinite(mid)
+    ok &= (mid >= samples[:, :, :-2]) & (mid >= samples[:, :, 2:])
+    ok &= (mid > samples[:, :, :-2]) | (mid > samples[:, :, 2:])  # not a flat stretch (f linear there)
+    ok &= mid >= (top * (1.0 - _MAX_REFINE_RTOL))[:, None, None]
+    ip, ii, ic = np.nonzero(ok)
+    if ip.size == 0:
+        return np.zeros(0), np.zeros(0, dtype=np.int64)
+    a = nodes[ip, ii, ic].copy()
+    b = nodes[ip, ii, ic + 2].copy()
+    Xb = X[ip]
+
+    def phi(t: NDArray[np.float64]) -> NDArray[np.float64]:
+        z, w = _zw(spec, s, t[:, None], Xb)
+        return _phi(spec, s, z, w, Xb)
+
+    c = b - _GOLDEN * (b - a)
+    e = a + _GOLDEN * (b - a)
+    fc, fe = phi(c), phi(e)
+    for _ in range(90):  # 0.618^90 ~ 1e-19 of the bracket: float resolution
+        if not np.any((c > a) & (e < b) & (c < e)):
+            break
+        left = fc >= fe  # the maximum lies in [a, e]
+        b = np.where(left, e, b)
+        a = np.where(left, a, c)
+        e_new = np.where(left, c, a + _GOLDEN * (b - a))
+        c_new = np.where(left, b - _GOLDEN * (b - a), e)
+        fe_new = np.where(left, fc, np.nan)
+        fc_new = np.where(left, np.nan, fe)
+        t = np.where(left, c_new, e_new)
+        ft = phi(t)
+        c, e = c_new, e_new
+        fc = np.where(left, ft, fc_new)
+        fe = np.where(left, fe_new, ft)
+    y = np.where(fc >= fe, c, e)
+    # only a maximiser that is a root of the stratum's equation to rounding is a candidate (the
+    # residual there is zero to rounding, or 1e-6 of its size at the bracketing nodes, or changes
+    # sign across the final bracket): the candidate set stays the paper's, a maximum of Phi that
+    # its equations do not have (e.g. the printed S4 of 004 Sec. 3.3) is left to the guards
+    R = _residual(s, y[:, None], Xb)[:, 0]
+    Ra = np.abs(_residual(s, nodes[ip, ii, ic][:, None], Xb)[:, 0])
+    Rb = np.abs(_residual(s, nodes[ip, ii, ic + 2][:, None], Xb)[:, 0])
+    Rc = _residual(s, c[:, None], Xb)[:, 0]
+    Re = _residual(s, e[:, None], Xb)[:, 0]
+    root = _zero_to_rounding(s, y[:, None], Xb, R[:, None])[:, 0]
+    root |= np.abs(R) <= 1e-6 * np.maximum(Ra, Rb)
+    root |= Rc * Re <= 0
+    root &= np.isfinite(R)
+    return y[root], ip[root]
 
 
 # --------------------------------------------------------------------------------------------
@@ -602,6 +692,52 @@ def _newton(spec: GenericSpec, s: CandidateSystem, Y0, X, step_cap, iters: int =
     return Y, conv
 
 
+def _shared_roots_1d(spec: GenericSpec, s: CandidateSystem, X, lo, hi, density: int):
+    """Roots of the (z free, w free) stratum in d = 1 for g_E, solved once for all points.
+
+    For g_E, lambda(r) = gamma is constant, so the S1 equations depend on x only through
+    e = sign(z - x): their roots are the same for every point on the same side.  They are solved
+    twice (x left of the union of the windows: e = +1; right of it: e = -1) by the damped Newton of
+    ``_newton`` from a shared grid at least twice as dense as one point's grid (z nodes over the union
+    window; chord offsets w - z geometric from 3e-4 of the smallest window), and every root is then
+    offered to every point: each is a feasible (z, w), so its Phi is a lower bound of the sup, and
+    a point's own stationary points (the roots with the matching sign) are among them.  Yields
+    chunks (values, z, w, point index) for ``keep_best``."""
+    n = X.shape[0]
+    glo, ghi = float(np.min(lo)), float(np.max(hi))
+    widths = (hi - lo)[:, 0]
+    wmin = float(np.min(widths))
+    nz = 4 * density
+    nzs = int(math.ceil(2.0 * (ghi - glo) / wmin * (nz - 1))) + 1
+    zg = np.linspace(glo, ghi, nzs)
+    rmax = min(spec.Lambda, wmin)
+    fr = np.array([3e-4, 0.001, 0.002, 0.003, 0.006, 0.01, 0.02, 0.03, 0.05, 0.08, 0.13, 0.2, 0.3, 0.45,
+                   0.6, 0.75, 0.9, 1.0])
+    off = np.concatenate([fr, -fr]) * rmax
+    Y0 = np.stack([np.repeat(zg, off.size), (zg[:, None] + off[None, :]).reshape(-1)], axis=1)
+    roots = []
+    for x_rep in (glo - 1.0, ghi + 1.0):  # e = +1 and e = -1 on the whole window
+        Xr = np.full((Y0.shape[0], 1), x_rep)
+        Y, conv = _newton(spec, s, Y0, Xr, np.full(Y0.shape[0], 0.25 * (ghi - glo)))
+        Yc = Y[conv]
+        Yc = Yc[np.all(np.isfinite(Yc), axis=1) & (Yc[:, 0] != Yc[:, 1])]
+        roots.append(Yc)
+    R = np.concatenate(roots)
+    if R.shape[0] == 0:
+        return
+    # one representative of roots equal to 10 significant digits (the same stationary point)
+    scale = np.maximum(np.abs(R), 1e-300)
+    key = np.round(R / 10.0 ** np.floor(np.log10(scale)), 10) * 10.0 ** np.floor(np.log10(scale))
+    _, first = np.unique(key, axis=0, return_index=True)
+    R = R[np.sort(first)]
+    per = max(1, 2_000_000 // R.shape[0])
+    for a in range(0, n, per):
+        idx = np.repeat(np.arange(a, min(n, a + per)), R.shape[0])
+        Yr = np.tile(R, (idx.size // R.shape[0], 1))
+        z, w = _zw(spec, s, Yr, X[idx])
+        yield _phi(spec, s, z, w, X[idx]), z, w, idx
+
+
 # --------------------------------------------------------------------------------------------
 # driver
 
@@ -633,6 +769,7 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
     bz = X.copy()
     bw = X.copy()
     bname = np.array([""] * n, dtype=object)
+    late: list[tuple] = []  # golden-section maxima of one-unknown strata, offered after all roots
     sample_max = np.full(n, -np.inf)
     edge_max = np.full(n, -np.inf)
     width = np.max(hi - lo, axis=1)
@@ -683,9 +820,11 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
         if s.residual is None:
             raise ValueError(f"system {s.name} has {m} unknowns but no residual")
         if m == 1:
-            Y, idx, samples, nodes = _bracket_1d(spec, s, X, lo, hi, 12 * density)
+            Y, idx, samples, nodes, Ym, im = _bracket_1d(spec, s, X, lo, hi, 12 * density)
             z, w = _zw(spec, s, Y, X[idx])
             offer(_phi(spec, s, z, w, X[idx]), z, w, idx, s.name)
+            zm, wm = _zw(spec, s, Ym, X[im])
+            late.append((_phi(spec, s, zm, wm, X[im]), zm, wm, im, s.name))
             sample_max = np.maximum(sample_max, np.max(samples, axis=1, initial=-np.inf))
             Yn = nodes.reshape(-1, 1)
             pidx = np.repeat(np.arange(n), nodes.shape[1])
@@ -712,6 +851,11 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
             sel = np.argpartition(-vs, keep - 1, axis=1)[:, :keep]
             rows = (sel + (np.arange(n) * S)[:, None]).reshape(-1)
             Y0, Xr, pidx = Y0[rows], Xr[rows], pidx[rows]
+        if d == 1 and s.z_mode == "free" and s.w_mode == "free" and spec.growth.kind == "exp":
+            # the starts above serve the completeness guards; the roots come from one shared solve
+            for vals, z, w, idx in _shared_roots_1d(spec, s, X, lo, hi, density):
+                offer(vals, z, w, idx, s.name)
+            continue
         cap = 0.25 * width[pidx]
         Y, conv = _newton(spec, s, Y0, Xr, cap)
         z, w = _zw(spec, s, Y[conv], Xr[conv])
@@ -724,6 +868,10 @@ def _solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, systems: Sequence[
                 z = np.full((n, 1), k - sg * spec.Lambda)
                 w = np.full((n, 1), k)
                 offer(_phi(spec, corner, z, w, X), z, w, np.arange(n), corner.name)
+    for vals, z, w, idx, name in late:
+        # maxima of Phi located by golden section (``_refine_sample_maxima``) count only where they
+        # exceed every root by more than rounding: a root locates the same maximiser more precisely
+        offer(np.where(vals > best[idx] * (1.0 + 1e-12) + 1e-300, vals, -np.inf), z, w, idx, name)
     check_complete(X, lo, hi, best, sample_max, edge_max, "candidate sets", "grid sample")
     best = np.maximum(best, 0.0)  # f constant: every candidate is 0
     return GenericResult(best, bz, bw, bname.astype(str))
@@ -759,31 +907,40 @@ def _prepare(spec: GenericSpec, points: ArrayLike, domain, radius: float):
     return X, lo, hi
 
 
-def generic_lipschitz(
-    spec: GenericSpec,
-    points: ArrayLike,
-    *,
-    domain: tuple[ArrayLike, ArrayLike] | None = None,
-    radius: float = 10.0,
-    density: int = 8,
-    return_details: bool = False,
-) -> NDArray[np.float64] | GenericResult:
-    """L_{f,Lambda}(x) = max over the strata with z = x (004 Def. 7 and Sec. 3.3 cases 2 and 4)."""
-    X, lo, hi = _prepare(spec, points, domain, radius)
-    res = _solve(spec, X, lo, hi, [s for s in spec.systems if s.z_mode == "x"], density)
-    return res if return_details else res.value
+def _engine_entry(name: str, doc: str, lipschitz: bool) -> Callable[..., NDArray[np.float64] | GenericResult]:
+    """The public entry ``name``: L_{f,Lambda} (the strata with z = x) or B* (all strata)."""
+
+    def entry(
+        spec: GenericSpec,
+        points: ArrayLike,
+        *,
+        domain: tuple[ArrayLike, ArrayLike] | None = None,
+        radius: float = 10.0,
+        density: int = 8,
+        return_details: bool = False,
+    ) -> NDArray[np.float64] | GenericResult:
+        X, lo, hi = _prepare(spec, points, domain, radius)
+        systems = [s for s in spec.systems if s.z_mode == "x"] if lipschitz else list(spec.systems)
+        res = _solve(spec, X, lo, hi, systems, density)
+        return res if return_details else res.value
+
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = doc
+    return entry
 
 
-def generic_smooth_sensitivity(
-    spec: GenericSpec,
-    points: ArrayLike,
-    *,
-    domain: tuple[ArrayLike, ArrayLike] | None = None,
-    radius: float = 10.0,
-    density: int = 8,
-    return_details: bool = False,
-) -> NDArray[np.float64] | GenericResult:
-    """B*(x) = max over all candidate strata of 004 Sec. 3.3 (corrected, see module docstring)."""
-    X, lo, hi = _prepare(spec, points, domain, radius)
-    res = _solve(spec, X, lo, hi, spec.systems, density)
-    return res if return_details else res.value
+generic_lipschitz = _engine_entry(
+    "generic_lipschitz",
+    """L_{f,Lambda}(x) = max over the strata with z = x (004 Def. 7 and Sec. 3.3 cases 2 and 4).
+
+    ``domain=(lo, hi)``: the search window (default per point, ``radius`` around x and the kinks);
+    ``density``: grid density of the solves; ``return_details``: a :class:`GenericResult`.""",
+    lipschitz=True,
+)
+generic_smooth_sensitivity = _engine_entry(
+    "generic_smooth_sensitivity",
+    """B*(x) = max over all candidate strata of 004 Sec. 3.3 (corrected, see module docstring).
+
+    Arguments as for :func:`generic_lipschitz`.""",
+    lipschitz=False,
+)

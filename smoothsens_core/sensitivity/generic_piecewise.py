@@ -647,33 +647,35 @@ def _prepare(spec: PiecewiseSpec, points: ArrayLike, domain, radius: float):
     return X, lo, hi
 
 
-def piecewise_lipschitz(
-    spec: PiecewiseSpec,
-    points: ArrayLike,
-    *,
-    domain: tuple[ArrayLike, ArrayLike] | None = None,
-    radius: float = 10.0,
-    density: int = 8,
-    keep: int = 48,
-    return_details: bool = False,
-) -> NDArray[np.float64] | GenericResult:
-    """L_{f,Lambda}(x) for a piecewise f on R^2: the strata with z = x (004 Def. 7, Sec. 3.3)."""
-    X, lo, hi = _prepare(spec, points, domain, radius)
-    res = _solve(spec, X, lo, hi, True, density, keep)
-    return res if return_details else res.value
+def _piecewise_entry(name: str, doc: str, lipschitz: bool) -> Callable[..., NDArray[np.float64] | GenericResult]:
+    """The public entry ``name``: L_{f,Lambda} (the strata with z = x) or B* (all strata)."""
+
+    def entry(
+        spec: PiecewiseSpec,
+        points: ArrayLike,
+        *,
+        domain: tuple[ArrayLike, ArrayLike] | None = None,
+        radius: float = 10.0,
+        density: int = 8,
+        keep: int = 48,
+        return_details: bool = False,
+    ) -> NDArray[np.float64] | GenericResult:
+        X, lo, hi = _prepare(spec, points, domain, radius)
+        res = _solve(spec, X, lo, hi, lipschitz, density, keep)
+        return res if return_details else res.value
+
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = doc
+    return entry
 
 
-def piecewise_smooth_sensitivity(
-    spec: PiecewiseSpec,
-    points: ArrayLike,
-    *,
-    domain: tuple[ArrayLike, ArrayLike] | None = None,
-    radius: float = 10.0,
-    density: int = 8,
-    keep: int = 48,
-    return_details: bool = False,
-) -> NDArray[np.float64] | GenericResult:
-    """B*(x) for a piecewise f on R^2: the maximum over all strata (004 Def. 9, Sec. 3.3 stratified)."""
-    X, lo, hi = _prepare(spec, points, domain, radius)
-    res = _solve(spec, X, lo, hi, False, density, keep)
-    return res if return_details else res.value
+piecewise_lipschitz = _piecewise_entry(
+    "piecewise_lipschitz",
+    "L_{f,Lambda}(x) for a piecewise f on R^2: the strata with z = x (004 Def. 7, Sec. 3.3).",
+    lipschitz=True,
+)
+piecewise_smooth_sensitivity = _piecewise_entry(
+    "piecewise_smooth_sensitivity",
+    "B*(x) for a piecewise f on R^2: the maximum over all strata (004 Def. 9, Sec. 3.3 stratified).",
+    lipschitz=False,
+)

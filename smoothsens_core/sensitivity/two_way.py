@@ -68,32 +68,28 @@ def _band_distance(p: NDArray[np.float64], T1: float, T2: float, tau: float) -> 
 def _band_distance_plus(c: NDArray[np.float64], R1: float, R2: float, c01: float, c02: float) -> NDArray[np.float64]:
     """max(d(p), 0) for one chunk, fused and in place (the Lambda = inf path needs only d+):
 
-        d+ = max(D - R2, 0) + max(R1 - D, 0) + max(-max(u1, u2), 0),   u = c0 - p,
+        d+ = max(D' - R2, 0) + max(R1 - D', 0),   u = c0 - p,
+        D' = hypot(u1, u2) where min(u1, u2) > 0, max(u1, u2) elsewhere,
 
-    which is ``max(_band_distance, 0)`` bit for bit: for D > R2 the last two terms are 0; for
-    D < R1 the first is 0 and (0 + (R1 - D)) + m rounds as (R1 - D) + m with m = max(min(-u1, -u2), 0);
-    on the band all three are 0 (m > 0 needs u1, u2 < 0, i.e. D = 0 < R1)."""
+    which is ``max(_band_distance, 0)`` bit for bit.  Where both u > 0, D' = D (hypot is symmetric,
+    so hypot(max, min) = hypot(u1, u2)).  Where exactly one u > 0, D = max(u, 0) + 0 = that u = D'.
+    Where both u <= 0, D = 0 and d = R1 - 0 + m with m = max(min(-u1, -u2), 0) = -max(u1, u2) =
+    -D' >= 0, i.e. d+ = (0 + R1) + m = R1 - D' (one rounding either way), which is what the formula
+    gives with D' (the first term is 0, the second R1 - D' >= R1 > 0).  On the band (R1 <= D <= R2)
+    both terms are 0.  Two temporaries fewer than computing D, m and the three terms separately;
+    hypot is evaluated only where both u are positive (IEEE hypot, kept for its rounding)."""
     u1 = c01 - c[:, 0]
     u2 = c02 - c[:, 1]
-    m = np.maximum(u1, u2)
-    np.negative(m, out=m)
-    np.maximum(m, 0.0, out=m)
-    np.maximum(u1, 0.0, out=u1)
-    np.maximum(u2, 0.0, out=u2)
-    # hypot(u1, 0) = u1 and hypot(0, u2) = u2 exactly (IEEE hypot), so hypot is evaluated only where
-    # both are positive; elsewhere D = u1 + u2 (one term is 0): the same bits, hypot on fewer points.
-    both = u1 > 0.0
-    both &= u2 > 0.0
-    D = u1 + u2
-    idx = np.flatnonzero(both)
+    dist = np.maximum(u1, u2)
+    np.minimum(u1, u2, out=u1)
+    idx = np.flatnonzero(u1 > 0.0)
     if idx.size:
-        D[idx] = np.hypot(u1[idx], u2[idx])
-    dp = D - R2
+        dist[idx] = np.hypot(dist[idx], u1[idx])
+    dp = dist - R2
     np.maximum(dp, 0.0, out=dp)
-    np.subtract(R1, D, out=u2)
-    np.maximum(u2, 0.0, out=u2)
-    dp += u2
-    dp += m
+    np.subtract(R1, dist, out=dist)
+    np.maximum(dist, 0.0, out=dist)
+    dp += dist
     return dp
 
 

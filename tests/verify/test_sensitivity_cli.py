@@ -76,3 +76,17 @@ def test_sensitivity_cli_rejects_unknown_extension(tmp_path, capsys):
     assert main(["sensitivity", "threshold", "--input", str(tmp_path / "p.txt"), "--output", str(tmp_path / "o.npy"),
                  "--T", "0", "--tau", "1", "--gamma", "1"]) == 2
     assert "must end in .csv or .npy" in capsys.readouterr().err
+
+
+def test_audit_impl_expr_sin_compares_with_bstar_on_1000_points_without_a_kink_note(tmp_path, capsys):
+    # issue 17: for the smooth sin(x) the CLI printed "candidate sets missed the supremum ... f may
+    # have an undeclared kink" (near x = 0 and +-pi the chord partner of L sits on a residual at
+    # rounding level) and compared B with B* at 24 points only
+    mod = tmp_path / "bounds_sin.py"
+    mod.write_text("import numpy as np\n\ndef B(x):\n    return np.full(np.asarray(x).shape[0], 2.0)\n")
+    rc = main(["audit-impl", f"{mod}:B", "--kind", "bound", "--query", "expr", "--expr", "sin(x)",
+               "--gamma", "0.5", "--domain=-4:4", "--budget", "4000", "--seed", "3"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "B/B* over 1000 points" in out
+    assert "kink" not in out and "unavailable" not in out

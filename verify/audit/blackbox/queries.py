@@ -204,10 +204,11 @@ def builtin_query(name: str, growth: GrowthFunction, Lambda: float = math.inf, *
 
 
 def expression_query(expr: Any, growth: GrowthFunction, Lambda: float = math.inf, *,
-                     variables: Any = None, kinks: Any = None, max_bstar_points: int = 24) -> BoundQuery:
+                     variables: Any = None, kinks: Any = None, max_bstar_points: int | None = None) -> BoundQuery:
     """f given as a SymPy expression: f, L and B* from the generic engine of 004 Sec. 3.3
     (:func:`derivations.engine.smooth_sensitivity_engine`, d in {1, 2}).  B* there costs a
-    stationary-point solve per point, so the comparison with B* uses at most ``max_bstar_points``."""
+    stationary-point solve per point, so the comparison with B* uses at most ``max_bstar_points``
+    (default: 1000 for d = 1 with g_E, whose two-unknown stratum is solved once for all points; 24 else)."""
     import sympy as sp  # noqa: PLC0415 - only expressions need SymPy
 
     from derivations.engine import smooth_sensitivity_engine  # noqa: PLC0415
@@ -230,6 +231,8 @@ def expression_query(expr: Any, growth: GrowthFunction, Lambda: float = math.inf
         raise ValueError(f"the expression {expr} has no variables")
     eng = smooth_sensitivity_engine(expr, variables, growth, Lambda, kinks=kinks)
     d = eng.d
+    if max_bstar_points is None:
+        max_bstar_points = 1000 if d == 1 and growth.kind == "exp" else 24
     f_mp_raw = sp.lambdify(variables, expr, modules="mpmath")
 
     def f_mp(*x: Any) -> Any:
