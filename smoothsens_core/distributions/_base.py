@@ -75,6 +75,13 @@ def _sample_shape(size: Any, rng: Any) -> tuple[tuple[int, ...], np.random.Gener
 def _on_support(z: FloatArray, lo: float, hi: float, below: float, above: float, inner: Any) -> FloatArray:
     """``below`` where z <= lo, ``above`` where z >= hi, and ``inner(z)`` (a family's ``_cdf`` or
     ``_sf``) in between, evaluated on z clipped to the support [lo, hi] only."""
+    if lo == -math.inf and hi == math.inf:  # the whole line: inner on z itself, then only the +-inf fixed
+        with np.errstate(under="ignore"):
+            out = np.asarray(inner(z), dtype=float)
+        inf = np.isinf(z)
+        if inf.any():
+            out = np.where(inf, np.where(z < 0, below, above), out)
+        return out
     zc = np.clip(z, lo, hi)
     with np.errstate(under="ignore"):
         return np.where(z <= lo, below, np.where(z >= hi, above, inner(zc)))
@@ -253,7 +260,12 @@ class ContinuousDistribution(_Distribution):
 
     # ---- public API: validate once, standardise, delegate -----------------------------------
     def _standardise(self, x: ArrayLike) -> FloatArray:
-        return (_as_float_array("x", x) - self.loc) / self.scale
+        """(x - loc)/scale, always a new array (families may work on it in place); the standard law
+        (loc 0, scale 1) copies instead of two arithmetic passes (the same values)."""
+        arr = _as_float_array("x", x)
+        if self.loc == 0.0 and self.scale == 1.0:
+            return arr.copy() if arr is x else arr
+        return (arr - self.loc) / self.scale
 
     def logpdf(self, x: ArrayLike) -> FloatArray | float:
         """ln density at x: _logpdf((x - loc)/scale) - ln(scale); -inf outside the support."""

@@ -47,3 +47,25 @@ def test_two_way_smooth_sensitivity_fused_equals_the_ramp_formula(growth, scale)
     one = np.array([smooth_sensitivity_two_way_threshold((float(a), float(b)), T1, T2, tau, growth)[0]
                     for a, b in p[:2000]])
     assert np.all(np.abs(one - got[:2000]) <= np.spacing(got[:2000]))
+
+
+def test_norm2_is_within_2_ulp_of_hypot_and_safe_at_the_extremes():
+    from smoothsens_core.sensitivity.two_way import _norm2, _norm2_one
+
+    rng = np.random.default_rng(3)
+    a = np.abs(rng.normal(0.0, 1.0, 200_000)) * 10.0 ** rng.integers(-300, 300, 200_000)
+    b = np.abs(rng.normal(0.0, 1.0, 200_000)) * 10.0 ** rng.integers(-300, 300, 200_000)
+    a[:4], b[:4] = [0.0, 1e-320, 1e308, 0.0], [0.0, 3e-320, 1e308, 5e-324]
+    got, want = _norm2(a, b), np.hypot(a, b)
+    assert np.all(np.isfinite(got)) and np.all(np.abs(got - want) <= 2 * np.spacing(want))
+    one = np.array([_norm2_one(float(x), float(y)) for x, y in zip(a[:3000], b[:3000])])
+    assert np.array_equal(one, got[:3000])  # the one-point path: the same IEEE operations, the same bits
+
+
+def test_two_way_with_a_tiny_tau_keeps_its_geometry():
+    tau = 1e-200  # sqrt(a^2 + b^2) would underflow to 0 here; the hypot fallback keeps D
+    _, _, c01, c02 = _geometry(0.0, 0.0, tau)
+    p = np.array([[c01 - 3e-200, c02 - 4e-200]])
+    assert _band_distance(p, 0.0, 0.0, tau)[0] > 0.0
+    R1, R2, _, _ = _geometry(0.0, 0.0, tau)
+    assert _band_distance_plus(p, R1, R2, c01, c02)[0] == pytest.approx(5e-200 - R2, rel=1e-12)
