@@ -16,7 +16,8 @@ from verify.proof import symbolic as S  # noqa: E402
 
 TESTED = ClaimResult(Verdict.VERIFIED, "tested ok", {"n": 1}, "mpmath")
 FAST = ["004-Claim-3.4", "004-App-A.1-student-t-lipschitz", "004-Lemma-3.5-epsilon", "004-Sec-3.1.2-growth-axioms",
-        "004-Sec-2.1-student-t", "002-Lemma-12"]
+        "004-Sec-2.1-student-t", "002-Lemma-12", "004-Claim-4.4", "004-App-A.4-derivatives", "003-Cor-V.5",
+        "002-Claim-16", "000-Thm-1-normalisation", "000-Lemma-2-halves", "002-Def-6-normalisation", "002-Lemma-7"]
 
 
 def test_every_symbolic_proof_is_attached_to_a_registered_claim_with_a_spec():
@@ -40,6 +41,18 @@ def test_the_proof_upgrades_the_tested_result_and_rechecks_from_the_evidence(cid
     ("004-Lemma-3.5-epsilon", "eps", sp.Rational(1, 10**6)),
     ("004-Sec-2.1-student-t", "var", sp.Rational(1, 10**6)),
     ("002-Lemma-12", "sum", sp.Rational(1, 10**6)),
+    ("004-Claim-4.4", "sup", sp.Rational(1, 10**6)),
+    ("004-Claim-4.4", "attain", sp.Rational(1, 10**6)),
+    ("004-App-A.4-derivatives", "eq3", sp.Rational(1, 10**6)),
+    ("004-App-A.4-derivatives", "eq5", sp.Rational(1, 10**6)),
+    ("003-Cor-V.5", "mean_abs", sp.Rational(1, 10**6)),
+    ("002-Claim-16", "const", sp.Rational(1, 10**6)),
+    ("002-Claim-16", "var", sp.Rational(1, 10**6)),
+    ("002-Claim-16", "std", sp.Rational(1, 10**6)),
+    ("000-Thm-1-normalisation", "C", sp.Rational(1, 10**6)),
+    ("000-Lemma-2-halves", "mass", sp.Rational(1, 10**6)),
+    ("002-Def-6-normalisation", "N", sp.Rational(1, 10**6)),
+    ("002-Lemma-7", "half", sp.Rational(1, 10**6)),
 ])
 def test_a_perturbed_printed_form_is_not_proven(cid, key, delta):
     pr = S.SPECS[cid].printed_forms()
@@ -83,3 +96,34 @@ def test_an_edited_antiderivative_is_rejected():
 def test_ball_checks_use_exact_rationals_and_refuse_floats():
     with pytest.raises(TypeError):
         S.arb_eval(sp.Float(0.1) + sp.Symbol("x"), {sp.Symbol("x"): S.arb_eval(sp.Integer(1), {})})
+
+
+def test_the_printed_variance_of_claim_16_with_a_wrong_trig_term_is_not_proven():
+    c = sp.Symbol("c", positive=True)
+    wrong = {"var": 1 / (2 * sp.cos(sp.pi / c) + 1)}  # cos(pi/c) for cos(2 pi/c)
+    assert P.prove_symbolic("002-Claim-16", TESTED, printed=wrong).verdict is Verdict.INCONCLUSIVE
+
+
+def test_a_wrong_stationary_point_of_claim_4_4_is_rejected():
+    rec = P.prove_symbolic("004-Claim-4.4", TESTED).evidence["proof"]
+    bad = copy.deepcopy(rec)
+    bad["witnesses"]["ustar"] = sp.srepr(sp.Rational(11, 10))  # not the stationary point
+    rc = S.recheck(bad)
+    assert not rc.ok and any("stationary" in p for p in rc.problems)
+
+
+def test_an_edited_derivative_of_app_a4_is_rejected():
+    rec = P.prove_symbolic("004-App-A.4-derivatives", TESTED).evidence["proof"]
+    bad = copy.deepcopy(rec)
+    w2 = S._parse(bad["witnesses"]["eq2"])
+    bad["witnesses"]["eq2"] = sp.srepr(2 * w2)
+    assert not S.recheck(bad).ok
+
+
+def test_the_fast_zero_test_assumes_no_branch():
+    # (x - 1)^(1/2) (x - 1)^(1/2) = x - 1 holds, but sqrt((x-1)^2) = x - 1 does not for x < 1: not shown
+    x = sp.Symbol("x", positive=True)
+    assert S.is_zero(sp.sqrt(x - 1) * sp.sqrt(x - 1) - (x - 1))
+    assert not S.is_zero(sp.sqrt((x - 1) ** 2) - (x - 1))
+    b = sp.Symbol("b", positive=True)
+    assert S.is_zero((1 - 1 / (b + 1)) ** (b + 1) - b ** (b + 1) * (b + 1) ** (-b - 1))

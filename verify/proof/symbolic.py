@@ -10,8 +10,11 @@ log-density, objective; the printed form; the domain), and
 
 1. builds, from the spec's own definition and printed form and the record's witnesses, the list of
    steps of the argument, and checks each one with SymPy: an identity (``simplify(e) == 0``, with
-   the symbols' positivity assumptions standing for the domain, e.g. ``c = 1 + b``, ``b > 0``), an
-   antiderivative (d/dx F - f == 0), a limit at an end, a sign (``is_positive`` of a factored
+   the symbols' positivity assumptions standing for the domain, e.g. ``c = 1 + b``, ``b > 0``; tried
+   first by ``cancel`` of a power normal form that splits bases only where SymPy knows the factors
+   are non-negative, then by ``simplify``), an
+   antiderivative (d/dx F - f == 0), a limit at an end (at +oo as lim_{u->0+} of f(1/u)), a stationary
+   set (``solveset`` over an interval), a sign (``is_positive`` of a factored
    form), the absence of singularities of an antiderivative on a half-line (``solveset``);
 2. evaluates, with rigorous ball arithmetic (python-flint ``arb``; ``acb.integral`` for integrals
    of the *definition*), the statement at >= 3 rational parameter points: the enclosure of the
@@ -63,13 +66,28 @@ class SymbolicRecheck:
 # ---------------------------------------------------------------------------------------------------
 # SymPy steps
 # ---------------------------------------------------------------------------------------------------
+def _pos_normal(e: sp.Expr) -> sp.Expr:
+    """A normal form of the powers with non-integer exponents: each base is factored (over a common
+    denominator) and split into the powers of its factors *only where SymPy knows the factors are
+    non-negative* (``expand_power_base`` without ``force``: no branch is assumed), equal bases merged
+    (``powsimp(combine="exp")``).  E.g. (1 - 1/(b+1))^(b+1) -> b^(b+1) (b+1)^(-b-1) for b > 0."""
+    def fac(n: sp.Pow) -> sp.Expr:
+        return sp.Pow(sp.factor(sp.together(n.base)), n.exp)
+
+    e = e.replace(lambda n: n.is_Pow and not n.exp.is_Integer and n.base.has(sp.Symbol), fac)
+    return sp.powsimp(sp.expand_power_base(e), combine="exp")
+
+
 def is_zero(e: Any) -> bool:
-    """True iff SymPy reduces ``e`` to 0 (simplify; then with logs and powers expanded under the
-    positivity of every base; then gammasimp / trig expansion).  False is "not shown", not "non-zero"."""
+    """True iff SymPy reduces ``e`` to 0: first cheaply (``cancel`` of the positive-base power normal
+    form :func:`_pos_normal`, no branch assumed), then simplify; then with logs and powers expanded
+    under the positivity of every base; then gammasimp / trig expansion.  False is "not shown", not
+    "non-zero"."""
     e = sp.sympify(e)
     if e == 0:
         return True
     tries: list[Callable[[sp.Expr], sp.Expr]] = [
+        lambda x: sp.cancel(sp.together(_pos_normal(x))),
         sp.simplify,
         lambda x: sp.simplify(sp.powsimp(sp.expand_power_base(sp.expand_log(x, force=True), force=True), force=True)),
         lambda x: sp.simplify(sp.gammasimp(x)),
@@ -125,6 +143,21 @@ def _no_singularity(expr: sp.Expr, var: sp.Symbol) -> bool:
     return all(b == sp.S.EmptySet for b in bad)
 
 
+def _limit(expr: sp.Expr, var: sp.Symbol, point: Any, dirn: str) -> sp.Expr:
+    """lim_{var -> point} expr; at +oo computed as lim_{u -> 0+} expr(1/u) (the same limit: var -> oo
+    iff u = 1/var -> 0+; SymPy's Gruntz algorithm is faster from this side), the direct limit if that
+    one is not a finite number."""
+    if point is sp.oo:
+        u = sp.Dummy("u_inv", positive=True)
+        try:
+            lim = sp.limit(expr.subs(var, 1 / u), u, 0, "+")
+            if lim.is_finite is True:
+                return lim
+        except Exception:  # noqa: BLE001 - fall back to the direct limit
+            pass
+    return sp.limit(expr, var, point, dirn)
+
+
 def _check_step(step: tuple[Any, ...]) -> str | None:
     """None if the step holds, else the problem."""
     name, kind = step[0], step[1]
@@ -134,7 +167,7 @@ def _check_step(step: tuple[Any, ...]) -> str | None:
         elif kind == "antiderivative":  # (F, f, var): d/dvar F == f
             ok = is_zero(sp.diff(step[2], step[4]) - step[3])
         elif kind == "limit":  # (expr, var, point, dir, value)
-            lim = sp.limit(step[2], step[3], step[4], step[5])
+            lim = _limit(step[2], step[3], step[4], step[5])
             ok = lim.is_finite is not False and is_zero(lim - step[6])
         elif kind == "positive":
             ok = _positive(step[2])
@@ -142,6 +175,8 @@ def _check_step(step: tuple[Any, ...]) -> str | None:
             ok = _nonneg(step[2])
         elif kind == "no_singularity":  # (expr, var)
             ok = _no_singularity(step[2], step[3])
+        elif kind == "stationary_set":  # (expr, var, interval, roots): {var in interval: expr = 0} == roots
+            ok = sp.solveset(step[2], step[3], step[4]) == sp.FiniteSet(*step[5])
         elif kind == "unique_root_decreasing":  # (q, var, root): q(root) = 0 and dq/dvar < 0 on var > 0
             ok = is_zero(step[2].subs(step[3], step[4])) and _positive(-sp.diff(step[2], step[3]))
         else:
@@ -749,7 +784,7 @@ def _cdf_steps(p: int) -> Callable[[Mapping[str, sp.Expr], Mapping[str, sp.Expr]
         return [
             (f"dH/dq = 1/(1+q^{p})", "antiderivative", H, 1 / (1 + q**p), q),
             ("H is continuous on q >= 0 (log arguments > 0, no poles)", "no_singularity", H, q),
-            ("H(0) = 0", "limit", H, q, 0, "+", 0),
+            ("H(0+) = H(0) = 0 (H continuous on q >= 0: previous step)", "zero", H.subs(q, 0)),
             ("c H(oo) = 1/2 (so F(+oo) = 1, F(-oo) = 0 by symmetry)", "limit", pr["c"] * H, q, sp.oo, "-",
              sp.Rational(1, 2)),
             ("the derivation's H / c equal the printed ones", "zero", w["cH"] - pr["c"] * H),
@@ -985,6 +1020,354 @@ _spec(claim="002-Claim-17", domain="d > 2, eps > 0, 0 < gamma < eps/(d+1) real",
       printed_forms=_c17_printed, steps=_c17_steps, balls=_c17_balls,
       relies_on=(_BETA, "[BS19] scaling as quoted by 002 Claim 17: noise scale 1/nu with nu = (eps - gamma(d+1)) / "
                  "((d+1)/(2 sqrt d)) (the loss per unit shift (d+1)/(2 sqrt d) is proven in 004-App-A.1)"))
+
+
+# ---- 004 Claim 4.4: sup |kappa_t'| of the Gaussian kernel -------------------------------------------
+U_ = sp.Symbol("u", positive=True)  # u = |x - t|/h > 0 (kappa_t even about t; u = 0 gives kappa' = 0)
+V_ = sp.Symbol("v", positive=True)
+
+
+def _c44_printed() -> dict[str, sp.Expr]:
+    h = sp.Symbol("h", positive=True)
+    return {"sup": sp.exp(-sp.Rational(1, 2)) / h, "attain": h}
+
+
+def _c44_kernel() -> tuple[sp.Expr, sp.Symbol, sp.Symbol, sp.Symbol]:
+    x, t, h = sp.Symbol("x", real=True), sp.Symbol("t", real=True), sp.Symbol("h", positive=True)
+    return sp.exp(-(x - t) ** 2 / (2 * h**2)), x, t, h  # the kernel of 004 Sec. 4.3, kappa_t(x)
+
+
+def _c44_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    k, x, t, h = _c44_kernel()
+    u, v = U_, V_
+    dk = sp.diff(k, x)
+    g = u * sp.exp(-u**2 / 2)  # h |kappa_t'(t +- h u)|
+    dg = sp.diff(g, u)
+    us = w["ustar"]
+    return [
+        ("kappa_t'(t + h u) = -(1/h) u e^{-u^2/2}", "zero", dk.subs(x, t + h * u) + g / h),
+        ("kappa_t'(t - h u) = +(1/h) u e^{-u^2/2} (|kappa_t'| even about t)", "zero", dk.subs(x, t - h * u) - g / h),
+        ("g' = (1 - u)(1 + u) e^{-u^2/2}, g = u e^{-u^2/2}", "zero", dg - (1 - u) * (1 + u) * sp.exp(-u**2 / 2)),
+        ("the stationary set of g on u > 0 is {ustar} (solveset over the reals)", "stationary_set", dg, u,
+         sp.Interval.open(0, sp.oo), [us]),
+        ("g' > 0 on (0, ustar) (u = ustar v/(1+v))", "positive", dg.subs(u, us * v / (1 + v))),
+        ("g' < 0 on (ustar, oo) (u = ustar + v)", "positive", -dg.subs(u, us + v)),
+        ("g(0+) = 0", "limit", g, u, 0, "+", 0),
+        ("g(oo) = 0", "limit", g, u, sp.oo, "-", 0),
+        ("sup |kappa_t'| = g(ustar)/h = the printed sup", "zero", g.subs(u, us) / h - pr["sup"]),
+        ("attained at |x - t| = h ustar = the printed h", "zero", h * us - pr["attain"]),
+        ("the derivation's value g(ustar) equals h * printed sup", "zero", w["sup_unit"] - h * pr["sup"]),
+    ]
+
+
+def _c44_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    k, x, t, h = _c44_kernel()
+    dk = sp.diff(k, x)
+
+    def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
+        env = _env(pt)
+        att = arb_eval(pr["attain"], env)
+        return [("|kappa_t'(t + attain)| = printed sup", abs(arb_eval(dk, {**env, x: env[t] + att})), arb_eval(pr["sup"], env)),
+                ("|kappa_t'(t - attain)| = printed sup", abs(arb_eval(dk, {**env, x: env[t] - att})), arb_eval(pr["sup"], env))]
+
+    return _balls_at([{t: 0, h: 1}, {t: _q("-3/7"), h: _q("1/5")}, {t: 2, h: _q("9/4")}], pairs)
+
+
+_spec(claim="004-Claim-4.4", domain="h > 0, t real, x real (u = |x - t|/h; Lipschitz by the mean value theorem)",
+      witnesses=("ustar", "sup_unit"), printed_forms=_c44_printed, steps=_c44_steps, balls=_c44_balls)
+
+
+# ---- 004 App. A.4: the partial derivatives (2)-(5) -----------------------------------------------------
+def _a4_syms() -> dict[str, sp.Symbol]:
+    return {"a": sp.Symbol("a", real=True), "cz": sp.Symbol("c_z", real=True), "lz": sp.Symbol("l_z", real=True),
+            "c": sp.Symbol("c", positive=True), "h": sp.Symbol("h", positive=True), "g": sp.Symbol("gamma", positive=True)}
+
+
+def _a4_objectives() -> dict[str, tuple[sp.Expr, sp.Symbol]]:
+    """The objectives of 004 App. A.4 (k(u) = e^{-u^2/2}, radii in units of h, a = c_w - c_z), each with
+    the variable of its derivative: (2) the chord term in a; (3) the reduced objective in c_z at fixed a;
+    (4) the tangent objective in c_z; (5) the chord term at x = t in a."""
+    s = _a4_syms()
+    a, cz, lz, c, h, g = s["a"], s["cz"], s["lz"], s["c"], s["h"], s["g"]
+    return {
+        "eq2": ((sp.exp(-(cz + a) ** 2 * c**2 / 2) - sp.exp(-cz**2 * c**2 / 2)) / (a * c * h), a),
+        "eq3": (c / h * (cz + a) * sp.exp(-(cz + a) ** 2 * c**2 / 2) * sp.exp(-g * (cz - 1) * c * h), cz),
+        "eq4": (c / h * cz * sp.exp(-cz**2 * c**2 / 2) * sp.exp(-g * (cz - 1) * c * h), cz),
+        "eq5": ((sp.exp(-(1 + a) ** 2 * lz**2 / 2) - sp.exp(-lz**2 / 2)) / (a * lz * h), a),
+    }
+
+
+def _a4_printed() -> dict[str, sp.Expr]:
+    s = _a4_syms()
+    a, cz, lz, c, h, g = s["a"], s["cz"], s["lz"], s["c"], s["h"], s["g"]
+    return {
+        "eq2": (sp.exp(-cz**2 * c**2 / 2) - (1 + a * c**2 * (cz + a)) * sp.exp(-(cz + a) ** 2 * c**2 / 2)) / (a**2 * c * h),
+        "eq3": -(c**3 / h * (cz + a) ** 2 + g * c**2 * (cz + a) - c / h) * sp.exp(-(cz + a) ** 2 * c**2 / 2)
+        * sp.exp(-g * (cz - 1) * c * h),
+        "eq4": -(c**3 / h * cz**2 + g * c**2 * cz - c / h) * sp.exp(-cz**2 * c**2 / 2) * sp.exp(-g * (cz - 1) * c * h),
+        "eq5": (sp.exp(-lz**2 / 2) - (1 + a * (1 + a) * lz**2) * sp.exp(-(1 + a) ** 2 * lz**2 / 2)) / (a**2 * lz * h),
+    }
+
+
+def _a4_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for k, (obj, var) in _a4_objectives().items():
+        out.append((f"{k}: d/d{var} of the objective equals the printed derivative", "zero", sp.diff(obj, var) - pr[k]))
+        out.append((f"{k}: the derivation's derivative equals the printed one", "zero", w[k] - pr[k]))
+    return out
+
+
+def _a4_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    """Fundamental theorem of calculus on balls: int_{v0}^{v1} printed dv = objective(v1) - objective(v0)
+    (acb.integral of the printed derivative; an independent route from differentiation)."""
+    import flint  # noqa: PLC0415
+
+    s = _a4_syms()
+    objs = _a4_objectives()
+
+    def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
+        out = []
+        for k, (obj, var) in objs.items():
+            fixed = {sym: v for sym, v in pt.items() if sym != var}
+            env = _env(fixed)
+            v0, v1 = (_q("1/2"), _q("3/2")) if var == s["a"] else (_q("11/10"), _q("5/2"))
+            f = pr[k].subs(fixed)
+            integ = flint.acb.integral(lambda y, an: arb_eval(f, {var: y}, kind="acb"),
+                                       arb_eval(v0, {}), arb_eval(v1, {})).real
+            diff = arb_eval(obj, {**env, var: arb_eval(v1, {})}) - arb_eval(obj, {**env, var: arb_eval(v0, {})})
+            out.append((f"{k}: int printed = objective difference", integ, diff))
+        return out
+
+    a, cz, lz, c, h, g = s["a"], s["cz"], s["lz"], s["c"], s["h"], s["g"]
+    return _balls_at([{a: _q("3/4"), cz: _q("6/5"), lz: _q("1/2"), c: 1, h: 1, g: _q("1/2")},
+                      {a: _q("1/3"), cz: 2, lz: _q("7/5"), c: _q("3/2"), h: _q("2/5"), g: _q("1/10")},
+                      {a: _q("5/4"), cz: _q("3/2"), lz: 2, c: _q("1/2"), h: 3, g: 2}], pairs)
+
+
+_spec(claim="004-App-A.4-derivatives", domain="a != 0, c_z, l_z real; c, h, gamma > 0 real (a = c_w - c_z; l_z != 0 in "
+      "eq. (5); eq. (3) at fixed a, as printed)", witnesses=("eq2", "eq3", "eq4", "eq5"), printed_forms=_a4_printed,
+      steps=_a4_steps, balls=_a4_balls)
+
+
+# ---- 003 Cor. V.5: E|ALap - f| = Delta_p/eps ----------------------------------------------------------
+DEL_, EPS_ = sp.Symbol("Delta", positive=True), sp.Symbol("epsilon", positive=True)
+
+
+def _v5_density(sign: int, lam: sp.Expr) -> sp.Expr:
+    """003 Def. V.3 (monotone coordinate): (eps/Delta) exp(-Sign lambda eps/Delta) on Sign lambda >= 0."""
+    return EPS_ / DEL_ * sp.exp(-sign * lam * EPS_ / DEL_)
+
+
+def _v5_printed() -> dict[str, sp.Expr]:
+    return {"mean_abs": DEL_ / EPS_}
+
+
+def _v5_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    z = Z_
+    f = EPS_ / DEL_ * sp.exp(-z * EPS_ / DEL_)
+    return [
+        ("Sign = +1: lambda = z >= 0, |lambda| = z, density (eps/Delta) e^{-eps z/Delta}", "zero",
+         _v5_density(1, z) * sp.Abs(z) - z * f),
+        ("Sign = -1: lambda = -z <= 0, |lambda| = z, the same density in z", "zero", _v5_density(-1, -z) * sp.Abs(-z) - z * f),
+        ("the density is > 0 on its support", "positive", f),
+        ("G = -e^{-eps z/Delta} is an antiderivative of the density", "antiderivative", w["G"], f, z),
+        ("G(oo) = 0", "limit", w["G"], z, sp.oo, "-", 0),
+        ("mass: G(oo) - G(0) = 1", "zero", 0 - w["G"].subs(z, 0) - 1),
+        ("F is an antiderivative of z times the density", "antiderivative", w["F"], z * f, z),
+        ("F(oo) = 0", "limit", w["F"], z, sp.oo, "-", 0),
+        ("E|lambda| = F(oo) - F(0) = the printed Delta/eps", "zero", 0 - w["F"].subs(z, 0) - pr["mean_abs"]),
+        ("the derivation's integral equals the printed value", "zero", w["mean_abs"] - pr["mean_abs"]),
+    ]
+
+
+def _v5_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    import flint  # noqa: PLC0415
+
+    z = Z_
+
+    def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
+        env = _env(pt)
+        k = sp.Rational(pt[EPS_]) / sp.Rational(pt[DEL_])
+        T = 200 / k  # int_0^T by acb.integral; the tail int_T^oo k z e^{-kz} <= (4/(k e)) e^{-kT/2} (z e^{-kz/2} <= 2/(k e))
+        body = _integral(k * z * sp.exp(-k * z), z, 0, T)
+        tail_bound = arb_eval(4 / (k * sp.E) * sp.exp(-k * T / 2), {})
+        tail = flint.arb(0, tail_bound.upper())
+        return [("int_0^oo |lambda| density = printed", body + tail, arb_eval(pr["mean_abs"], env))]
+
+    return _balls_at([{DEL_: 1, EPS_: 1}, {DEL_: 3, EPS_: _q("1/2")}, {DEL_: 2, EPS_: _q("27/10")}], pairs)
+
+
+_spec(claim="003-Cor-V.5", domain="Delta_p(f) > 0, eps > 0 real; Sign_p = +1 or -1 (monotone coordinate)",
+      witnesses=("G", "F", "mean_abs"), printed_forms=_v5_printed, steps=_v5_steps, balls=_v5_balls,
+      relies_on=("003 Def. V.3: for a monotone coordinate, ALap(X)_i - f(X)_i = lambda_i has the density "
+                 "(eps/Delta) exp(-Sign lambda eps/Delta) on Sign lambda >= 0 (the definition, restated)",))
+
+
+# ---- Reflection-formula claims: 002 Claim 16, 000 Thm. 1 normalisation, 000 Lemma 2 -----------------
+_REFLECTION = ("Euler's reflection formula (DLMF 5.5.3): Gamma(s) Gamma(1 - s) = pi / sin(pi s) for 0 < s < 1 (a textbook "
+               "identity, applied at the stated s; its condition is checked as a step)")
+
+
+def _reflect(e: sp.Expr, ss: Sequence[sp.Expr]) -> sp.Expr:
+    """Apply the reflection formula Gamma(1 - s) = pi/(sin(pi s) Gamma(s)) at the given s."""
+    return e.subs({sp.gamma(1 - s): sp.pi / (sp.sin(sp.pi * s) * sp.gamma(s)) for s in ss})
+
+
+CC_ = sp.Symbol("c", positive=True)
+X16_ = sp.Symbol("X", positive=True)  # 2 cos(2 pi/c) + 1 = 1/Var (positive on c > 3: a step)
+
+
+def _c16_printed() -> dict[str, sp.Expr]:
+    c, eps, g = CC_, EPS_, GAMMA
+    return {"const": c / (2 * sp.pi * sp.csc(sp.pi / c)), "var": 1 / (2 * sp.cos(2 * sp.pi / c) + 1),
+            "std": (c + 1) / ((eps - g * (c + 1)) * sp.sqrt(2 * sp.cos(2 * sp.pi / c) + 1))}
+
+
+def _c16_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    c, eps, g, z, y = CC_, EPS_, GAMMA, Z_, Y_
+    k = 1 / (1 + z**c)
+    zy = y ** (1 / c)
+    c1, c3 = {c: 1 + B_}, {c: 3 + B_}
+    v = sp.Symbol("v", positive=True)  # gamma = eps/((c+1)(1+v)): 0 < gamma < eps/(c+1)
+    onv = {g: eps / ((c + 1) * (1 + v))}
+    mass = 2 * _beta(1 / c, 1 - 1 / c) / c  # int_R k = 2 int_0^oo k (k even)
+    mom2 = 2 * _beta(3 / c, 1 - 3 / c) / c
+    return [
+        _subst_step("z = y^(1/c): k dz = (1/c) y^(1/c - 1) (1+y)^(-1/c - (1 - 1/c)) dy", k, zy,
+                    y ** (1 / c - 1) * (1 + y) ** (-1 / c - (1 - 1 / c)) / c),
+        _subst_step("z = y^(1/c): z^2 k dz = (1/c) y^(3/c - 1) (1+y)^(-3/c - (1 - 3/c)) dy", z**2 * k, zy,
+                    y ** (3 / c - 1) * (1 + y) ** (-3 / c - (1 - 3 / c)) / c),
+        ("Beta and reflection conditions (mass): 0 < 1/c < 1 on c > 1", "positive", (1 - 1 / c).subs(c1)),
+        ("Beta and reflection conditions (variance): 0 < 3/c < 1 on c > 3", "positive", (1 - 3 / c).subs(c3)),
+        ("printed constant * int_R k = 1 (reflection at s = 1/c)", "zero", (pr["const"] * _reflect(mass, [1 / c]) - 1).subs(c1)),
+        ("Var = int z^2 k / int k = the printed variance (reflection at s = 1/c, 3/c)", "zero",
+         (_reflect(mom2, [1 / c, 3 / c]) / _reflect(mass, [1 / c]) - pr["var"]).subs(c3)),
+        ("c <= 3: z^2 k - z^(2-c)/2 = z^(2-c) (z^c - 1)/(2 (1 + z^c))", "zero",
+         z**2 * k - z ** (2 - c) / 2 - z ** (2 - c) * (z**c - 1) / (2 * (1 + z**c))),
+        ("... and z^c - 1 = e^(c ln z) - 1 > 0 on z = 1 + v > 1: c ln(1 + v) > 0; so z^2 k >= z^(2-c)/2 on z >= 1, "
+         "whose integral over [1, oo) diverges for c <= 3", "positive", c * sp.log(1 + v)),
+        ("Var > 0 on c > 3 (the Beta ratio, before reflection, is positive): X = 2 cos(2 pi/c) + 1 = 1/Var > 0",
+         "positive", (_beta(3 / c, 1 - 3 / c) / _beta(1 / c, 1 - 1 / c)).subs(c3)),
+        ("std = sqrt(Var) (c+1)/(eps - gamma(c+1)) equals the printed std (cos(2 pi/c) = (X - 1)/2, X > 0)", "zero",
+         ((sp.sqrt(pr["var"]) * (c + 1) / (eps - g * (c + 1)) - pr["std"]).subs(sp.cos(2 * sp.pi / c), (X16_ - 1) / 2))
+         .subs(onv)),
+        ("the scale eps - gamma(c+1) > 0 on 0 < gamma < eps/(c+1)", "positive", (eps - g * (c + 1)).subs(onv)),
+        ("the derivation's constant equals the printed one", "zero", (w["const"] - pr["const"]).subs(c1)),
+        ("the derivation's variance equals the printed one", "zero", (w["var"] - pr["var"]).subs(c3)),
+        ("the derivation's std is sqrt(its variance) (c+1)/(eps - gamma(c+1)) (= the printed std by the steps above)",
+         "zero", w["std"] - sp.sqrt(w["var"]) * (c + 1) / (eps - g * (c + 1))),
+    ]
+
+
+def _c16_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    c, z = CC_, Z_
+
+    def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
+        env = _env(pt)
+        k = (1 / (1 + z**c)).subs(c, pt[c])
+        m0 = 2 * _integral(k, z, 0, sp.oo)
+        var = 2 * _integral(z**2 * k, z, 0, sp.oo) / m0
+        nu = (env[EPS_] - env[GAMMA] * (env[c] + 1)) / (env[c] + 1)
+        return [("printed constant * int_R k = 1", arb_eval(pr["const"], env) * m0, arb_eval(sp.Integer(1), {})),
+                ("int z^2 k / int k = printed Var", var, arb_eval(pr["var"], env)),
+                ("sqrt(Var)/nu = printed std", var.sqrt() / nu, arb_eval(pr["std"], env))]
+
+    return _balls_at([{c: 4, EPS_: 1, GAMMA: _q("1/10")}, {c: 5, EPS_: 1, GAMMA: _q("1/20")},
+                      {c: 6, EPS_: 2, GAMMA: _q("1/10")}], pairs)
+
+
+_spec(claim="002-Claim-16", domain="c > 1 real (constant), c > 3 real (variance, std; the second moment is infinite for "
+      "0 < c <= 3), eps > 0, 0 < gamma < eps/(c+1) real", witnesses=("const", "var", "std"), printed_forms=_c16_printed,
+      steps=_c16_steps, balls=_c16_balls,
+      relies_on=(_BETA, _REFLECTION, "[NRS07] scaling as quoted by 002 Claim 16: noise scale (c+1)/(eps - gamma(c+1)) "
+                 "(privacy loss <= (|lambda_r| + |lambda_s|)(c+1)); taken as given"))
+
+
+K_, L_ = sp.Symbol("k", positive=True), sp.Symbol("l", positive=True)
+
+
+def _pl_printed() -> dict[str, sp.Expr]:
+    k, l = K_, L_
+    return {"C": 2 * l ** (1 / k - 1) * (sp.pi / k) / sp.sin(sp.pi / k)}
+
+
+def _pl_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    k, l, z, y = K_, L_, Z_, Y_
+    kern = 1 / (z**k + l)
+    on = {k: 1 + B_}
+    return [
+        _subst_step("z = (l y)^(1/k): dz/(z^k + l) = (l^(1/k-1)/k) y^(1/k-1) (1+y)^(-1/k-(1-1/k)) dy", kern, (l * y) ** (1 / k),
+                    l ** (1 / k - 1) / k * y ** (1 / k - 1) * (1 + y) ** (-1 / k - (1 - 1 / k))),
+        ("Beta and reflection conditions: 0 < 1/k < 1 on k > 1", "positive", (1 - 1 / k).subs(on)),
+        ("int_R = 2 int_0^oo (even kernel) = 2 (l^(1/k-1)/k) B(1/k, 1-1/k) = the printed value (reflection)", "zero",
+         (2 * l ** (1 / k - 1) / k * _reflect(_beta(1 / k, 1 - 1 / k), [1 / k]) - pr["C"]).subs(on)),
+        ("the derivation's integral equals the printed one", "zero", (w["C"] - pr["C"]).subs(on)),
+    ]
+
+
+def _pl_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    k, l, z = K_, L_, Z_
+
+    def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
+        env = _env(pt)
+        val = 2 * _integral((1 / (z**k + l)).subs(pt), z, 0, sp.oo)
+        return [("int_R dz/(|z|^k + l) = printed", val, arb_eval(pr["C"], env))]
+
+    return _balls_at([{k: 2, l: 1}, {k: 4, l: _q("5/2")}, {k: 3, l: _q("3/10")}], pairs)
+
+
+_spec(claim="000-Thm-1-normalisation", domain="k > 1, l > 0 real (the integral identity; the claim's core pdf / CDF "
+      "parts stay tested: see the tested evidence)", witnesses=("C",), printed_forms=_pl_printed, steps=_pl_steps,
+      balls=_pl_balls, relies_on=(_BETA, _REFLECTION))
+
+
+def _halves_printed() -> dict[str, sp.Expr]:
+    return {"mass": sp.Integer(1), "mix": sp.Integer(1)}
+
+
+def _halves_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    k, l, y = K_, L_, Y_
+    zr = sp.Symbol("z", real=True)
+    on = {k: 1 + B_}
+    C = _pl_printed()["C"]
+    Cs = sp.Symbol("C", positive=True)  # C > 0: a step
+    h = 1 / (Cs * (sp.Abs(zr) ** k + l))  # the density of 000 Thm. 1, h = 1/(C (|z|^k + l))
+    z = Z_
+    hp = 2 * h.subs(zr, z)  # h+ on z > 0 (z = 0 a null set)
+    hm = 2 * h.subs(zr, -z)  # h- at -z < 0
+    half_int = l ** (1 / k - 1) / k * _reflect(_beta(1 / k, 1 - 1 / k), [1 / k])  # int_0^oo dz/(z^k + l)
+    return [
+        ("C = 2 (l^(1/k-1)/k) Gamma(1/k) Gamma(1 - 1/k) > 0 (before reflection: positive factors)", "positive",
+         (2 * l ** (1 / k - 1) / k * _beta(1 / k, 1 - 1 / k)).subs(on)),
+        ("h is even: h(-z) = h(z)", "zero", h.subs(zr, -z) - h.subs(zr, z)),
+        ("h+ > 0 on z > 0 and h- > 0 on z < 0", "positive", hp + hm),
+        ("int_0^oo dz/(z^k + l) = (l^(1/k-1)/k) B(1/k, 1-1/k) (Beta, substitution as in 000-Thm-1-normalisation)", "zero",
+         _subst_step("", 1 / (z**k + l), (l * y) ** (1 / k),
+                     l ** (1 / k - 1) / k * y ** (1 / k - 1) * (1 + y) ** (-1 / k - (1 - 1 / k)))[2]),
+        ("Beta and reflection conditions: 0 < 1/k < 1 on k > 1", "positive", (1 - 1 / k).subs(on)),
+        ("int_0^oo h+ = 2 int_0^oo h = 1 (reflection; C the printed normaliser)", "zero",
+         (2 * half_int / C - pr["mass"]).subs(on)),
+        ("int_-oo^0 h- = int_0^oo h-(-z) dz and h-(-z) = h+(z) (h even): also 1", "zero", hm - hp),
+        ("(h+ + h-)/2 = h on z > 0 (h- = 0 there)", "zero", (hp + 0) / 2 / h.subs(zr, z) - pr["mix"]),
+        ("(h+ + h-)/2 = h on z < 0 (h+ = 0 there)", "zero", (0 + hm) / 2 / h.subs(zr, -z) - pr["mix"]),
+        ("the derivation's int_0^oo h+ equals 1", "zero", w["mass"].subs(on) - pr["mass"]),
+    ]
+
+
+def _halves_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    k, l, z = K_, L_, Z_
+    C = _pl_printed()["C"]
+
+    def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
+        hp = (2 / (C * (z**k + l))).subs(pt)
+        return [("int_0^oo h+ = 1", _integral(hp, z, 0, sp.oo), arb_eval(pr["mass"], {}))]
+
+    return _balls_at([{k: 2, l: 1}, {k: 3, l: _q("1/2")}, {k: 5, l: 2}], pairs)
+
+
+_spec(claim="000-Lemma-2-halves", domain="k > 1, l > 0 real; h(z) = 1/(C (|z|^k + l)), z != 0 real (z = 0 a null "
+      "set); the claim's sampler (KS) part stays tested: see the tested evidence", witnesses=("mass",),
+      printed_forms=_halves_printed, steps=_halves_steps, balls=_halves_balls, relies_on=(_BETA, _REFLECTION))
 
 
 # ---------------------------------------------------------------------------------------------------
