@@ -127,3 +127,42 @@ def _rejected(ev) -> bool:
         return not P.recheck_evidence(ev).ok
     except ValueError:
         return True
+
+
+# --- KDE chord-partner curve (explicit parameter) and shape lemmas -----------------------------
+def test_kde_curve_matches_the_package_partner_and_D():
+    import numpy as np
+    from flint import arb, arb_series
+
+    from smoothsens_core.sensitivity.kde import _log_slope, kde_chord_partner
+    from verify.proof import obligations as O
+
+    for side, v in (("pos", 0.5), ("pos", 2.0), ("neg", 0.7), ("neg", 5.0)):
+        a, b, D = (float(x.coeffs()[0].mid()) for x in O.kde_curve(arb_series([arb(v), 1], prec=2), side))
+        assert abs(kde_chord_partner([b])[0] - a) < 1e-12
+        assert abs(float(_log_slope(np.array([b]))[0]) - D) < 1e-12
+
+
+def test_kde_shape_lemmas_proven_rechecked_and_tamper_rejected():
+    from verify.proof import obligations as O
+    from verify.proof.prover import prove_le
+    from verify.proof.recheck import recheck
+
+    for which in ("curve", "gE", "gL"):
+        res = prove_le(O.build(O.KDE_SHAPE[which]))
+        assert res.status == "proven"
+        assert recheck(res, O.build(O.KDE_SHAPE[which])).ok
+        data = res.to_json()
+        data["boxes"] = data["boxes"][1:]
+        data["bounds"] = data["bounds"][1:]
+        assert not recheck(data, O.build(O.KDE_SHAPE[which])).ok
+
+
+def test_kde_controls_refuted_with_certificates():
+    from verify.proof import obligations as O
+    from verify.proof.prover import prove_le
+
+    for ob in O.controls():
+        if "KDE" in ob.id:
+            res = prove_le(ob.build())
+            assert res.status == "refuted" and res.counterexample["lower"]

@@ -1002,3 +1002,93 @@ def _tail_lemma(tail_leaves: Sequence[sp.Expr], w: sp.Symbol) -> dict[str, Any]:
             "statement": "lim_{z->inf} F is the limit of the variant active for large z (SymPy, w = 1/z -> 0+); "
                          "the tail boxes u in [1, 2] (w in [0, 1/Z0]) enclose F including z = inf by the ball "
                          "evaluation of F(1/w) over a common denominator"}
+
+
+class SeriesObjective:
+    """F(v) <= 0 on a bounded interval of one variable, F given piecewise by functions of a
+    truncated Taylor series (python-flint ``arb_series``), for quantities no SymPy tree encloses
+    well (removable singularities, implicit curves written in an explicit parameter).
+
+    ``pieces``  [(lo, hi, fn)]: on [lo, hi], F = fn(S)[0] where fn maps the series S = v0 + x
+                (v0 a ball) to the series of F at v0 (``order`` coefficients).  By arb's
+                inclusion principle, with v0 a ball containing a box, coefficient j of fn(v0 + x)
+                encloses F^(j)(t)/j! for every t in the box.  The pieces must cover the domain;
+                where they overlap both statements are proven (the max is taken).
+    Enclosure on a box [lo, hi] (centre m, radius r): the intersection of the direct enclosure
+    F(box) and the mean-value form F(m) + F'(box) [-r, r] -- both valid, so is their intersection.
+    """
+
+    half_index = None
+    tail_lemma = None
+    affine: tuple[int, ...] = ()
+
+    def __init__(self, pieces: Sequence[tuple[Fraction, Fraction, Callable[[Any], Any]]], *, name: str = "",
+                 order: int = 3, meta: dict[str, Any] | None = None) -> None:
+        if not pieces:
+            raise ValueError("pieces must hold at least one (lo, hi, fn)")
+        self.pieces = [(Fraction(lo), Fraction(hi), fn) for lo, hi, fn in pieces]
+        for lo, hi, _ in self.pieces:
+            if not lo <= hi:
+                raise ValueError(f"a piece must have lo <= hi; got [{lo}, {hi}]")
+        lo = min(p[0] for p in self.pieces)
+        hi = max(p[1] for p in self.pieces)
+        pts = sorted(self.pieces, key=lambda p: p[0])
+        reach = pts[0][1]
+        for plo, phi, _ in pts[1:]:
+            if plo > reach:
+                raise ValueError(f"the pieces leave a gap ({reach}, {plo}) in the domain")
+            reach = max(reach, phi)
+        self._domain = [(lo, hi)]
+        self.name = name
+        self.order = int(order)
+        self.meta = dict(meta or {})
+
+    def domain(self) -> list[tuple[Fraction, Fraction]]:
+        return list(self._domain)
+
+    def to_original(self, point: Sequence[Fraction]) -> list[Fraction]:
+        return list(point)
+
+    def describe(self) -> dict[str, Any]:
+        return {"name": self.name, "expr": None, "variables": [[str(self._domain[0][0]), str(self._domain[0][1])]],
+                "pieces": [[str(lo), str(hi), getattr(fn, "__name__", "fn")] for lo, hi, fn in self.pieces],
+                "meta": self.meta}
+
+    def _series(self, fn: Callable[[Any], Any], v0: arb) -> Any:
+        # a division by a ball containing 0 (arb_series raises) leaves F unknown on the box: nan
+        try:
+            return fn(flint.arb_series([v0, 1], prec=self.order))
+        except (ValueError, ZeroDivisionError):
+            return flint.arb_series([arb("nan")] * self.order, prec=self.order)
+
+    def _piece(self, fn: Callable[[Any], Any], lo: Fraction, hi: Fraction) -> arb:
+        box = ball(lo, hi) if lo < 0 else ball_from_fraction(lo).union(ball_from_fraction(hi))
+        direct = self._series(fn, box)
+        v = direct.coeffs()[0] if direct.length() else arb("nan")
+        if lo != hi and direct.length() > 1:
+            m = (lo + hi) / 2
+            c = self._series(fn, ball_from_fraction(m))
+            mv = c.coeffs()[0] + direct.coeffs()[1] * ball_from_fraction(lo - m).union(ball_from_fraction(hi - m))
+            if mv.is_finite() and (not v.is_finite() or mv.upper() < v.upper()):
+                v = v.intersection(mv) if v.is_finite() and v.overlaps(mv) else mv
+        return v
+
+    def evaluate(self, box: Sequence[tuple[Fraction, Fraction]], *, centred: bool = True, signs: bool = True,
+                 upper_only: bool = False) -> arb:
+        (lo, hi), = box
+        vals = [self._piece(fn, max(lo, plo), min(hi, phi)) for plo, phi, fn in self.pieces if plo <= hi and lo <= phi]
+        if not vals:
+            raise ValueError(f"box [{lo}, {hi}] outside the domain {self._domain}")
+        return _upper_point(vals, max) if upper_only else reduce(lambda u, v: u.union(v), vals)
+
+    def evaluate_point(self, point: Sequence[Fraction]) -> arb:
+        return self.evaluate([(point[0], point[0])])
+
+    def evaluate_mp(self, point: Sequence[Fraction], dps: int = 50) -> Any:
+        """F at a point re-evaluated at ~``dps`` digits (arb at 3.33 dps + 10 bits; there is no
+        SymPy form): the lower end of that ball, as a SymPy Float (a value <= F)."""
+        with workprec(int(dps * 3.33) + 10):
+            v = self.evaluate([(point[0], point[0])])
+            if not v.is_finite():
+                return None
+            return sp.Float(arb_to_fraction(v.lower()).numerator, dps) / arb_to_fraction(v.lower()).denominator

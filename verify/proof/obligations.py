@@ -47,7 +47,7 @@ from .functions import Objective, Variable
 from .prover import ProofResult, SupEnclosure, enclose_sup, prove_le
 
 __all__ = ["Obligation", "rate_expression", "loss_rate_objective", "scale_sup_objective", "threshold_def8_objective",
-           "ramp_def8_linear_objective", "remark_3_5_example_objective", "ineq5_example_objective",
+           "ramp_def8_linear_objective", "kde_curve", "kde_shape_objective", "remark_3_5_example_objective", "ineq5_example_objective",
            "tight_objective", "tight_enclosure", "tight_points", "catalogue", "controls", "build", "run"]
 
 Q = Fraction
@@ -239,6 +239,178 @@ def ramp_def8_linear_objective(b_box: tuple[Fraction, Fraction], gamma_box: tupl
                            "condition": "|(1/B)'| <= gamma w inf(1/B), 1/B >= 1 (w = 1)", "slack": str(slack)})
 
 
+
+# ---------------------------------------------------------------------------------------------------
+# 004 Sec. 4.3 (KDE): the chord-partner curve in an explicit parameter, and the shape lemmas on D
+# ---------------------------------------------------------------------------------------------------
+#: a rational above a_W^2 = 2.51286... (b(s) < 0 there, proven as a point piece): s in [0, KDE_S_END] covers b in [0, 1]
+KDE_S_END = Fraction(2514, 1000)
+#: L = -ln(1 + s) in [0, KDE_L_END] covers b in [1, b(KDE_L_END)] (b(64) = 11.314..., b(4096) = 90.5...)
+KDE_L_END = {"test": Fraction(64), "full": Fraction(4096)}
+#: windows around the turning points (L_m ~ 3.08 of D, L_P ~ 2.03 of P), where the second derivative's sign is proven
+KDE_TURN = {"D": (Fraction(283, 100), Fraction(333, 100)), "P": (Fraction(178, 100), Fraction(228, 100))}
+_KDE_N = 60  # terms of the power series of T(s) used for |s| <= 1/4
+
+
+def _kde_T(s: Any, L: Any = None) -> Any:
+    """T(s) = (s - log1p(s))/s^2 (analytic on (-1, inf), T(0) = 1/2) as an arb_series.
+
+    |s| <= 1/4 on the ball: the power series sum_{k < N} (-1)^k s^k/(k + 2) plus, on every
+    coefficient j <= 4, a ball of radius 2 N^4 4^{-(N-4)} >= sum_{k >= N} C(k, j) 4^{-(k-j)} (the
+    Taylor coefficients of the tail on |s| <= 1/4; successive terms shrink by a factor < 1/2).
+    Else the closed form, with s - log1p(s) = s + L when L = -ln(1 + s) is the variable (exact,
+    no cancellation)."""
+    from flint import arb, arb_series  # noqa: PLC0415
+
+    s0 = s.coeffs()[0]
+    if abs(s0).upper() <= arb(1) / 4:
+        if s.prec > 5:
+            raise ValueError("the tail bound of _kde_T covers derivatives of order <= 4")
+        out = arb_series([0], prec=s.prec)
+        for k in reversed(range(_KDE_N)):
+            out = out * s + arb((-1) ** k) / (k + 2)
+        rad = 2 * arb(_KDE_N) ** 4 * (arb(1) / 4) ** (_KDE_N - 4)
+        cs = [c + arb(0, rad) for c in out.coeffs()]
+        return arb_series(cs + [arb(0, rad)] * (s.prec - len(cs)), prec=s.prec)
+    if L is not None:
+        return (s + L) / (s * s)
+    return (s - (1 + s).log()) / (s * s)
+
+
+def kde_curve(v: Any, side: str) -> tuple[Any, Any, Any]:
+    """(a, b, D) along the chord-partner curve of 004 Lemma 4.6 as arb_series in the parameter v.
+
+    The curve.  The steepest chord of k(u) = e^{-u^2/2} from radius b ends at a = alpha(b) != b with
+    chi(a, b) = 1 + a (a - b) - e^{(a^2 - b^2)/2} = 0 (phi_0 = 0, 004 A.4 (2); kde.py).  Put
+    s = a (a - b) > -1: then (a^2 - b^2)/2 = s - s^2/(2 a^2) and chi = 0 reads ln(1 + s) = s - s^2/(2a^2),
+        a^2 = 1/(2 T(s)),  T(s) = (s - ln(1 + s))/s^2,   b = a - s/a,
+    so every nontrivial zero (a > 0, a != b) is (a(s), b(s)) for exactly one s in (-1, 0) u (0, inf),
+    and conversely; s = 0 is b = a = 1 (T analytic, T(0) = 1/2: the triple root of kde.py is a
+    regular point here).  On the curve, D(b) = d ln ell/db = (k'(a) - k'(b))/((a - b) k'(a)) =
+    (1 - (b/a) e^{(a^2 - b^2)/2})/(a - b) = (1 - (b/a)(1 + s))/(a - b) = 1/a - b = (1 + s)/a - a.
+    ``side`` "pos": v = s in [0, s_end] (b in [0, 1]); "neg": v = L = -ln(1 + s) >= 0 (b >= 1)."""
+    if side == "pos":
+        s, T = v, _kde_T(v)
+    elif side == "neg":
+        s = (-v).exp() - 1
+        T = _kde_T(s, v)
+    else:
+        raise ValueError(f"side must be 'pos' or 'neg'; got side={side!r}")
+    r2T = (2 * T).sqrt()
+    a = 1 / r2T
+    b = a - s * r2T
+    D = (1 + s) / a - a
+    return a, b, D
+
+
+def _kde_pieces(which: str, scale: str, *, slack: Fraction = Fraction(0),
+                drop_turn: bool = False) -> list[tuple[Fraction, Fraction, Any]]:
+    """Pieces (lo, hi, fn) of F <= 0 for the KDE shape lemmas (see :func:`kde_shape_objective`)."""
+    from flint import arb  # noqa: PLC0415
+
+    sl = arb(slack.numerator) / slack.denominator
+    Lend = KDE_L_END[scale]
+
+    def pos(f: Callable[[Any, Any, Any], Any]) -> Callable[[Any], Any]:
+        def fn(v: Any) -> Any:
+            a, b, D = kde_curve(v, "pos")
+            return f(a, b, D) + sl
+        fn.__name__ = f.__name__
+        return fn
+
+    def neg(f: Callable[[Any, Any, Any], Any]) -> Callable[[Any], Any]:
+        def fn(v: Any) -> Any:
+            a, b, D = kde_curve(v, "neg")
+            return f(a, b, D) + sl
+        fn.__name__ = f.__name__
+        return fn
+
+    def b_end(a: Any, b: Any, D: Any) -> Any:  # b(s_end) < 0: [0, s_end] covers b in [0, 1]
+        return b
+
+    if which == "curve":
+        def b_pos(a, b, D):  # noqa: ANN001, ANN202 - b decreasing in s
+            return b.derivative()
+
+        def b_neg(a, b, D):  # noqa: ANN001, ANN202 - b increasing in L
+            return -b.derivative()
+        return [(Q(0), KDE_S_END, pos(b_pos)), (KDE_S_END, KDE_S_END, pos(b_end)), (Q(0), Lend, neg(b_neg))]
+    if which == "gE":
+        lo, hi = KDE_TURN["D"]
+
+        def D_dec_pos(a, b, D):  # noqa: ANN001, ANN202 - D_b = D_s/b_s < 0 on (0, 1)
+            return -D.derivative()
+
+        def D_dec_neg(a, b, D):  # noqa: ANN001, ANN202 - D_b = D_L/b_L < 0 on (1, b(lo))
+            return D.derivative()
+
+        def D_turn(a, b, D):  # noqa: ANN001, ANN202 - D_LL > 0 on the window: one sign change of D_L
+            return -D.derivative().derivative()
+
+        def D_inc_neg(a, b, D):  # noqa: ANN001, ANN202 - D_b > 0 on (b(hi), b(L_end)]
+            return -D.derivative()
+
+        def D_neg_end(a, b, D):  # noqa: ANN001, ANN202 - D(L_end) < 0, so D < 0 on (1, b(L_end)]
+            return D
+        if drop_turn:  # control: D claimed decreasing on all of (1, b(L_end)] (false past b_m)
+            return [(Q(0), Lend, neg(D_dec_neg))]
+        return [(Q(0), KDE_S_END, pos(D_dec_pos)), (KDE_S_END, KDE_S_END, pos(b_end)), (Q(0), lo, neg(D_dec_neg)),
+                (lo, hi, neg(D_turn)), (hi, Lend, neg(D_inc_neg)), (Lend, Lend, neg(D_neg_end))]
+    if which == "gL":
+        lo, hi = KDE_TURN["P"]
+
+        def E(a: Any, b: Any, D: Any) -> Any:  # sign(P_b) = sign(D^2 b_L + D_L) (b_L > 0), P = b - 1/D
+            return D * D * b.derivative() + D.derivative()
+
+        def Q_inc_pos(a, b, D):  # noqa: ANN001, ANN202 - Q_b > 0 iff D_s + D^2 b_s > 0 (b_s < 0)
+            return -(D.derivative() + D * D * b.derivative())
+
+        def P_dec(a, b, D):  # noqa: ANN001, ANN202
+            return E(a, b, D)
+
+        def P_turn(a, b, D):  # noqa: ANN001, ANN202
+            return -E(a, b, D).derivative()
+
+        def P_inc(a, b, D):  # noqa: ANN001, ANN202
+            return -E(a, b, D)
+        if drop_turn:  # control: P claimed decreasing on all of (1, b(L_end)] (false past b_P)
+            return [(Q(0), Lend, neg(P_dec))]
+        return [(Q(0), KDE_S_END, pos(Q_inc_pos)), (KDE_S_END, KDE_S_END, pos(b_end)), (Q(0), lo, neg(P_dec)),
+                (lo, hi, neg(P_turn)), (hi, Lend, neg(P_inc))]
+    raise ValueError(f"which must be 'curve', 'gE' or 'gL'; got which={which!r}")
+
+
+def kde_shape_objective(which: str, scale: str = "test", *, slack: Fraction = Fraction(0),
+                        drop_turn: bool = False) -> Any:
+    """The shape lemmas behind the KDE closed form (kde.py, 004 Lemmas 4.6/4.7 corrected), as F <= 0
+    along the explicit chord-partner curve of :func:`kde_curve` (no root is solved: the implicit
+    partner alpha(b) is the point of the curve with that b).  One variable, two charts glued at
+    b = 1: v = s in [0, s_end] (b from 1 down to below 0) and v = L = -ln(1 + s) in [0, L_end]
+    (b from 1 up to b(L_end)); F is given piecewise (a :class:`SeriesObjective`, Taylor series by
+    arb_series: derivatives along the curve are exact series derivatives).
+
+    ``which="curve"``: b_s < 0 on [0, s_end], b(s_end) < 0, b_L > 0 on [0, L_end]: b is a strictly
+      monotone chart, so every b in [0, b(L_end)] has exactly one chord partner alpha(b) (the
+      uniqueness kde.py's brackets rely on) and D(b) = 1/alpha(b) - b along it.
+    ``which="gE"``: D decreasing on [0, 1] (D_s > 0), D_L < 0 on [0, L_m-], D_LL > 0 on the window
+      around L_m, D_L > 0 up to L_end, D(L_end) < 0 (with D(1) = 0: D > 0 on [0, 1), D < 0 on
+      (1, b(L_end)], unimodal there) -- the facts the g_E candidate set of kde.py needs: b1 with
+      D(b1) = g unique in (0, 1), {D < -g} = (b2, b3) an interval.
+    ``which="gL"``: Q = 1/D - b increasing on (0, 1) (D_s + D^2 b_s > 0, regular at b = 1), and
+      P = b - 1/D unimodal on (1, b(L_end)] (sign P_b = sign(D^2 b_L + D_L) =: E: E < 0, then
+      E_L > 0 on the window around L_P, then E > 0) -- the facts of the g_L candidate set.
+    Controls: ``drop_turn`` claims D (resp. P) monotone across its turning point (must come back
+    refuted); ``slack`` adds a constant to every piece (a margin claimed on the signs)."""
+    from .functions import SeriesObjective  # noqa: PLC0415
+
+    pieces = _kde_pieces(which, scale, slack=slack, drop_turn=drop_turn)
+    order = 4 if which in ("gE", "gL") else 3
+    return SeriesObjective(pieces, name=f"KDE chord-partner curve: {which} shape lemmas", order=order,
+                           meta={"source": "004 Sec. 4.3, Lemmas 4.5-4.7 (kde.py closed form)", "which": which,
+                                 "scale": scale, "s_end": str(KDE_S_END), "L_end": str(KDE_L_END[scale]),
+                                 "turn": {k: [str(x) for x in v] for k, v in KDE_TURN.items()}, "slack": str(slack),
+                                 "drop_turn": drop_turn})
+
 # ---------------------------------------------------------------------------------------------------
 # printed numbers: arb enclosures (a point box in the statement's parameters)
 # ---------------------------------------------------------------------------------------------------
@@ -417,6 +589,13 @@ def catalogue(scale: str = "test") -> list[Obligation]:
                           "B(x) <= (1 + gamma|x - x'|) B(x')",
                           f"d(x)/w in [0, inf), gamma w in [0, {RAMP_GL_GMAX}]",
                           lambda: ramp_def8_linear_objective((Q(0), INF), (Q(0), Q(RAMP_GL_GMAX)))))
+    for which, what in (("curve", "b strictly monotone along the chord-partner curve (alpha(b) unique)"),
+                        ("gE", "D decreasing on [0, 1], D < 0 and unimodal on (1, b_end] (g_E candidate set)"),
+                        ("gL", "Q = 1/D - b increasing on (0, 1), P = b - 1/D unimodal on (1, b_end] (g_L candidate set)")):
+        obs.append(Obligation(KDE_SHAPE[which], "004 Sec. 4.3, Lemmas 4.5-4.7 (kde.py closed form)", what,
+                              f"b in [0, b(L = {KDE_L_END[scale]})] (b(64) = 11.31, b(4096) = 90.5), via s in "
+                              f"[0, {KDE_S_END}] and L = -ln(1 + s) in [0, {KDE_L_END[scale]}]",
+                              lambda which=which: kde_shape_objective(which, scale)))
     obs.append(Obligation(REMARK_35, "004 Remark after Lemma 3.5",
                           "Lemma 3.3 eps = 1.44 (2 decimals), [NRS07] eps = 3, Lemma 3.5 eps = 1.025, [BS19] eps = "
                           "1.125 (12 decimals) at gamma = 0.1, eta = 0.5, p = nu = 4",
@@ -433,6 +612,7 @@ def catalogue(scale: str = "test") -> list[Obligation]:
 RAMP_GL = "004-ramp-Def-8-(2)-g_L"
 RAMP_GL_GMAX = 64
 REMARK_35 = "004-Remark-3.5-example-numbers"
+KDE_SHAPE = {"curve": "004-KDE-chord-partner-curve", "gE": "004-KDE-shape-g_E", "gL": "004-KDE-shape-g_L"}
 INEQ5 = "003-Ineq-5-example-numbers"
 
 
@@ -465,6 +645,12 @@ def controls() -> list[Obligation]:
                    f"d/w in [0, inf), gamma w in [0, {RAMP_GL_GMAX}]",
                    lambda: ramp_def8_linear_objective((Q(0), INF), (Q(0), Q(RAMP_GL_GMAX)), slack=Q(1, 10**6)),
                    expect="refuted"),
+        Obligation("control-KDE-D-monotone-across-turn", "control (planted)",
+                   "D decreasing on all of (1, b(64)] (the turning point b_m dropped): must fail",
+                   "L in [0, 64]", lambda: kde_shape_objective("gE", drop_turn=True), expect="refuted"),
+        Obligation("control-KDE-P-monotone-across-turn", "control (planted)",
+                   "P = b - 1/D decreasing on all of (1, b(64)] (the turning point b_P dropped): must fail",
+                   "L in [0, 64]", lambda: kde_shape_objective("gL", drop_turn=True), expect="refuted"),
         Obligation("control-Remark-3.5-lemma-3.5-minus-1e-6", "control (planted)",
                    "Lemma 3.5 eps printed as 1.025 - 1e-6 (12 decimals): must fail",
                    "gamma = 1/10, eta = 1/2, p = nu = 4",
