@@ -12,7 +12,7 @@ from verify.claims import RULES, CheckContext, ClaimResult, Verdict, load_regist
 EXPECTED = {
     "000-Thm-1": "R-INVALID", "000-Thm-1-constants": "R-FALSE", "000-Thm-4": "R-SLIP",
     "002-Lemma-9-proof-bound": "R-FALSE", "002-Lemma-10": "R-SLIP", "002-Lemma-13": "R-FALSE",
-    "002-Claim-18": "R-FALSE", "002-Fact-5": "R-FALSE", "002-Lemma-9-step-8": "R-SLIP",
+    "002-Claim-18": "R-FALSE", "002-Fact-4": "R-FALSE", "002-Fact-5": "R-FALSE", "002-Lemma-9-step-8": "R-SLIP",
     "003-Def-IV.1": "R-SLIP", "003-Prop-IV.7": "R-INVALID", "003-Def-V.3": "R-INVALID",
     "003-Cor-V.5-laplace-comparison": "R-FALSE", "003-Cor-V.6": "R-FALSE", "003-Thm-V.7": "R-SLIP",
     "003-Sec-VI.A.3-policy": "R-INVALID", "003-Ineq-7-example": "R-FALSE",
