@@ -262,51 +262,94 @@ def _gamma_from_split(split: Any, bound: float) -> float:
     return (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
 
 
-def _calibrate_linear(
-    *,
-    family: str,
-    source: str,
-    formula: str,
-    growth: str,
-    eps: float,
-    delta: float,
-    gamma: Any,
-    split: Any,
-    metric: Any,
-    params: tuple,
-    gamma_max: Any,
-    eta_of: Any,
-    eps_of: Any,
-    why: str,
-    noise: Any,
-    shape: Mapping[str, float],
-) -> Calibration:
-    """The calibration shared by every mechanism whose printed eps is linear in (gamma, eta), i.e.
-    eps = c(params) gamma + d(params) eta (004 Lemmas 3.3, 3.5, 3.6, Cor. 3.2; NRS07/BS19 as quoted
-    in 004 Remark after Lemma 3.5 and 002 Claims 16-18), the shape ``params`` already validated:
-    gamma (given, or ``split`` of ``gamma_max(eps, *params)``) must lie in (0, gamma_max) for
-    eta > 0, eta = ``eta_of(eps, gamma, *params)``, and the recorded eps is the forward formula
-    ``eps_of(gamma, eta, *params)`` (so an inversion error would show)."""
-    metric = check_metric(metric, _METRICS)
-    bound = float(gamma_max(eps, *params))
-    if gamma is None:
-        gamma = _gamma_from_split(split, bound)
-    gamma = _check_gamma_below(gamma, bound, why)
-    eta = float(eta_of(eps, gamma, *params))
-    return Calibration(
-        family=family,
-        source=source,
-        eps=float(eps_of(gamma, eta, *params)),
-        delta=delta,
-        gamma=gamma,
-        eta=eta,
-        noise=noise,
-        noise_std=_std_over_eta(noise, eta),
-        shape=shape,
-        growth=growth,
-        formula=formula,
-        metric=metric,
-    )
+@dataclass(frozen=True)
+class _LinearLaw:
+    """A printed eps linear in (gamma, eta), eps = c(params) gamma + d(params) eta (004 Lemmas 3.3,
+    3.5, 3.6, Cor. 3.2; NRS07/BS19 as quoted in 004 Remark after Lemma 3.5 and 002 Claims 16-18):
+    its largest gamma ``gamma_max(eps, *params)``, its inversion ``eta_of(eps, gamma, *params)``, the
+    forward formula ``eps_of(gamma, eta, *params)`` and ``need``, the condition eta > 0 in words."""
+
+    family: str
+    source: str
+    formula: str
+    growth: str
+    gamma_max: Any
+    eta_of: Any
+    eps_of: Any
+    need: str
+
+    def calibrate(
+        self,
+        eps: float,
+        delta: float,
+        gamma: Any,
+        split: Any,
+        metric: Any,
+        params: tuple,
+        shown: Mapping[str, Any],
+        noise: Any,
+        shape: Mapping[str, float],
+        source: str | None = None,
+    ) -> Calibration:
+        """The calibration for the shape ``params`` (already validated; ``shown`` names them for the
+        error message): gamma (given, or ``split`` of gamma_max) must lie in (0, gamma_max) for
+        eta > 0, eta = eta_of(eps, gamma, *params), and the recorded eps is the forward formula
+        eps_of(gamma, eta, *params) (so an inversion error would show)."""
+        metric = check_metric(metric, _METRICS)
+        bound = float(self.gamma_max(eps, *params))
+        if gamma is None:
+            gamma = _gamma_from_split(split, bound)
+        named = "".join(f"{k}={v!r}, " for k, v in shown.items())
+        gamma = _check_gamma_below(gamma, bound, f"so that eta > 0: need {self.need} ({named}eps={eps!r})")
+        eta = float(self.eta_of(eps, gamma, *params))
+        return Calibration(
+            family=self.family,
+            source=self.source if source is None else source,
+            eps=float(self.eps_of(gamma, eta, *params)),
+            delta=delta,
+            gamma=gamma,
+            eta=eta,
+            noise=noise,
+            noise_std=_std_over_eta(noise, eta),
+            shape=shape,
+            growth=self.growth,
+            formula=self.formula,
+            metric=metric,
+        )
+
+
+_GENCAUCHY = _LinearLaw(
+    "gencauchy", "004 Lemma 3.3", "eps = max(m gamma, m (p theta - 1) gamma) + theta (p-1)^((p-1)/p) eta", "g_E",
+    gamma_max_gencauchy_gp, eta_gencauchy_gp, _eps_gencauchy_gp, "m max(1, p theta - 1) gamma < eps")
+_STUDENT_T = _LinearLaw(
+    "student_t", "004 Lemma 3.5", "eps = nu gamma + (nu + 1)/(2 sqrt(nu)) eta", "g_E",
+    gamma_max_student_t_gp, eta_student_t_gp, _eps_student_t_gp, "nu gamma < eps")
+_LAPLACE_GL = _LinearLaw(
+    "laplace_gl", "004 Lemma 3.6", "eps = eta + gamma ln(1/delta)", "g_L",
+    gamma_max_laplace_gl, eta_laplace_gl, _eps_laplace_gl, "gamma ln(1/delta) < eps")
+_GENCAUCHY_NRS07 = _LinearLaw(
+    "gencauchy_nrs07", "NRS07 (004 Remark 3.5; 002 Cl. 16)", "eps = (p + 1) gamma + (p + 1) eta", "g_E",
+    gamma_max_gencauchy_nrs07, eta_gencauchy_nrs07, _eps_gencauchy_nrs07, "(p + 1) gamma < eps")
+_STUDENT_T_BS19 = _LinearLaw(
+    "student_t_bs19", "BS19 (004 Remark 3.5; 002 Cl. 17)", "eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta", "g_E",
+    gamma_max_student_t_bs19, eta_student_t_bs19, _eps_student_t_bs19, "(nu + 1) gamma < eps")
+_LAPLACE_NRS07 = _LinearLaw(
+    "laplace_nrs07", "NRS07 (002 Cl. 18)", "eps = eta + gamma ln(2/delta)", "g_E",
+    gamma_max_laplace_nrs07, eta_laplace_nrs07, _eps_laplace_nrs07, "gamma ln(2/delta) < eps")
+
+
+def _calibrate_student_t(law: _LinearLaw, eps: Any, gamma: Any, nu: Any, split: Any, metric: Any) -> Calibration:
+    """T_nu(0,1) noise calibrated by ``law`` (004 Lemma 3.5 or BS19)."""
+    eps = check_positive("eps", eps)
+    nu = _check_nu(nu)
+    return law.calibrate(eps, 0.0, gamma, split, metric, (nu,), {"nu": nu}, _dist().StudentT(nu), {"nu": nu})
+
+
+def _calibrate_laplace(law: _LinearLaw, eps: Any, delta: Any, gamma: Any, split: Any, metric: Any) -> Calibration:
+    """Lap(0,1) noise calibrated by ``law`` (004 Lemma 3.6 or NRS07 as in 002 Claim 18)."""
+    eps = check_positive("eps", eps)
+    delta = check_probability("delta", delta)
+    return law.calibrate(eps, delta, gamma, split, metric, (delta,), {"delta": delta}, _dist().Laplace(), {})
 
 
 def _dist():  # lazy: the distribution classes are written in parallel (smoothsens_core.distributions)
@@ -339,17 +382,10 @@ def calibrate_gencauchy(
     p = _check_p(p)
     theta = _check_theta(theta)
     m = check_integer("m", m, minimum=1)
-    return _calibrate_linear(
-        family="gencauchy",
+    return _GENCAUCHY.calibrate(
+        eps, 0.0, gamma, split, metric, (p, theta, m), {"m": m, "p": p, "theta": theta},
+        _dist().GenCauchy(p, theta), {"p": p, "theta": theta, "m": float(m)},
         source="004 Lemma 3.3" if m == 1 else "004 Cor. 3.2",
-        formula="eps = max(m gamma, m (p theta - 1) gamma) + theta (p-1)^((p-1)/p) eta",
-        growth="g_E",
-        eps=eps, delta=0.0, gamma=gamma, split=split, metric=metric,
-        params=(p, theta, m),
-        gamma_max=gamma_max_gencauchy_gp, eta_of=eta_gencauchy_gp, eps_of=_eps_gencauchy_gp,
-        why=f"so that eta > 0: need m max(1, p theta - 1) gamma < eps (m={m}, p={p!r}, theta={theta!r}, eps={eps!r})",
-        noise=_dist().GenCauchy(p, theta),
-        shape={"p": p, "theta": theta, "m": float(m)},
     )
 
 
@@ -362,20 +398,7 @@ def calibrate_student_t(
     which needs gamma < eps/nu.  With ``gamma`` None, nu gamma = split eps (default eps/3, 004 Sec. 5).
     The noise std is finite only for nu > 2 (Var = nu/(nu-2)).
     """
-    eps = check_positive("eps", eps)
-    nu = _check_nu(nu)
-    return _calibrate_linear(
-        family="student_t",
-        source="004 Lemma 3.5",
-        formula="eps = nu gamma + (nu + 1)/(2 sqrt(nu)) eta",
-        growth="g_E",
-        eps=eps, delta=0.0, gamma=gamma, split=split, metric=metric,
-        params=(nu,),
-        gamma_max=gamma_max_student_t_gp, eta_of=eta_student_t_gp, eps_of=_eps_student_t_gp,
-        why=f"so that eta > 0: need nu gamma < eps (nu={nu!r}, eps={eps!r})",
-        noise=_dist().StudentT(nu),
-        shape={"nu": nu},
-    )
+    return _calibrate_student_t(_STUDENT_T, eps, gamma, nu, split, metric)
 
 
 def calibrate_laplace_approx(
@@ -387,20 +410,7 @@ def calibrate_laplace_approx(
     gamma < eps / ln(1/delta).  B must be a g_L-smooth upper bound (not g_E).
     With ``gamma`` None, gamma ln(1/delta) = split eps (default eps/3).
     """
-    eps = check_positive("eps", eps)
-    delta = check_probability("delta", delta)
-    return _calibrate_linear(
-        family="laplace_gl",
-        source="004 Lemma 3.6",
-        formula="eps = eta + gamma ln(1/delta)",
-        growth="g_L",
-        eps=eps, delta=delta, gamma=gamma, split=split, metric=metric,
-        params=(delta,),
-        gamma_max=gamma_max_laplace_gl, eta_of=eta_laplace_gl, eps_of=_eps_laplace_gl,
-        why=f"so that eta > 0: need gamma ln(1/delta) < eps (delta={delta!r}, eps={eps!r})",
-        noise=_dist().Laplace(),
-        shape={},
-    )
+    return _calibrate_laplace(_LAPLACE_GL, eps, delta, gamma, split, metric)
 
 
 def calibrate_polyplace(
@@ -446,17 +456,8 @@ def calibrate_gencauchy_nrs07(
     eps = (p + 1) gamma + (p + 1) eta, so eta = eps/(p + 1) - gamma, needing gamma < eps/(p + 1)."""
     eps = check_positive("eps", eps)
     p = _check_p(p)
-    return _calibrate_linear(
-        family="gencauchy_nrs07",
-        source="NRS07 (004 Remark 3.5; 002 Cl. 16)",
-        formula="eps = (p + 1) gamma + (p + 1) eta",
-        growth="g_E",
-        eps=eps, delta=0.0, gamma=gamma, split=split, metric=metric,
-        params=(p,),
-        gamma_max=gamma_max_gencauchy_nrs07, eta_of=eta_gencauchy_nrs07, eps_of=_eps_gencauchy_nrs07,
-        why=f"so that eta > 0: need (p + 1) gamma < eps (p={p!r}, eps={eps!r})",
-        noise=_dist().GenCauchy(p, 1.0),
-        shape={"p": p, "theta": 1.0},
+    return _GENCAUCHY_NRS07.calibrate(
+        eps, 0.0, gamma, split, metric, (p,), {"p": p}, _dist().GenCauchy(p, 1.0), {"p": p, "theta": 1.0}
     )
 
 
@@ -465,20 +466,7 @@ def calibrate_student_t_bs19(
 ) -> Calibration:
     """[BS19] T_nu(0,1) as quoted in 004 (Remark after Lemma 3.5) and 002 Claim 17:
     eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta, needing gamma < eps/(nu + 1)."""
-    eps = check_positive("eps", eps)
-    nu = _check_nu(nu)
-    return _calibrate_linear(
-        family="student_t_bs19",
-        source="BS19 (004 Remark 3.5; 002 Cl. 17)",
-        formula="eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta",
-        growth="g_E",
-        eps=eps, delta=0.0, gamma=gamma, split=split, metric=metric,
-        params=(nu,),
-        gamma_max=gamma_max_student_t_bs19, eta_of=eta_student_t_bs19, eps_of=_eps_student_t_bs19,
-        why=f"so that eta > 0: need (nu + 1) gamma < eps (nu={nu!r}, eps={eps!r})",
-        noise=_dist().StudentT(nu),
-        shape={"nu": nu},
-    )
+    return _calibrate_student_t(_STUDENT_T_BS19, eps, gamma, nu, split, metric)
 
 
 def calibrate_laplace_nrs07(
@@ -486,20 +474,7 @@ def calibrate_laplace_nrs07(
 ) -> Calibration:
     """Laplace with g_E scaled as in 002 Claim 18 (after [NRS07]): eps = eta + gamma ln(2/delta),
     so eta = eps - gamma ln(2/delta), needing gamma < eps / ln(2/delta)."""
-    eps = check_positive("eps", eps)
-    delta = check_probability("delta", delta)
-    return _calibrate_linear(
-        family="laplace_nrs07",
-        source="NRS07 (002 Cl. 18)",
-        formula="eps = eta + gamma ln(2/delta)",
-        growth="g_E",
-        eps=eps, delta=delta, gamma=gamma, split=split, metric=metric,
-        params=(delta,),
-        gamma_max=gamma_max_laplace_nrs07, eta_of=eta_laplace_nrs07, eps_of=_eps_laplace_nrs07,
-        why=f"so that eta > 0: need gamma ln(2/delta) < eps (delta={delta!r}, eps={eps!r})",
-        noise=_dist().Laplace(),
-        shape={},
-    )
+    return _calibrate_laplace(_LAPLACE_NRS07, eps, delta, gamma, split, metric)
 
 
 FAMILIES: dict[str, Any] = {

@@ -49,6 +49,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import special as sc
 
+from .._cubic_table import cubic_coefficients, cubic_eval
 from .._generated.noise import gencauchy4_cdf, gencauchy_cdf, gencauchy_log_normaliser, gencauchy_variance
 from ..validation import check_positive
 from ._base import ContinuousDistribution, FloatArray
@@ -250,27 +251,9 @@ def _newton_step(fun, r: FloatArray, target: FloatArray) -> FloatArray:
     return r * np.exp(-np.log1p(val / target - 1.0) / slope)
 
 
-def _cubic_coefficients(f: FloatArray) -> FloatArray:
-    """Per cell [i, i+1] of uniform nodes, the cubic through nodes i-1 .. i+2 in t = local coordinate
-    (Lagrange; f_{-1} at the first cell by cubic extrapolation): rows (c0, c1, c2, c3)."""
-    fm1 = np.concatenate(([4 * f[0] - 6 * f[1] + 4 * f[2] - f[3]], f[:-3]))
-    f0, f1, f2 = f[:-2], f[1:-1], f[2:]
-    return np.ascontiguousarray(np.stack([f0, -fm1 / 3 - f0 / 2 + f1 - f2 / 6, fm1 / 2 - f0 + f1 / 2,
-                                          -fm1 / 6 + f0 / 2 - f1 / 2 + f2 / 6], axis=1))
-
-
 def _cubic_eval(coef: FloatArray, x: FloatArray) -> FloatArray:
-    pos = x * (1.0 / _PPF_STEP)
-    idx = np.minimum(pos.astype(np.intp), coef.shape[0] - 1)
-    t = pos - idx
-    cf = coef[idx]
-    out = cf[:, 3] * t
-    out += cf[:, 2]
-    out *= t
-    out += cf[:, 1]
-    out *= t
-    out += cf[:, 0]
-    return out
+    """The cubic table ``coef`` (nodes every _PPF_STEP from 0) at x >= 0."""
+    return cubic_eval(coef, x * (1.0 / _PPF_STEP), coef.shape[0] - 1)
 
 
 @lru_cache(maxsize=1)
@@ -291,7 +274,7 @@ def _tables41() -> tuple[FloatArray, FloatArray]:
             ut = np.where(x > 0, 1.0 / _newton_step(_tail41, 1.0 / ut, np.maximum(y, 1e-300)), 0.0)
     rb[0] = 0.0
     ut[0] = 0.0
-    return _cubic_coefficients(rb), _cubic_coefficients(ut)
+    return cubic_coefficients(rb), cubic_coefficients(ut)
 
 
 def _certified_secant(fun, r0: FloatArray, target: FloatArray, sign: float) -> tuple[FloatArray, FloatArray]:

@@ -6,97 +6,25 @@ linear forms) computed for whole arrays of points at once; the generic engine of
 reference of the definitions (:mod:`.brute`).
 """
 
+from . import bounded_range, brute, generic, generic_piecewise, kde, linear_form, threshold, two_way
 from ._common import SensitivityValues
-from .brute import BruteResult, brute_lipschitz, brute_smooth_sensitivity, search_window
-from .bounded_range import (
-    lipschitz_bounded_range,
-    sensitivity_bounded_range,
-    smooth_sensitivity_bounded_range,
-    soft_bounded_range,
-)
-from .generic import (
-    CandidateSystem,
-    GenericResult,
-    GenericSpec,
-    RootCertificationError,
-    generic_lipschitz,
-    generic_smooth_sensitivity,
-)
-from .generic_piecewise import KinkCurve, PiecewiseSpec, piecewise_lipschitz, piecewise_smooth_sensitivity
-from .kde import (
-    KDE_A_W,
-    RootFindingError,
-    gaussian_kernel,
-    kde_chord_partner,
-    kde_chord_slope,
-    lipschitz_kde,
-    sensitivity_kde,
-    smooth_sensitivity_kde,
-)
-from .linear_form import (
-    linear_score,
-    lipschitz_linear_form,
-    reduce_growth,
-    sensitivity_linear_threshold,
-    smooth_sensitivity_linear_form,
-    smooth_sensitivity_linear_threshold,
-)
-from .threshold import (
-    lipschitz_threshold,
-    sensitivity_threshold,
-    smooth_sensitivity_threshold,
-    soft_threshold,
-)
-from .two_way import (
-    lipschitz_two_way_threshold,
-    sensitivity_two_way_threshold,
-    smooth_sensitivity_two_way_threshold,
-    soft_two_way_threshold,
-    two_way_regions,
-)
+from .bounded_range import *  # noqa: F403 - the public names of each module, listed once in its __all__
+from .brute import *  # noqa: F403
+from .generic import *  # noqa: F403
+from .generic_piecewise import *  # noqa: F403
+from .kde import *  # noqa: F403
+from .linear_form import *  # noqa: F403
+from .threshold import *  # noqa: F403
+from .two_way import *  # noqa: F403
 
 __all__ = [
     "SensitivityValues",
-    "soft_threshold",
-    "lipschitz_threshold",
-    "smooth_sensitivity_threshold",
-    "sensitivity_threshold",
-    "soft_bounded_range",
-    "lipschitz_bounded_range",
-    "smooth_sensitivity_bounded_range",
-    "sensitivity_bounded_range",
-    "soft_two_way_threshold",
-    "lipschitz_two_way_threshold",
-    "smooth_sensitivity_two_way_threshold",
-    "sensitivity_two_way_threshold",
-    "two_way_regions",
-    "gaussian_kernel",
-    "lipschitz_kde",
-    "smooth_sensitivity_kde",
-    "sensitivity_kde",
-    "kde_chord_partner",
-    "kde_chord_slope",
-    "KDE_A_W",
-    "RootFindingError",
-    "linear_score",
-    "reduce_growth",
-    "lipschitz_linear_form",
-    "smooth_sensitivity_linear_form",
-    "smooth_sensitivity_linear_threshold",
-    "sensitivity_linear_threshold",
-    "BruteResult",
-    "brute_lipschitz",
-    "brute_smooth_sensitivity",
-    "search_window",
-    "CandidateSystem",
-    "GenericResult",
-    "GenericSpec",
-    "RootCertificationError",
-    "generic_lipschitz",
-    "generic_smooth_sensitivity",
-    "KinkCurve",
-    "PiecewiseSpec",
-    "piecewise_lipschitz",
-    "piecewise_smooth_sensitivity",
+    *threshold.__all__,
+    *bounded_range.__all__,
+    *two_way.__all__,
+    *kde.__all__,
+    *linear_form.__all__,
+    *brute.__all__,
+    *generic.__all__,
+    *generic_piecewise.__all__,
 ]
-

@@ -56,6 +56,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq, minimize_scalar
 
+from .._cubic_table import cubic_coefficients, cubic_eval
 from ..validation import check_finite_array, check_positive
 from ..growth import GrowthFunction
 from ._chunking import DEFAULT_CHUNK, map_chunks
@@ -265,29 +266,14 @@ def _partner_table() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     g3 = b >= 2.0
     bb = b[g3]
     a[g3] = _solve_full(_chi, np.zeros_like(bb), _r_minus(bb) * (1 + 1e-9), bb)
-    fm1 = np.concatenate(([4 * a[0] - 6 * a[1] + 4 * a[2] - a[3]], a[:-3]))  # f_{-1} per cell
-    f0, f1, f2 = a[:-2], a[1:-1], a[2:]
-    coef = np.stack([f0,
-                     -fm1 / 3 - f0 / 2 + f1 - f2 / 6,
-                     fm1 / 2 - f0 + f1 / 2,
-                     -fm1 / 6 + f0 / 2 - f1 / 2 + f2 / 6], axis=1)  # c0 + c1 t + c2 t^2 + c3 t^3
     log_ub = np.log(_ell(b, a)) + _UB_MARGIN
-    return np.ascontiguousarray(coef), log_ub
+    return cubic_coefficients(a), log_ub
 
 
 def _guess(b: NDArray[np.float64]) -> NDArray[np.float64]:
     """Initial guess of alpha(b): the cubic of the table cell (b <= 8), r_-(b) beyond."""
     coef, _ = _partner_table()
-    pos = np.minimum(b, _TABLE_END) * (1.0 / _TABLE_STEP)
-    idx = np.minimum(pos.astype(np.intp), _TABLE_N - 1)
-    t = pos - idx
-    cf = coef[idx]  # one gather of the 4 coefficients
-    out = cf[:, 3] * t
-    out += cf[:, 2]
-    out *= t
-    out += cf[:, 1]
-    out *= t
-    out += cf[:, 0]
+    out = cubic_eval(coef, np.minimum(b, _TABLE_END) * (1.0 / _TABLE_STEP), _TABLE_N - 1)
     big = b > _TABLE_END
     if big.any():
         out[big] = _r_minus(b[big])

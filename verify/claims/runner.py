@@ -183,14 +183,21 @@ class AuditReport:
     def errata(self) -> list[AuditEntry]:
         return [e for e in self.ordered() if e.result.verdict is Verdict.ERRATUM]
 
+    def _errata_lines(self, markdown: bool = False) -> list[tuple[Any, str, str, str]]:
+        """Per erratum: (entry, printed form, corrected form, summary), each on one line (and with
+        "|" escaped for Markdown)."""
+        line = _md if markdown else _one_line
+        return [(e, line(e.result.evidence.get("printed", "(see evidence)")),
+                 line(e.result.evidence.get("corrected", "(see evidence)")), line(e.result.summary))
+                for e in self.errata()]
+
     def errata_text(self) -> str:
         out = []
-        for e in self.errata():
-            ev = e.result.evidence
+        for e, printed, corrected, summary in self._errata_lines():
             out.append(f"* {e.claim.id} ({e.claim.section})")
-            out.append(f"    printed:   {_one_line(ev.get('printed', '(see evidence)'))}")
-            out.append(f"    corrected: {_one_line(ev.get('corrected', '(see evidence)'))}")
-            out.append(f"    evidence:  {_one_line(e.result.summary)}")
+            out.append(f"    printed:   {printed}")
+            out.append(f"    corrected: {corrected}")
+            out.append(f"    evidence:  {summary}")
         return "\n".join(out)
 
     # ---- reports ------------------------------------------------------------------------
@@ -259,12 +266,11 @@ class AuditReport:
         md.append("## Errata (printed form wrong, corrected form holds)\n")
         if not self.errata():
             md.append("None found.\n")
-        for e in self.errata():
-            ev = e.result.evidence
+        for e, printed, corrected, summary in self._errata_lines(markdown=True):
             md.append(f"### `{e.claim.id}` — {e.claim.section}\n")
-            md.append(f"- printed: {_md(str(ev.get('printed', '(see evidence)')))}")
-            md.append(f"- corrected: {_md(str(ev.get('corrected', '(see evidence)')))}")
-            md.append(f"- evidence: {_md(e.result.summary)}\n")
+            md.append(f"- printed: {printed}")
+            md.append(f"- corrected: {corrected}")
+            md.append(f"- evidence: {summary}\n")
         refuted = [e for e in self.ordered() if e.result.verdict is Verdict.REFUTED and not e.planted]
         md.append("## Refuted paper claims\n")
         md.append("None.\n" if not refuted else "")
@@ -346,7 +352,7 @@ def _one_line(s: Any) -> str:
     return " ".join(str(s).split())
 
 
-def _md(s: str) -> str:
+def _md(s: Any) -> str:
     return _one_line(s).replace("|", "\\|")
 
 

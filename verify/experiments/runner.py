@@ -504,6 +504,22 @@ def _grid_rows(results: list[Any], per: int, ci: int) -> tuple[float, FloatArray
     return float(sq_err.mean()), ests[0], truth
 
 
+def _grid_table(results: list[Any], per: int, configs: Sequence[tuple[Any, ...]], k: int, arrays: dict[str, Any],
+                row: Callable[[tuple[Any, ...], float], dict[str, Any]],
+                first: Callable[[tuple[Any, ...]], bool]) -> list[dict[str, Any]]:
+    """The rows ``row(config, ase)`` of a grid experiment, one per configuration; for the configurations
+    ``first`` picks (the first eps, and h), the truth and one run's estimates per mechanism (the last
+    entry of the configuration) on the (k+1) x (k+1) grid go into ``arrays``."""
+    rows = []
+    for ci, c in enumerate(configs):
+        ase, run, truth = _grid_rows(results, per, ci)
+        rows.append(row(c, ase))
+        if first(c):
+            arrays.setdefault("truth", truth.reshape(k + 1, k + 1))
+            arrays.setdefault("estimates", {})[c[-1]] = run.reshape(k + 1, k + 1)
+    return rows
+
+
 def two_way_threshold(
     *,
     n: int = 100_000,
@@ -538,14 +554,10 @@ def two_way_threshold(
     results, backend, events = _run_configs(
         executor, _two_way_task, configs, chunks, seed, lambda c: (c[0], c[1], float(c_ldp), n, k, tr),
         lambda c: f"two-way eps={c[0]:.3g} {c[1]}", "two-way", progress, bar)
-    rows = []
     arrays: dict[str, Any] = {"axis": axis}
-    for ci, (eps, m) in enumerate(configs):
-        ase, run, truth = _grid_rows(results, len(chunks), ci)
-        rows.append({"eps": eps, "n": n, "mechanism": m, "ase": ase})
-        if eps == configs[0][0]:
-            arrays.setdefault("truth", truth.reshape(k + 1, k + 1))
-            arrays.setdefault("estimates", {})[m] = run.reshape(k + 1, k + 1)
+    rows = _grid_table(results, len(chunks), configs, k, arrays,
+                       lambda c, ase: {"eps": c[0], "n": n, "mechanism": c[1], "ase": ase},
+                       lambda c: c[0] == configs[0][0])
     params = {"n": n, "eps_values": [float(e) for e in eps_values], "k": k, "t_range": list(tr), "reps": reps,
               "mechanisms": names, "c_ldp": c_ldp, "seed": seed, "reps_per_task": reps_per_task}
     return ExperimentResult("two-way", rows, params, arrays, seconds=time.perf_counter() - t0, backend=backend,
@@ -610,15 +622,12 @@ def kde(
     results, backend, events = _run_configs(
         executor, _kde_task, configs, chunks, seed, lambda c: (c[0], c[1], c[2], float(c_ldp), n, k),
         lambda c: f"kde eps={c[0]:.3g} h={c[1]:.4g} {c[2]}", "kde", progress, bar)
-    rows = []
     arrays: dict[str, Any] = {"axis_x": ax, "axis_y": ay, "points_sample": _dataset("collisions", n, seed)[:2000].copy()}
-    for ci, (eps, h, m) in enumerate(configs):
-        ase, run, truth = _grid_rows(results, len(chunks), ci)
-        rows.append({"eps": eps, "h": h, "n": n, "mechanism": m, "ase": ase})
-        if (eps, h) == configs[0][:2]:
-            arrays.setdefault("truth", truth.reshape(k + 1, k + 1))
-            arrays.setdefault("estimates", {})[m] = run.reshape(k + 1, k + 1)
-            arrays["h"] = h
+    rows = _grid_table(results, len(chunks), configs, k, arrays,
+                       lambda c, ase: {"eps": c[0], "h": c[1], "n": n, "mechanism": c[2], "ase": ase},
+                       lambda c: c[:2] == configs[0][:2])
+    if configs:
+        arrays["h"] = configs[0][1]  # the h of the stored truth and estimates
     params = {"n": n, "eps_values": [float(e) for e in eps_values], "h_values": hs, "k": k, "reps": reps,
               "mechanisms": names, "c_ldp": c_ldp, "seed": seed, "reps_per_task": reps_per_task}
     return ExperimentResult("kde", rows, params, arrays, seconds=time.perf_counter() - t0, backend=backend,

@@ -17,7 +17,7 @@ from scipy import optimize
 
 from smoothsens_core.mechanism import SmoothSensitivityMechanism
 
-__all__ = ["search_distance", "AbstractBox", "project_def8_mp", "local_max", "require_abstract_search"]
+__all__ = ["search_distance", "AbstractBox", "project_def8_mp", "local_max", "best_local_max", "require_abstract_search"]
 
 FloatArray = NDArray[np.float64]
 
@@ -130,3 +130,21 @@ def local_max(fun: Callable[[FloatArray], float], x0: FloatArray, lo: FloatArray
     f1 = fun(x1)  # re-evaluated at the clipped point actually reported
     # Powell can end below its start on flat or kinked landscapes: never return a worse point.
     return (x1, f1) if f1 >= f0 else (x0, f0)
+
+
+def best_local_max(fun: Callable[[FloatArray], float], starts: Any, lo: FloatArray, hi: FloatArray,
+                   maxfev: int) -> tuple[list[tuple[float, FloatArray]], int]:
+    """:func:`local_max` from each of ``starts``: the (value, point) pairs, largest value first
+    (among equal values the earliest start first), and the evaluations of ``fun`` in all."""
+    calls = [0]
+
+    def counted(v: FloatArray) -> float:
+        calls[0] += 1
+        return fun(v)
+
+    best: list[tuple[float, FloatArray]] = []
+    for st in starts:
+        vx, fx = local_max(counted, st, lo, hi, maxfev=maxfev)
+        best.append((fx, vx))
+    best.sort(key=lambda t: -t[0])
+    return best, calls[0]

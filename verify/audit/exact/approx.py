@@ -31,7 +31,7 @@ from scipy import optimize
 from smoothsens_core.mechanism import SmoothSensitivityMechanism
 from verify.reference.distributions import reference_for
 
-from ._search import AbstractBox, local_max, project_def8_mp
+from ._search import AbstractBox, best_local_max, project_def8_mp
 from .loss import cert_threshold
 from .result import AuditResult
 
@@ -158,18 +158,9 @@ def audit_smooth_mechanism_approx(mech: SmoothSensitivityMechanism, *, rng: np.r
     vals = np.array([excess(v)[0] for v in v0])
     evals = n
     order = np.argsort(-vals)
-    best: list[tuple[float, FloatArray]] = []
-    for st in v0[order[: max(1, min(n_local, 4))]]:
-        counter = [0]
-
-        def f1(v: FloatArray) -> float:
-            counter[0] += 1
-            return excess(v)[0]
-
-        vx, fx = local_max(f1, st, par.lo, par.hi, maxfev=maxfev)
-        evals += counter[0]
-        best.append((fx, vx))
-    best.sort(key=lambda t: -t[0])
+    best, n_local_evals = best_local_max(lambda v: excess(v)[0], v0[order[: max(1, min(n_local, 4))]],
+                                         par.lo, par.hi, maxfev)
+    evals += n_local_evals
     fx, vx = best[0]
     d, r, shift, _ = par.decode(vx)
     dd, rr, sh = float(d[0]), float(r[0]), float(shift[0, 0])

@@ -35,7 +35,7 @@ from numpy.typing import ArrayLike, NDArray
 from smoothsens_core.mechanism import SmoothSensitivityMechanism
 from verify.reference.distributions import reference_for
 
-from ._search import AbstractBox, local_max, project_def8_mp, require_abstract_search
+from ._search import AbstractBox, best_local_max, project_def8_mp, require_abstract_search
 from .approx import audit_smooth_mechanism_approx
 from .loss import cert_threshold
 from .result import AuditResult
@@ -138,18 +138,8 @@ def audit_smooth_mechanism(
     order = np.argsort(-s0)
     # Local refinement from the best distinct starts.
     starts = v0[order[: max(n_local, 1)]]
-    best: list[tuple[float, FloatArray]] = []
-    for st in starts:
-        counter = [0]
-
-        def f1(v: FloatArray) -> float:
-            counter[0] += 1
-            return float(slack_batch(v[None, :])[0])
-
-        vx, fx = local_max(f1, st, par.lo, par.hi, maxfev=maxfev)
-        evals += counter[0]
-        best.append((fx, vx))
-    best.sort(key=lambda t: -t[0])
+    best, n_local_evals = best_local_max(lambda v: float(slack_batch(v[None, :])[0]), starts, par.lo, par.hi, maxfev)
+    evals += n_local_evals
     top_s, top_v = best[0]
     d, r, shift, y = par.decode(top_v)
     witness_f: dict[str, Any] = {"dist": float(d[0]), "log_B_ratio": float(r[0]),

@@ -21,6 +21,8 @@ from verify.claims.runner import (
 from verify.claims import CheckContext, CheckKind, Registry
 from verify.claims.user import load_claim_file, load_entry_point_claims
 
+from ..argtypes import int_at_least
+
 QUICK_BUDGET = 0.1
 
 EPILOG = textwrap.dedent(
@@ -65,19 +67,6 @@ def _positive_float(s: str) -> float:
     return v
 
 
-def _int_at_least(lo: int):  # type: ignore[no-untyped-def]
-    def conv(s: str) -> int:
-        try:
-            v = int(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {lo}; got {s!r}") from None
-        if v < lo:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {lo}; got {v}")
-        return v
-
-    return conv
-
-
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "audit",
@@ -102,16 +91,16 @@ def register(subparsers: Any) -> None:
                    help="a user's .py file of @verify.claims.claim functions (seed 'user'); repeatable. Only "
                         "these claims run (filtered by --claim/--kind), plus the papers' claims of any --paper "
                         "given. Installed packages add claims through the entry-point group smoothsens.claims")
-    p.add_argument("--seed", type=_int_at_least(0), default=CheckContext.seed,
+    p.add_argument("--seed", type=int_at_least(0), default=CheckContext.seed,
                    help="random seed of the searches (default %(default)s)")
     p.add_argument("--budget", type=_positive_float, default=None,
                    help="search effort multiplier (default 1.0; --quick: 0.1)")
-    p.add_argument("--precision", type=_int_at_least(20), default=CheckContext.dps, metavar="DIGITS",
+    p.add_argument("--precision", type=int_at_least(20), default=CheckContext.dps, metavar="DIGITS",
                    help="mpmath digits for references and certification (default %(default)s)")
     p.add_argument("--quick", action="store_true",
                    help=f"quick profile: budget {QUICK_BUDGET} and, unless --workers is given, one process per core "
                         "(at most 2): under a minute")
-    p.add_argument("--workers", type=_int_at_least(1), default=None, metavar="N",
+    p.add_argument("--workers", type=int_at_least(1), default=None, metavar="N",
                    help="run claims on a Dask LocalCluster of N worker processes (default 1 = serial; with "
                         "--quick: min(2, cores)); needs the [dask] extra, else runs serially and says so")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",

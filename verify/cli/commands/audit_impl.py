@@ -42,6 +42,9 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from ..argtypes import int_at_least
+from .sensitivity import add_query_parameters
+
 __all__ = ["register", "run", "EXIT_PASS", "EXIT_FAULT", "EXIT_INCONCLUSIVE"]
 
 EXIT_PASS = 0
@@ -68,24 +71,8 @@ EPILOG = textwrap.dedent(
 )
 
 
-def _positive_int(s: str) -> int:
-    try:
-        v = int(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer; got {s!r}") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer; got {v}")
-    return v
-
-
-def _nonneg_int(s: str) -> int:
-    try:
-        v = int(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0; got {s!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0; got {v}")
-    return v
+_positive_int = int_at_least(1, "a positive integer")
+_nonneg_int = int_at_least(0)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -122,15 +109,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     g.add_argument("--growth", choices=("exp", "linear"), default="exp", help="g_E (exp, default) or g_L (linear)")
     g.add_argument("--domain", help="box LO:HI of inputs, coordinates comma-separated (e.g. --domain=-5:5 or "
                                     "--domain=-5,-5:5,5); default: around the query's band/centre")
-    g.add_argument("--T", type=float, help="threshold T (threshold)")
-    g.add_argument("--tau", type=float, help="transition width tau > 0 (threshold, two-way, bounded-range)")
-    g.add_argument("--T1", type=float, help="first threshold (two-way)")
-    g.add_argument("--T2", type=float, help="second threshold (two-way)")
-    g.add_argument("--l", type=float, help="left end l (bounded-range)")
-    g.add_argument("--r", type=float, help="right end r (bounded-range)")
-    g.add_argument("--shape", choices=("tent", "trapezoid"), default="tent", help="bounded-range surrogate")
-    g.add_argument("--t", help="KDE centre, comma-separated coordinates (kde)")
-    g.add_argument("--h", type=float, help="KDE bandwidth h > 0 (kde)")
+    add_query_parameters(g)
     s = p.add_argument_group("sampler (--kind sampler)")
     s.add_argument("--distribution", choices=_DISTRIBUTIONS,
                    help="the claimed noise law (smoothsens_core.distributions)")

@@ -16,10 +16,11 @@ import argparse
 import math
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-__all__ = ["register", "run", "read_points", "write_values"]
+__all__ = ["register", "run", "read_points", "write_values", "add_query_parameters"]
 
 _QUERIES = ("threshold", "two-way", "bounded-range", "kde")
 
@@ -40,6 +41,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--gamma", type=float, required=True, help="growth parameter gamma > 0")
     p.add_argument("--growth", choices=("exp", "linear"), default="exp", help="g_E (exp, default) or g_L (linear)")
     p.add_argument("--Lambda", type=float, default=math.inf, help="neighbourhood radius Lambda in (0, inf] (default inf)")
+    add_query_parameters(p)
+    p.set_defaults(handler=run)
+
+
+def add_query_parameters(p: Any) -> None:
+    """The options of the 004 Sec. 4 queries (threshold, two-way, bounded-range, kde) on the parser or
+    argument group ``p``: shared by ``smoothsens sensitivity`` and ``smoothsens audit-impl --kind bound``."""
     p.add_argument("--tau", type=float, help="transition width tau > 0 (threshold, two-way, bounded-range)")
     p.add_argument("--T", type=float, help="threshold T (threshold)")
     p.add_argument("--T1", type=float, help="first threshold (two-way)")
@@ -50,7 +58,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="bounded-range surrogate: tent (printed in 004 App. C.3) or trapezoid")
     p.add_argument("--t", help="KDE centre t as comma-separated coordinates, e.g. 0.5,1.0 (kde)")
     p.add_argument("--h", type=float, help="KDE bandwidth h > 0 (kde)")
-    p.set_defaults(handler=run)
 
 
 def read_points(path: str) -> np.ndarray:
