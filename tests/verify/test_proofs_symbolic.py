@@ -127,3 +127,53 @@ def test_the_fast_zero_test_assumes_no_branch():
     assert not S.is_zero(sp.sqrt((x - 1) ** 2) - (x - 1))
     b = sp.Symbol("b", positive=True)
     assert S.is_zero((1 - 1 / (b + 1)) ** (b + 1) - b ** (b + 1) * (b + 1) ** (-b - 1))
+
+
+# ---- 002 Cor. 14 (series of the exact variance) and 002 Lemma 15 (gamma -> 0 limit) -----------------
+def test_cor14_and_lemma15_are_proven_and_recheck_from_the_evidence():
+    for cid in ("002-Cor-14", "002-Lemma-15"):
+        res = P.prove_symbolic(cid, TESTED)
+        assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
+        rc = recheck_evidence(res.to_json()["evidence"])
+        assert rc.ok and rc.n_points >= 3, rc.problems
+
+
+def test_cor14_a_wrong_gamma_coefficient_or_a_dropped_term_is_not_proven():
+    pr = S.SPECS["002-Cor-14"].printed_forms()
+    ss, eps, g = sp.symbols("SS epsilon gamma", positive=True)
+    off = {"Var": pr["Var"] + sp.Rational(1, 10**6) * g * ss**2 / eps**3}  # the gamma coefficient off by 1e-6
+    assert P.prove_symbolic("002-Cor-14", TESTED, printed=off).verdict is Verdict.INCONCLUSIVE
+    dropped = {"Var": 2 * ss**2 / eps**2}  # the first-order term dropped
+    res = P.prove_symbolic("002-Cor-14", TESTED, printed=dropped)
+    assert res.verdict is Verdict.INCONCLUSIVE
+    # both routes reject it: the chain-rule step and the Cauchy-formula ball check
+    probs = res.evidence["proof_attempt"]["recheck"]["problems"]
+    assert any("order 1" in p for p in probs) and any("Cauchy" in p for p in probs)
+
+
+def test_lemma15_a_wrong_limit_is_not_proven():
+    pr = S.SPECS["002-Lemma-15"].printed_forms()
+    assert P.prove_symbolic("002-Lemma-15", TESTED,
+                            printed={"lap": pr["lap"] * (1 + sp.Rational(1, 10**6))}).verdict is Verdict.INCONCLUSIVE
+    a, eps, x = sp.symbols("a epsilon x", positive=True)
+    wrong_rate = {"lap": eps / (2 * a) * sp.exp(-2 * eps * x / a)}  # e^(-2 eps x/a)
+    assert P.prove_symbolic("002-Lemma-15", TESTED, printed=wrong_rate).verdict is Verdict.INCONCLUSIVE
+
+
+def test_cor14_an_edited_variance_witness_is_rejected():
+    rec = P.prove_symbolic("002-Cor-14", TESTED).evidence["proof"]
+    bad = copy.deepcopy(rec)
+    v = S._parse(bad["witnesses"]["var1"])
+    bad["witnesses"]["var1"] = sp.srepr(v * (1 + sp.Rational(1, 10**6)))
+    rc = S.recheck(bad)
+    assert not rc.ok and any("Var_" in p for p in rc.problems)
+
+
+def test_cauchy_coefficient_of_a_known_function():
+    u = sp.Symbol("u", positive=True)
+    from verify.proof.functions import workprec
+    with workprec(S.PREC):
+        c0 = S.cauchy_coefficient(sp.exp(sp.log(1 - u) / u), u, sp.Rational(1, 4), 0)  # W(0) = e^-1
+        c1 = S.cauchy_coefficient(sp.exp(sp.log(1 - u) / u), u, sp.Rational(1, 4), 1)  # W'(0) = -e^-1/2
+        e = S.arb_eval(sp.exp(-1), {})
+        assert c0.overlaps(e) and c1.overlaps(-e / 2) and not c1.overlaps(e / 2)

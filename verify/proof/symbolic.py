@@ -171,6 +171,8 @@ def _check_step(step: tuple[Any, ...]) -> str | None:
             ok = lim.is_finite is not False and is_zero(lim - step[6])
         elif kind == "positive":
             ok = _positive(step[2])
+        elif kind == "nonzero":  # a closed-form constant: SymPy decides it is not 0
+            ok = sp.simplify(step[2]).is_zero is False
         elif kind == "nonneg":
             ok = _nonneg(step[2])
         elif kind == "no_singularity":  # (expr, var)
@@ -193,9 +195,11 @@ def _step_json(step: tuple[Any, ...]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------------
 # rigorous ball evaluation (independent of verify.proof.functions)
 # ---------------------------------------------------------------------------------------------------
-def arb_eval(expr: Any, env: Mapping[sp.Symbol, Any], kind: str = "arb") -> Any:
+def arb_eval(expr: Any, env: Mapping[sp.Symbol, Any], kind: str = "arb", analytic: bool = False) -> Any:
     """Evaluate a SymPy expression on python-flint balls (``arb`` or ``acb``); rationals exactly,
-    floats refused (a float in a proof is a rounding the ball would not see)."""
+    floats refused (a float in a proof is a rounding the ball would not see).  ``analytic`` (acb):
+    every log (also inside a power with a non-integer exponent) gives a non-finite ball where its
+    argument's ball touches the branch cut (acb.integral's holomorphy test)."""
     import flint  # noqa: PLC0415
 
     T = flint.arb if kind == "arb" else flint.acb
@@ -229,7 +233,9 @@ def arb_eval(expr: Any, env: Mapping[sp.Symbol, Any], kind: str = "arb") -> Any:
                 return b ** int(e.exp)
             if e.exp == sp.Rational(1, 2):
                 return b.sqrt()
-            return (ev(e.exp) * b.log()).exp()
+            return (ev(e.exp) * (b.log(analytic=True) if analytic else b.log())).exp()
+        if analytic and isinstance(e, sp.log):
+            return ev(e.args[0]).log(analytic=True)
         fn = {sp.exp: "exp", sp.log: "log", sp.atan: "atan", sp.sin: "sin", sp.cos: "cos", sp.gamma: "gamma"}
         for cls, meth in fn.items():
             if isinstance(e, cls):
@@ -1368,6 +1374,263 @@ def _halves_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[d
 _spec(claim="000-Lemma-2-halves", domain="k > 1, l > 0 real; h(z) = 1/(C (|z|^k + l)), z != 0 real (z = 0 a null "
       "set); the claim's sampler (KS) part stays tested: see the tested evidence", witnesses=("mass",),
       printed_forms=_halves_printed, steps=_halves_steps, balls=_halves_balls, relies_on=(_BETA, _REFLECTION))
+
+
+# ---- 002 Cor. 14 and Lemma 15 (PolyPlace as gamma -> 0) ---------------------------------------------
+#: working precision (bits) of the Cauchy integrals (their enclosures must still be narrower than WIDTH)
+CAUCHY_PREC = 112
+
+
+def _compile_acb(expr: sp.Expr, var: sp.Symbol) -> Callable[[Any], Any]:
+    """``expr`` as a function of one acb ball (the other symbols already substituted by rationals), the
+    tree walked once: the same operations as :func:`arb_eval` with ``kind="acb", analytic=True``."""
+    import flint  # noqa: PLC0415
+
+    def comp(e: sp.Expr) -> Callable[[Any], Any]:
+        if e == var:
+            return lambda z: z
+        if not e.has(var):
+            c = arb_eval(e, {}, kind="acb")
+            return lambda z: c
+        if e.is_Add or e.is_Mul:
+            fs = [comp(a) for a in e.args]
+            if e.is_Add:
+                def add(z: Any) -> Any:
+                    out = flint.acb(0)
+                    for f in fs:
+                        out += f(z)
+                    return out
+                return add
+
+            def mul(z: Any) -> Any:
+                out = flint.acb(1)
+                for f in fs:
+                    out *= f(z)
+                return out
+            return mul
+        if e.is_Pow:
+            fb = comp(e.base)
+            if e.exp.is_Integer:
+                n = int(e.exp)
+                return lambda z: fb(z) ** n
+            fe = comp(e.exp)
+            return lambda z: (fe(z) * fb(z).log(analytic=True)).exp()
+        if isinstance(e, sp.exp):
+            f = comp(e.args[0])
+            return lambda z: f(z).exp()
+        if isinstance(e, sp.log):
+            f = comp(e.args[0])
+            return lambda z: f(z).log(analytic=True)
+        raise TypeError(f"no compiled ball evaluation for {type(e).__name__}: {e}")
+
+    return comp(sp.sympify(expr))
+
+
+def cauchy_coefficient(expr: sp.Expr, var: sp.Symbol, radius: Any, k: int = 0) -> Any:
+    """The k-th Laurent coefficient of ``expr`` about var = 0 as an arb ball, by Cauchy's formula on
+    the circle |var| = radius: (1/(2 pi radius^k)) int_0^{2 pi} g(radius e^{i theta}) e^{-i k theta}
+    d theta (acb.integral; every log and non-integer power is evaluated with the analytic flag, so a
+    branch cut touched by the path makes the integral non-finite).  Equals the k-th Taylor
+    coefficient of the continuous extension of g at 0 when g is holomorphic on 0 < |var| <= radius
+    and bounded near 0 (the singularity at 0 is then removable, Riemann's theorem)."""
+    import flint  # noqa: PLC0415
+
+    r = arb_eval(sp.Rational(radius), {}, kind="acb")
+    f = _compile_acb(expr, var)
+    j = flint.acb(0, 1)
+
+    def g(theta: Any, analytic: bool) -> Any:
+        e = (j * theta).exp()
+        return f(r * e) * (e ** -k if k else 1)
+
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    with workprec(CAUCHY_PREC):  # enough for WIDTH (1e-25 ~ 2^-83); the integrand's cost grows with the precision
+        two_pi = 2 * flint.arb.pi()
+        val = flint.acb.integral(g, 0, two_pi) / two_pi / (r ** k if k else 1)
+    if not val.imag.contains(0):
+        return flint.arb("nan")
+    return val.real
+
+
+_ANALYTIC_NOTE = ("W(u) = (1 - u)^(1/u) = exp(l(u)), l(u) = log(1 - u)/u = -sum_(j>=0) u^j/(j+1) (Mercator series, "
+                  "|u| < 1): l and W are holomorphic on |u| < 1 (removable singularity at 0, l(0) = -1); on |u| <= 1/4, "
+                  "|l(u) + 1| <= |u|/(2 (1 - |u|)) <= 1/6, so |W| <= e^(-5/6) < 0.44 and |2 W u - u| <= 0.47 < 1: "
+                  "2 W u + 1 - u has no zero and the functions of u below are holomorphic on |u| <= 1/4 (Taylor's "
+                  "theorem then gives the O-term; Cauchy's formula the coefficients of the ball checks)")
+SS_, EPS_, G_ = sp.symbols("SS epsilon gamma", positive=True)
+W_ = sp.Symbol("W", positive=True)  # W = ((alpha - 1)/alpha)^alpha (002 App. A's shorthand)
+UU_ = sp.Symbol("u", positive=True)  # u = gamma/eps = 1/alpha
+
+
+def _cor14_printed() -> dict[str, sp.Expr]:
+    return {"Var": 2 * SS_**2 / EPS_**2 - 2 * (3 * sp.E - 17) * G_ * SS_**2 / (sp.E * EPS_**3)}
+
+
+def _cor14_T(var1w: sp.Expr) -> sp.Expr:
+    """F(u, W) = u^-2 Var_{1,1/u} with W kept as a symbol: Var(gamma) = (SS^2/eps^2) F(u, W(u)), u = gamma/eps."""
+    return sp.factor(sp.cancel(sp.together(var1w.subs(AL, 1 / UU_) / UU_**2)))
+
+
+def _cor14_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    x, s, u = X_, S_, sp.Symbol("v_sc", positive=True)
+    on = {AL: 2 + B_}  # alpha > 2 (gamma < eps/2): the second moment is finite
+    wpow = ((AL - 1) / AL) ** AL
+    fs = _pp_density(_pp_printed()["N"])
+    f1, f2 = (f.subs(S_, 1) for f in fs)
+    M1, M2 = w["M1"].subs(on), w["M2"].subs(on)
+    a = 2 + B_
+    var1 = w["var1"].subs(W_, wpow)
+    F = _cor14_T(w["var1"])
+    Fw = F.subs(W_, sp.exp(-1)).subs(UU_, 0)
+    l = sp.log(1 - UU_) / UU_
+    c1 = (sp.diff(F, UU_) + sp.diff(F, W_) * sp.exp(-1) * sp.Rational(-1, 2)).subs(W_, sp.exp(-1)).subs(UU_, 0)
+    P = pr["Var"]
+    return [
+        ("scaling: x^2 f_{s,alpha}(x) dx = s^2 u^2 f_{1,alpha}(u) du, x = s u (branch 1)", "zero",
+         ((x**2 * fs[0]).subs(x, s * u) * s - s**2 * u**2 * f1.subs(x, u)).subs(on)),
+        ("scaling: branch 2", "zero", ((x**2 * fs[1]).subs(x, s * u) * s - s**2 * u**2 * f2.subs(x, u)).subs(on)),
+        ("M1 is an antiderivative of x^2 f_{1,alpha} (branch 1)", "antiderivative", M1, (x**2 * f1).subs(on), x),
+        ("M2 is an antiderivative of x^2 f_{1,alpha} (branch 2)", "antiderivative", M2, (x**2 * f2).subs(on), x),
+        ("M2 -> 0 at oo (alpha > 2)", "limit", M2, x, sp.oo, "-", 0),
+        ("Var_{1,alpha} = 2 (M1(1/alpha) - M1(0) + 0 - M2(1/alpha)) = the exact variance var1 (W = ((alpha-1)/alpha)^alpha)",
+         "zero", 2 * (M1.subs(x, 1 / a) - M1.subs(x, 0) - M2.subs(x, 1 / a)) - var1.subs(on)),
+        ("Var(gamma) = (SS/gamma)^2 Var_{1,eps/gamma} = (SS^2/eps^2) F(u, W(u)), u = gamma/eps: W(1/u) = exp(log(1-u)/u)",
+         "zero", (wpow.subs(AL, 1 / UU_) - sp.exp(l)).subs(UU_, 1 / (2 + B_))),
+        ("F(u, W) is u^-2 var1 at alpha = 1/u", "zero", F - w["var1"].subs(AL, 1 / UU_) / UU_**2),
+        ("the denominator of F is non-zero at (u, W) = (0, e^-1)", "nonzero",
+         sp.denom(sp.together(F)).subs(W_, sp.exp(-1)).subs(UU_, 0)),
+        ("l(u) = log(1-u)/u -> -1 (u -> 0+): W(0) = e^-1", "limit", l, UU_, 0, "+", -1),
+        ("l'(u) -> -1/2 (u -> 0+)", "limit", sp.diff(l, UU_), UU_, 0, "+", sp.Rational(-1, 2)),
+        ("order 0: (SS^2/eps^2) F(0, e^-1) = the printed constant term", "zero",
+         SS_**2 / EPS_**2 * Fw - P.subs(G_, 0)),
+        ("order 1 (chain rule): (SS^2/eps^3) (F_u + F_W W'(0))(0, e^-1), W'(0) = e^-1 l'(0), = the printed gamma "
+         "coefficient", "zero", SS_**2 / EPS_**3 * c1 - sp.diff(P, G_)),
+        ("the printed expansion is affine in gamma (the rest is the O(gamma^2) term)", "zero", sp.diff(P, G_, 2)),
+        ("the derivation's series (SymPy series in u to O(u^2)) equals the printed expansion", "zero", w["series"] - P),
+    ]
+
+
+def _cor14_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    x = X_
+    P = pr["Var"]
+    F = _cor14_T(w["var1"]).subs(W_, ((1 / UU_ - 1) / (1 / UU_)) ** (1 / UU_))  # W(u) from its definition
+
+    def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
+        g = sp.Rational(pt[G_])
+        ss, e = sp.Rational(pt[SS_]), sp.Rational(pt[EPS_])
+        s, a = ss / g, e / g
+        f1, f2 = (fb.subs({AL: a, S_: 1}) for fb in _pp_density(_pp_printed()["N"]))  # s = 1 (scaling: a step)
+        mom = 2 * (_integral(x**2 * f1, x, 0, 1 / a) + _integral(x**2 * f2, x, 1 / a, sp.oo))
+        out = [(f"Var_(1,alpha) = 2 int_0^oo x^2 f_(1,alpha) = var1(alpha) at alpha = eps/gamma = {a}", mom,
+                arb_eval(w["var1"].subs(W_, ((AL - 1) / AL) ** AL).subs(AL, a), {}))]
+        if "r" not in pt:
+            return out
+        r = sp.Rational(pt["r"])
+        scale, scale1 = arb_eval(ss**2 / e**2, {}), arb_eval(ss**2 / e**3, {})
+        out += [(f"Cauchy on |u| = {r}: constant coefficient", scale * cauchy_coefficient(F, UU_, r, 0),
+                 arb_eval(P.subs({G_: 0, SS_: ss, EPS_: e}), {})),
+                (f"Cauchy on |u| = {r}: coefficient of gamma", scale1 * cauchy_coefficient(F, UU_, r, 1),
+                 arb_eval(sp.diff(P, G_).subs({SS_: ss, EPS_: e}), {}))]
+        return out
+
+    # the coefficients by Cauchy's formula once (they do not depend on SS, eps after the scaling SS^2/eps^k)
+    pts = [{SS_: 1, EPS_: 1, G_: _q("1/3"), "r": _q("1/4")}, {SS_: 2, EPS_: _q("3/2"), G_: _q("3/8")},
+           {SS_: _q("1/2"), EPS_: 2, G_: _q("2/7")}]
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    res = []
+    with workprec(PREC):
+        for pt in pts:
+            for name, value, printed in pairs(pt):
+                res.append(_ball_agree(name, value, printed, {str(k): v for k, v in pt.items()}))
+    return res
+
+
+_spec(claim="002-Cor-14", domain="SS > 0, eps > 0, 0 < gamma < eps/2 real (alpha = eps/gamma > 2: Var finite), "
+      "s = SS/gamma, alpha = eps/gamma; O(gamma^2) as gamma -> 0+ for fixed SS, eps",
+      witnesses=("M1", "M2", "var1", "series"), printed_forms=_cor14_printed, steps=_cor14_steps, balls=_cor14_balls,
+      relies_on=(_ANALYTIC_NOTE, "Taylor's theorem: a function holomorphic at 0 is c0 + c1 u + O(u^2)"))
+
+
+A_ = sp.Symbol("a", positive=True)
+XN_ = X_  # x > 0 (f even in x); x = 0: a step of its own (SymPy's limit is slow with a non-negative x)
+
+
+def _l15_printed() -> dict[str, sp.Expr]:
+    return {"lap": EPS_ / (2 * A_) * sp.exp(-EPS_ * XN_ / A_)}
+
+
+def _l15_branches() -> tuple[sp.Expr, sp.Expr]:
+    """The two branches of f_{a/gamma, eps/gamma}(x), x >= 0 (002 Def. 6, printed N)."""
+    sub = {S_: A_ / G_, AL: EPS_ / G_}
+    return tuple(f.subs(X_, XN_).subs(sub) for f in _pp_density(_pp_printed()["N"]))  # type: ignore[return-value]
+
+
+def _l15_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    """Each branch is written as R(gamma, W) e^(E(gamma)) with R rational, continuous at (0, e^-1), and the
+    limits of W and of the exponents E taken one by one (small, deterministic Gruntz limits; the limit of
+    the whole log-density depends on SymPy's hash order)."""
+    lap = pr["lap"]
+    f1, f2 = _l15_branches()
+    g, e, a, x = G_, EPS_, A_, XN_
+    wg = ((AL - 1) / AL) ** AL
+    Wg = wg.subs(AL, e / g)
+    R1 = e * (e - g) / (2 * a * (2 * W_ * g + e - g))  # N (alpha - 1) at s = a/gamma, alpha = eps/gamma
+    R2 = e * (e + g) / (2 * a * (2 * W_ * g + e - g))  # N (alpha + 1)
+    E1 = (e / g - 1) * sp.log(1 - g * x / a)
+    E2, E3 = (e / g) * sp.log(1 - g**2 / e**2), (-e / g - 1) * sp.log(1 + g * x / a)
+    v = sp.Symbol("v_br", positive=True)
+    on1 = {x: a / e * v / (1 + v)}  # branch 1: 0 < x < a/eps (1 - gamma x/a > 0 for 0 < gamma < eps)
+    on_g = {g: e / (1 + B_)}  # 0 < gamma < eps (alpha > 1)
+    return [
+        ("branch 1 iff x/s < 1/alpha iff x < a/eps for every gamma: x/s - 1/alpha = (gamma/a)(x - a/eps)", "zero",
+         x / (a / g) - 1 / (e / g) - g / a * (x - a / e)),
+        ("branch 1 = R1(gamma, W(gamma)) (1 - gamma x/a)^(eps/gamma - 1) = R1 e^E1 (0 < x < a/eps, 0 < gamma < eps)",
+         "zero", (f1 - R1.subs(W_, Wg) * (1 - g * x / a) ** (e / g - 1)).subs(on1).subs(on_g)),
+        ("branch 1 at x = 0: E1 = 0", "zero", E1.subs(x, 0)),
+        ("branch 2 = R2(gamma, W(gamma)) (1 - gamma^2/eps^2)^(eps/gamma) (1 + gamma x/a)^(-eps/gamma - 1) = R2 e^(E2 + E3) "
+         "(x >= a/eps, 0 < gamma < eps)", "zero",
+         (f2 - R2.subs(W_, Wg) * (1 - g**2 / e**2) ** (e / g) * (1 + g * x / a) ** (-e / g - 1)).subs(on_g)),
+        ("W(gamma) = (1 - gamma/eps)^(eps/gamma) -> e^-1 (gamma -> 0+)", "limit", Wg, g, 0, "+", sp.exp(-1)),
+        ("E1 -> -eps x/a", "limit", E1, g, 0, "+", -e * x / a),
+        ("E2 -> 0", "limit", E2, g, 0, "+", 0),
+        ("E3 -> -eps x/a", "limit", E3, g, 0, "+", -e * x / a),
+        ("the denominators of R1, R2 at (gamma, W) = (0, e^-1) are non-zero (continuity)", "nonzero",
+         sp.denom(sp.together(R1)).subs({g: 0, W_: sp.exp(-1)})),
+        ("branch 1 -> R1(0, e^-1) e^(-eps x/a) = the printed Laplace density", "zero",
+         R1.subs({g: 0, W_: sp.exp(-1)}) * sp.exp(-e * x / a) - lap),
+        ("branch 2 -> R2(0, e^-1) e^0 e^(-eps x/a) = the printed Laplace density", "zero",
+         R2.subs({g: 0, W_: sp.exp(-1)}) * sp.exp(-e * x / a) - lap),
+        ("the derivation's limit of branch 1 is the printed Laplace density", "zero", w["lim1"] - lap),
+        ("the derivation's limit of branch 2 is the printed Laplace density", "zero", w["lim2"] - lap),
+    ]
+
+
+def _l15_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    f1, f2 = _l15_branches()
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    pts = [{A_: 2, EPS_: _q("1/2"), XN_: _q("3/2")}, {A_: 1, EPS_: 1, XN_: 0}, {A_: 1, EPS_: 2, XN_: 5}]
+    res = []
+    with workprec(PREC):
+        for pt in pts:
+            a, e, x = (sp.Rational(pt[k]) for k in (A_, EPS_, XN_))
+            f = f1 if x < a / e else f2
+            r = min(e, a / x if x else e) / 4  # |gamma| <= eps/4 and |x gamma/a| <= 1/4: holomorphic (u = gamma/eps)
+            val = cauchy_coefficient(f.subs(pt), G_, r, 0)
+            res.append(_ball_agree(f"branch {1 if f is f1 else 2}: value at gamma = 0 (Cauchy on |gamma| = {r}) = "
+                                   f"printed", val, arb_eval(pr["lap"].subs(pt), {}),
+                                   {s.name: v for s, v in pt.items()}))
+    return res
+
+
+_spec(claim="002-Lemma-15", domain="a > 0, eps > 0, x real (x >= 0 by evenness, x = 0 included), gamma -> 0+ "
+      "(0 < gamma < eps: alpha > 1)", witnesses=("lim1", "lim2"), printed_forms=_l15_printed, steps=_l15_steps,
+      balls=_l15_balls,
+      relies_on=("limits of products and compositions with continuous functions (exp; R1, R2 rational with a non-zero "
+                 "denominator at the limit point)", _ANALYTIC_NOTE + " (u = gamma/eps; the "
+                 "ball checks' circles also keep |x gamma/a| <= 1/4)"))
 
 
 # ---------------------------------------------------------------------------------------------------

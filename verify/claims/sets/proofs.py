@@ -37,6 +37,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
+from verify.claims.registry import with_proof
 
 __all__ = ["PAPER_OBLIGATIONS", "PLANTED", "TIGHT", "BUDGET", "check_obligation", "check_tight",
            "rebuild_objective", "recheck_evidence", "describe_recheck"]
@@ -431,3 +432,48 @@ for _fam, _id, _seed, _sec in TIGHT:
         code="smoothsens_core/calibration/tight.py; " + _CODE,
         tags=("proof",),
     )(_tight_check(_fam))
+
+
+# ---------------------------------------------------------------------------------------------------
+# the rate bound's proof attached to the privacy claim it implies (issue 16; @proof_for)
+# ---------------------------------------------------------------------------------------------------
+#: The reduction from the pointwise rate bound to (eps, 0, Lambda)-GP: the paper's step, not re-proven.
+GP_REDUCTION = ("004 Lemma 3.3's proof (used by Lemmas 3.5, 3.6): for neighbours x, x' the privacy loss at an output is "
+                "the integral of the loss rate along the segment between (f(x), ln B(x)) and (f(x'), ln B(x')) in "
+                "(shift, log-scale) space (FTC), bounded by the triangle inequality by eta|psi(z)| d + gamma|1 + z psi(z)| d "
+                "per unit of d = |x - x'| with |ln B(x) - ln B(x')| <= gamma d from Def. 8 (B(x) <= g(x, x') B(x'), "
+                "g = g_E(gamma)); so sup_z of the rate <= eps gives (eps, 0, Lambda)-GP")
+
+#: privacy claim id -> the rate obligation whose proof it carries
+PRIVACY_PROOFS: Mapping[str, str] = {"004-Lemma-3.5-privacy": "004-Lemma-3.5-rate"}
+
+
+def _privacy_proof(cid: str, ob_id: str):  # type: ignore[no-untyped-def]
+    def proof(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
+        scale = "full" if ctx.prove_all else "test"
+        res = check_obligation(ob_id, scale, refuted_rule="R-INVALID")
+        if res.verdict is Verdict.REFUTED:  # a certified point where the rate bound fails on the box
+            return res
+        if res.verdict is not Verdict.VERIFIED:
+            return tested  # not proven: the tested result stands (the reason is in the obligation's own claim)
+        ev = dict(res.evidence)
+        proof_rec = {**ev.pop("proof"), "method": "interval", "relies_on": [GP_REDUCTION]}
+        domain = (f"{ev['domain']} (the obligation's {scale} box, not the paper's full range nu > 1, gamma < eps/nu); "
+                  f"relies on: {GP_REDUCTION}")
+        ev.pop("domain", None)
+        return with_proof(tested, summary=f"proven on {ev.get('statement', ob_id)} for {res.evidence['domain']} "
+                                          f"(interval proof re-checked) plus 004 Lemma 3.3's reduction to GP",
+                          proof=proof_rec, domain=domain, precision=res.precision, **ev)
+
+    proof.__name__ = f"proof_{cid.replace('-', '_').replace('.', '_')}"
+    return proof
+
+
+def _attach_privacy_proofs() -> None:
+    from verify.claims.registry import proof_for  # noqa: PLC0415
+
+    for cid, ob_id in PRIVACY_PROOFS.items():
+        proof_for(cid)(_privacy_proof(cid, ob_id))
+
+
+_attach_privacy_proofs()

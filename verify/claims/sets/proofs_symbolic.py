@@ -13,9 +13,10 @@ points, Beta-integral substitutions) and evaluates definition and printed value 
 INCONCLUSIVE (R-UNDEC), a derived form that does not simplify to the printed one leaves the
 tested result unchanged (with the reason in the evidence).
 
-Claims of the brief not proven here (they stay tested): 002 Cor. 14 (the series in gamma of the exact
-variance) and 002 Lemma 15 (the gamma -> 0 limit of the density) -- not attempted in the session's time
-(see its report).  000 Thm. 1 normalisation and 000 Lemma 2: the proof covers the mathematical
+002 Cor. 14: the exact variance from the density (antiderivatives of x^2 f, alpha > 2) and its expansion
+in u = gamma/eps, re-checked by the chain rule through W(u) = exp(log(1-u)/u) and by Cauchy's formula on
+a circle (the coefficients as contour integrals in arb); 002 Lemma 15: each branch as R(gamma, W) e^E with
+the limits of W and E taken one by one, re-checked by Cauchy's formula (the value at gamma = 0).  000 Thm. 1 normalisation and 000 Lemma 2: the proof covers the mathematical
 statement (the integral identity; h+ and h- are densities whose 1/2-mixture is h); the claims' parts
 about the core's pdf / CDF / sampler stay tested (their tested evidence is kept in the result, and
 the proven domain says so).
@@ -285,6 +286,37 @@ def _w_halves() -> tuple[dict[str, Any], dict[str, Any]]:
             {"source": "SymPy: int_0^oo h+ = 2 int_0^oo dz/(C (z^k + l)) by the Beta substitution, gammasimp", **info})
 
 
+@lru_cache(maxsize=None)
+def _w_cor14() -> tuple[dict[str, Any], dict[str, Any]]:
+    """002 Cor. 14: antiderivatives of x^2 f_{1,alpha} (SymPy, exponent free then n = alpha, the derivation's N),
+    the exact variance of derivations.polyplace.derive_variance (from the density; finite for alpha > 2) and its
+    series in gamma of derive_cor14 (the claim's check computes both)."""
+    from derivations import polyplace as pp  # noqa: PLC0415
+
+    n_derived, _ = pp.derive_normaliser()
+    var, vcmp = pp.derive_variance()
+    ser, scmp = pp.derive_cor14()
+    a, x, n = sp.Symbol("alpha", positive=True), sp.Symbol("x", positive=True), sp.Symbol("n", positive=True)
+    N = n_derived.subs({pp.S: 1, pp.W: ((pp.ALPHA - 1) / pp.ALPHA) ** pp.ALPHA}).subs(pp.ALPHA, a)
+    m1 = sp.integrate(x**2 * (1 - x) ** (n - 1), x, conds="none")
+    m2 = sp.integrate(x**2 * (1 + x) ** (-n - 1), x, conds="none")
+    return ({"M1": N * (a - 1) * m1.subs(n, a), "M2": N * (a + 1) * (1 - 1 / a**2) ** a * m2.subs(n, a),
+             "var1": var.subs(pp.S, 1), "series": ser},
+            {"source": "SymPy antiderivatives of x^2 times the branches of f_{1,alpha} (002 Def. 6, derived N); "
+                       "derivations.polyplace.derive_variance (var1, W = ((alpha-1)/alpha)^alpha) and derive_cor14 "
+                       "(series in u = gamma/eps to O(u^2))", "comparisons": _sym_cmps([vcmp, scmp])})
+
+
+@lru_cache(maxsize=None)
+def _w_lemma15() -> tuple[dict[str, Any], dict[str, Any]]:
+    from derivations import polyplace as pp  # noqa: PLC0415
+
+    lims, cmps = pp.derive_lemma15()
+    return ({f"lim{k}": v for k, v in lims.items()},
+            {"source": "derivations.polyplace.derive_lemma15 (SymPy limit gamma -> 0+ of each branch)",
+             "comparisons": _sym_cmps(cmps)})
+
+
 #: claim id -> the function giving (witnesses, derivation record)
 WITNESSES: dict[str, Callable[[], tuple[dict[str, Any], dict[str, Any]]]] = {
     "004-Claim-3.4": _w_claim34,
@@ -308,6 +340,8 @@ WITNESSES: dict[str, Callable[[], tuple[dict[str, Any], dict[str, Any]]]] = {
     "002-Claim-16": _w_c16,
     "000-Thm-1-normalisation": _w_thm1,
     "000-Lemma-2-halves": _w_halves,
+    "002-Cor-14": _w_cor14,
+    "002-Lemma-15": _w_lemma15,
 }
 
 
