@@ -50,7 +50,7 @@ except ImportError as exc:  # pragma: no cover - flint is a declared extra
     raise ImportError("verify.proof needs python-flint (pip install python-flint); mpmath.iv fallback not built") from exc
 
 __all__ = ["ArbFunction", "compile_arb", "pow_ball", "ball", "ball_from_fraction", "arb_to_fraction", "upper_fraction",
-           "lower_fraction", "Objective", "Variable", "workprec"]
+           "lower_fraction", "Objective", "OnBox", "Variable", "workprec"]
 
 
 class workprec:
@@ -1004,7 +1004,20 @@ def _tail_lemma(tail_leaves: Sequence[sp.Expr], w: sp.Symbol) -> dict[str, Any]:
                          "evaluation of F(1/w) over a common denominator"}
 
 
-class SeriesObjective:
+class OnBox:
+    """The domain methods of an objective on a bounded box ``self._domain`` (exact rationals, no
+    compactification): the prover's and re-checker's view of the box is the box itself."""
+
+    _domain: list[tuple[Fraction, Fraction]]
+
+    def domain(self) -> list[tuple[Fraction, Fraction]]:
+        return list(self._domain)
+
+    def to_original(self, point: Sequence[Fraction]) -> list[Fraction]:
+        return list(point)
+
+
+class SeriesObjective(OnBox):
     """F(v) <= 0 on a bounded interval of one variable, F given piecewise by functions of a
     truncated Taylor series (python-flint ``arb_series``), for quantities no SymPy tree encloses
     well (removable singularities, implicit curves written in an explicit parameter).
@@ -1042,12 +1055,6 @@ class SeriesObjective:
         self.name = name
         self.order = int(order)
         self.meta = dict(meta or {})
-
-    def domain(self) -> list[tuple[Fraction, Fraction]]:
-        return list(self._domain)
-
-    def to_original(self, point: Sequence[Fraction]) -> list[Fraction]:
-        return list(point)
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "expr": None, "variables": [[str(self._domain[0][0]), str(self._domain[0][1])]],

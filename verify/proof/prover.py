@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 from flint import arb
 
-from .functions import ArbFunction, Objective, ball, lower_fraction, upper_fraction, workprec
+from .functions import ArbFunction, Objective, OnBox, ball, lower_fraction, upper_fraction, workprec
 
 __all__ = ["Box", "ProofResult", "SupEnclosure", "prove_le", "enclose_sup", "CallableObjective", "box_to_json",
            "box_from_json", "DEFAULT_PREC"]
@@ -57,7 +57,7 @@ def _q(x: Any) -> Fraction:
     return Fraction(x)
 
 
-class CallableObjective:
+class CallableObjective(OnBox):
     """Adapter: a plain function of arb balls (one per variable) as an objective on a bounded box.
 
     ``derivative`` (optional): one function per variable giving a ball containing dF/dv_i on the
@@ -73,12 +73,6 @@ class CallableObjective:
         self.name = name
         self.derivative = list(derivative) if derivative is not None else None
         self.meta = dict(meta or {})
-
-    def domain(self) -> list[tuple[Fraction, Fraction]]:
-        return list(self._domain)
-
-    def to_original(self, point: Sequence[Fraction]) -> list[Fraction]:
-        return list(point)
 
     def describe(self) -> dict[str, Any]:
         return {"name": self.name, "expr": None, "variables": box_to_json(self._domain), "meta": self.meta}

@@ -102,28 +102,26 @@ def is_zero(e: Any) -> bool:
     return False
 
 
-def _positive(e: Any) -> bool:
-    e = sp.sympify(e)
-    for f in (lambda x: x, sp.factor, sp.simplify, lambda x: sp.factor(sp.together(sp.expand(x)))):
+def _sign_known(e: Any, attr: str, transforms: tuple[Callable[[Any], Any], ...]) -> bool:
+    """True iff SymPy states ``attr`` ("is_positive", "is_nonnegative") of ``e`` or of one of its
+    ``transforms``; an exception in a transform counts as "not shown"."""
+    for f in transforms:
         try:
-            if f(e).is_positive is True:
+            if getattr(f(e), attr) is True:
                 return True
         except Exception:  # noqa: BLE001
             continue
     return False
+
+
+def _positive(e: Any) -> bool:
+    return _sign_known(sp.sympify(e), "is_positive",
+                       (lambda x: x, sp.factor, sp.simplify, lambda x: sp.factor(sp.together(sp.expand(x)))))
 
 
 def _nonneg(e: Any) -> bool:
     e = sp.sympify(e)
-    if is_zero(e):
-        return True
-    for f in (lambda x: x, sp.factor, sp.simplify):
-        try:
-            if f(e).is_nonnegative is True:
-                return True
-        except Exception:  # noqa: BLE001
-            continue
-    return False
+    return is_zero(e) or _sign_known(e, "is_nonnegative", (lambda x: x, sp.factor, sp.simplify))
 
 
 def _no_singularity(expr: sp.Expr, var: sp.Symbol) -> bool:
