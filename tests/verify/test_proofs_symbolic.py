@@ -17,7 +17,8 @@ from verify.proof import symbolic as S  # noqa: E402
 TESTED = ClaimResult(Verdict.VERIFIED, "tested ok", {"n": 1}, "mpmath")
 FAST = ["004-Claim-3.4", "004-App-A.1-student-t-lipschitz", "004-Lemma-3.5-epsilon", "004-Sec-3.1.2-growth-axioms",
         "004-Sec-2.1-student-t", "002-Lemma-12", "004-Claim-4.4", "004-App-A.4-derivatives", "003-Cor-V.5",
-        "002-Claim-16", "000-Thm-1-normalisation", "000-Lemma-2-halves", "002-Def-6-normalisation", "002-Lemma-7"]
+        "002-Claim-16", "000-Thm-1-normalisation", "000-Lemma-2-halves", "002-Def-6-normalisation", "002-Lemma-7",
+        "004-Claim-4.2"]
 
 
 def test_every_symbolic_proof_is_attached_to_a_registered_claim_with_a_spec():
@@ -53,6 +54,7 @@ def test_the_proof_upgrades_the_tested_result_and_rechecks_from_the_evidence(cid
     ("000-Lemma-2-halves", "mass", sp.Rational(1, 10**6)),
     ("002-Def-6-normalisation", "N", sp.Rational(1, 10**6)),
     ("002-Lemma-7", "half", sp.Rational(1, 10**6)),
+    ("004-Claim-4.2", "lip", sp.Rational(1, 10**6)),
 ])
 def test_a_perturbed_printed_form_is_not_proven(cid, key, delta):
     pr = S.SPECS[cid].printed_forms()
@@ -177,3 +179,9 @@ def test_cauchy_coefficient_of_a_known_function():
         c1 = S.cauchy_coefficient(sp.exp(sp.log(1 - u) / u), u, sp.Rational(1, 4), 1)  # W'(0) = -e^-1/2
         e = S.arb_eval(sp.exp(-1), {})
         assert c0.overlaps(e) and c1.overlaps(-e / 2) and not c1.overlaps(e / 2)
+
+
+def test_claim_4_2_a_lipschitz_constant_below_one_over_tau_is_not_proven():
+    tau = sp.Symbol("tau", positive=True)
+    res = P.prove_symbolic("004-Claim-4.2", TESTED, printed={"lip": (1 - sp.Rational(1, 10**6)) / tau})
+    assert res.verdict is Verdict.INCONCLUSIVE and res.strength == "tested"

@@ -1081,6 +1081,87 @@ _spec(claim="004-Claim-4.4", domain="h > 0, t real, x real (u = |x - t|/h; Lipsc
       witnesses=("ustar", "sup_unit"), printed_forms=_c44_printed, steps=_c44_steps, balls=_c44_balls)
 
 
+# ---- 004 Claim 4.2: the two-way f_tau is (1/tau)-Lipschitz, attained -----------------------------------
+def _c42_geometry() -> tuple[sp.Symbol, sp.Symbol, sp.Symbol, sp.Symbol, sp.Symbol, sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+    """004 Sec. 4.2: R1 = tau/sqrt2, R2 = R1 + tau, c0 = (T1 + tau/2 + R1, T2 + tau/2 + R1); u = c0 - p."""
+    T1, T2 = sp.Symbol("T1", real=True), sp.Symbol("T2", real=True)
+    tau = sp.Symbol("tau", positive=True)
+    u1, u2 = sp.Symbol("u1", positive=True), sp.Symbol("u2", positive=True)
+    R1 = tau / sp.sqrt(2)
+    R2 = R1 + tau
+    return T1, T2, tau, u1, u2, R1, R2, T1 + tau / 2 + R1, T2 + tau / 2 + R1
+
+
+def _c42_printed() -> dict[str, sp.Expr]:
+    return {"lip": 1 / sp.Symbol("tau", positive=True)}
+
+
+def _c42_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    """D(p) = ||max(c0 - p, 0)||, the distance to the quadrant Q0 = {p >= c0}, on its four regions
+    (u = c0 - p): A u1, u2 > 0: sqrt(u1^2 + u2^2); B u1 > 0 >= u2: u1; C u2 > 0 >= u1: u2; E: 0.
+    |grad D| = 1 on A, B, C and 0 on E; D is continuous across the region boundaries (u1 = 0 or
+    u2 = 0); so D is 1-Lipschitz, and f = clip((R2 - D)/tau, 0, 1) is (1/tau)-Lipschitz.  Attained:
+    on the diagonal ray p = c0 - r (1, 1)/sqrt2, r in [R1, R2], D = r and f = (R2 - r)/tau (no clip)."""
+    T1, T2, tau, u1, u2, R1, R2, c01, c02 = _c42_geometry()
+    DA = sp.sqrt(u1**2 + u2**2)
+    grad2 = {"A": sp.diff(DA, u1) ** 2 + sp.diff(DA, u2) ** 2, "B": sp.diff(u1, u1) ** 2 + sp.diff(u1, u2) ** 2,
+             "C": sp.diff(u2, u1) ** 2 + sp.diff(u2, u2) ** 2}
+    f = lambda r: (R2 - r) / tau  # noqa: E731 - f on the band along the diagonal ray, D = r
+    r1, r2 = R1 + tau / 4, R1 + 3 * tau / 4
+    p1 = (c01 - r1 / sp.sqrt(2), c02 - r1 / sp.sqrt(2))
+    p2 = (c01 - r2 / sp.sqrt(2), c02 - r2 / sp.sqrt(2))
+    dist = sp.sqrt((p1[0] - p2[0]) ** 2 + (p1[1] - p2[1]) ** 2)
+    return [
+        ("|grad D|^2 = 1 on region A (u1, u2 > 0, D = sqrt(u1^2 + u2^2))", "zero", grad2["A"] - 1),
+        ("|grad D|^2 = 1 on region B (u1 > 0 >= u2, D = u1)", "zero", grad2["B"] - 1),
+        ("|grad D|^2 = 1 on region C (u2 > 0 >= u1, D = u2)", "zero", grad2["C"] - 1),
+        ("the derivation's |grad D|^2 on A equals 1", "zero", w["grad2_A"] - 1),
+        ("D continuous across u2 = 0 (A -> B): sqrt(u1^2) = u1", "zero", DA.subs(u2, 0) - u1),
+        ("D continuous across u1 = 0 (A -> C): sqrt(u2^2) = u2", "zero", DA.subs(u1, 0) - u2),
+        ("D continuous into E: u1 -> 0 on B and u2 -> 0 on C give 0", "limit", u1, u1, 0, "+", 0),
+        ("the band has width tau: R2 - R1 = tau, so f = (R2 - D)/tau is in [0, 1] for D in [R1, R2]", "zero",
+         R2 - R1 - tau),
+        ("D on the diagonal ray at r1 = R1 + tau/4 is r1 (region A)", "zero",
+         sp.sqrt((c01 - p1[0]) ** 2 + (c02 - p1[1]) ** 2) - r1),
+        ("D on the diagonal ray at r2 = R1 + 3 tau/4 is r2 (region A)", "zero",
+         sp.sqrt((c01 - p2[0]) ** 2 + (c02 - p2[1]) ** 2) - r2),
+        ("|f(p1) - f(p2)| = ||p1 - p2|| * printed Lipschitz constant (attained, so not better)", "zero",
+         (f(r1) - f(r2)) - dist * pr["lip"]),
+        ("the derivation's constant equals the printed 1/tau", "zero", w["lip"] - pr["lip"]),
+    ]
+
+
+def _c42_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    T1, T2, tau, _u1, _u2, R1, R2, c01, c02 = _c42_geometry()
+    x, y = sp.Symbol("x", real=True), sp.Symbol("y", real=True)
+    D = sp.sqrt((c01 - x) ** 2 + (c02 - y) ** 2)  # region A (both offsets positive at the points below)
+    f = (R2 - D) / tau
+
+    def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
+        env = _env(pt)
+        r1 = arb_eval(R1 + sp.Rational(pt[tau]) / 4, env)
+        r2 = arb_eval(R1 + 3 * sp.Rational(pt[tau]) / 4, env)
+        s2 = arb_eval(sp.sqrt(2), {})
+        cx, cy = arb_eval(c01, env), arb_eval(c02, env)
+        q1 = {**env, x: cx - r1 / s2, y: cy - r1 / s2}
+        q2 = {**env, x: cx - r2 / s2, y: cy - r2 / s2}
+        slope = abs(arb_eval(f, q1) - arb_eval(f, q2)) / (r2 - r1)
+        return [("chord slope of f on the diagonal ray = printed 1/tau", slope, arb_eval(pr["lip"], env))]
+
+    return _balls_at([{T1: 1, T2: 2, tau: _q("4/5")}, {T1: _q("-3/7"), T2: 0, tau: _q("1/5")},
+                      {T1: 5, T2: _q("-9/4"), tau: 7}], pairs)
+
+
+_spec(claim="004-Claim-4.2", domain="tau > 0, T1, T2 real, p, p' in R^2 (Euclidean norm)",
+      witnesses=("grad2_A", "lip"), printed_forms=_c42_printed, steps=_c42_steps, balls=_c42_balls,
+      relies_on=("f_tau = clip((R2 - dist(p, Q0))/tau, 0, 1), Q0 = {p >= c0}: the reading of the printed regions "
+                 "of 004 Sec. 4.2 that smoothsens_core/sensitivity/two_way.py implements (its docstring derives it "
+                 "region by region)",
+                 "a continuous function on R^2 that is C^1 with |grad| <= 1 off finitely many lines is 1-Lipschitz "
+                 "(mean value theorem along a segment, which meets the lines finitely often)",
+                 "clip(., 0, 1) is 1-Lipschitz"))
+
+
 # ---- 004 App. A.4: the partial derivatives (2)-(5) -----------------------------------------------------
 def _a4_syms() -> dict[str, sp.Symbol]:
     return {"a": sp.Symbol("a", real=True), "cz": sp.Symbol("c_z", real=True), "lz": sp.Symbol("l_z", real=True),

@@ -228,6 +228,19 @@ def _w_c44() -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 @lru_cache(maxsize=None)
+def _w_c42() -> tuple[dict[str, Any], dict[str, Any]]:
+    """004 Claim 4.2: |grad D|^2 on the region where both offsets are positive (D = ||c0 - p||) and the
+    Lipschitz constant 1/tau of (R2 - D)/tau."""
+    u1, u2 = sp.symbols("u1 u2", positive=True)
+    tau = sp.Symbol("tau", positive=True)
+    D = sp.sqrt(u1**2 + u2**2)
+    g2 = sp.simplify(sp.diff(D, u1) ** 2 + sp.diff(D, u2) ** 2)
+    lip = sp.sqrt(g2) / tau
+    return ({"grad2_A": g2, "lip": sp.simplify(lip)},
+            {"source": "SymPy: gradient of ||max(c0 - p, 0)|| on its smooth region, times 1/tau (004 App. A.2)"})
+
+
+@lru_cache(maxsize=None)
 def _w_a4() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations.stationary_004 import derive_kde_partials  # noqa: PLC0415
 
@@ -334,6 +347,7 @@ WITNESSES: dict[str, Callable[[], tuple[dict[str, Any], dict[str, Any]]]] = {
     "002-Lemma-7": _w_lemma7,
     "002-Lemma-12": _w_lemma12,
     "002-Claim-17": _w_claim17,
+    "004-Claim-4.2": _w_c42,
     "004-Claim-4.4": _w_c44,
     "004-App-A.4-derivatives": _w_a4,
     "003-Cor-V.5": _w_v5,
