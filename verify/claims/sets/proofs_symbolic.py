@@ -373,7 +373,7 @@ def prove_symbolic(claim_id: str, tested: ClaimResult, *, printed: Mapping[str, 
     record = S.make_record(claim_id, witnesses, derivation=derivation)
     t_derive = time.perf_counter() - t0
     rc = S.recheck(record, printed=printed)
-    secs = {"derive": round(t_derive, 3), "recheck": round(rc.seconds, 3)}
+    secs = {"seconds_derive": round(t_derive, 3), "seconds_recheck": round(rc.seconds, 3)}  # timing: "seconds*" keys
     rc_json = {"ok": rc.ok, "problems": list(rc.problems), "n_steps": rc.n_steps, "n_points": rc.n_points,
                "prec": rc.prec, "seconds": round(rc.seconds, 3)}
     if not rc.ok:
@@ -389,7 +389,7 @@ def prove_symbolic(claim_id: str, tested: ClaimResult, *, printed: Mapping[str, 
                                + (" (relies on a stated result of the paper / textbook)" if spec.relies_on else "")),
                       proof=record, domain=spec.domain + relies,
                       precision=f"symbolic (SymPy exact); arb {rc.prec} bits at {rc.n_points} points",
-                      recheck=rc_json, proof_seconds=secs)
+                      recheck=rc_json, seconds_proof=secs)
 
 
 def _attach(cid: str) -> None:
