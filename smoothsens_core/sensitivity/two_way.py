@@ -60,9 +60,11 @@ def _norm2(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64
     and np.hypot only where that form could under- or overflow (result outside [1e-150, 1e150]).
     np.hypot everywhere costs about six np.exp passes; this about two."""
     with np.errstate(over="ignore", under="ignore"):
-        h = np.sqrt(a * a + b * b)
-    bad = np.flatnonzero((h < _SAFE_LO) | (h > _SAFE_HI))
-    if bad.size:
+        h = a * a
+        h += b * b
+        np.sqrt(h, out=h)
+    if h.size and not (_SAFE_LO <= h.min() and h.max() <= _SAFE_HI):  # two reductions; masks only when needed
+        bad = np.flatnonzero((h < _SAFE_LO) | (h > _SAFE_HI))
         h[bad] = np.hypot(a[bad], b[bad])
     return h
 
@@ -107,11 +109,12 @@ def _band_distance_plus(c: NDArray[np.float64], R1: float, R2: float, c01: float
     idx = np.flatnonzero(u1 > 0.0)
     if idx.size:
         dist[idx] = _norm2(dist[idx], u1[idx])
+    # R1 < R2, so at most one of D' - R2 and R1 - D' is positive: d+ = max(D' - R2, R1 - D', 0)
+    # (the sum of the two clipped terms, bit for bit: one of them is +0)
     dp = dist - R2
-    np.maximum(dp, 0.0, out=dp)
     np.subtract(R1, dist, out=dist)
-    np.maximum(dist, 0.0, out=dist)
-    dp += dist
+    np.maximum(dp, dist, out=dp)
+    np.maximum(dp, 0.0, out=dp)
     return dp
 
 
