@@ -39,9 +39,6 @@ class Gaussian(ContinuousDistribution):
     name = "gaussian"
     symmetric = True
 
-    def __init__(self, loc: float = 0.0, scale: float = 1.0) -> None:
-        super().__init__(loc=loc, scale=scale)
-
     def _logpdf(self, z: FloatArray) -> FloatArray:
         with np.errstate(over="ignore"):
             return -0.5 * z * z - _LOG_SQRT_2PI

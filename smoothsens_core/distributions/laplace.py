@@ -32,9 +32,6 @@ class Laplace(ContinuousDistribution):
     name = "laplace"
     symmetric = True
 
-    def __init__(self, loc: float = 0.0, scale: float = 1.0) -> None:
-        super().__init__(loc=loc, scale=scale)
-
     def _logpdf(self, z: FloatArray) -> FloatArray:
         return _LOG_HALF - np.abs(z)
 

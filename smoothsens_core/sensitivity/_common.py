@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -28,6 +28,15 @@ class SensitivityValues(NamedTuple):
     f: NDArray[np.float64]
     L: NDArray[np.float64]
     B: NDArray[np.float64]
+
+    @classmethod
+    def of_query(
+        cls, value: Callable[..., NDArray[np.float64]], lipschitz: Callable[..., NDArray[np.float64]],
+        smooth: Callable[..., NDArray[np.float64]], args: tuple, growth: Any, Lambda: float, **options: Any,
+    ) -> SensitivityValues:
+        """The triple of one query family, evaluated in this order: value(*args, **options),
+        lipschitz(*args, Lambda, **options) and smooth(*args, growth, Lambda, **options)."""
+        return cls(value(*args, **options), lipschitz(*args, Lambda, **options), smooth(*args, growth, Lambda, **options))
 
 
 def as_float_array(name: str, value: ArrayLike) -> NDArray[np.float64]:

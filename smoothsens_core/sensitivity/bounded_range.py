@@ -138,17 +138,10 @@ def smooth_sensitivity_bounded_range(
 
 
 def sensitivity_bounded_range(
-    x: ArrayLike,
-    l: float,
-    r: float,
-    tau: float,
-    growth: GrowthFunction,
-    Lambda: float = math.inf,
-    shape: str = "tent",
+    x: ArrayLike, l: float, r: float, tau: float, growth: GrowthFunction, Lambda: float = math.inf, shape: str = "tent"
 ) -> SensitivityValues:
     """(f, L_{f,Lambda}, B*) of the bounded-range surrogate (004 App. C.3)."""
-    return SensitivityValues(
-        soft_bounded_range(x, l, r, tau, shape),
-        lipschitz_bounded_range(x, l, r, tau, Lambda, shape),
-        smooth_sensitivity_bounded_range(x, l, r, tau, growth, Lambda, shape),
+    return SensitivityValues.of_query(
+        soft_bounded_range, lipschitz_bounded_range, smooth_sensitivity_bounded_range, (x, l, r, tau), growth, Lambda,
+        shape=shape,
     )

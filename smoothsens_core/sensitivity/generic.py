@@ -111,6 +111,13 @@ class RootCertificationError(ValueError):
     """A stationary-point equation could not be solved with a certificate at a named input."""
 
 
+def _raise_at_first(failed: NDArray[np.bool_], message: Callable[[int], str]) -> None:
+    """Raise :class:`RootCertificationError` with ``message(i)`` for the first index i where
+    ``failed`` holds (nothing if it holds nowhere)."""
+    if np.any(failed):
+        raise RootCertificationError(message(int(np.argmax(failed))))
+
+
 @dataclass(frozen=True)
 class CandidateSystem:
     """One stratum of the feasible set and its stationarity equation (see the module docstring).
@@ -431,14 +438,12 @@ def _bracket_1d(spec, s, X, lo, hi, n_nodes: int):
     end = np.where(np.abs(r_lo) <= np.abs(r_hi), lo_t, hi_t)
     tiny = _zero_to_rounding(s, end[:, None], Xb, res[:, None])[:, 0] if end.size else np.zeros(0, dtype=bool)
     bad = ~((res <= 1e-6 * scale) | tiny)  # a jump of the residual, not a root
-    if np.any(bad):
-        j = int(np.argmax(bad))
-        raise RootCertificationError(
-            f"no certified root of the {s.name} equation ({s.paper_set}) for point index {int(ip[j])}, "
-            f"x={X[ip[j]].tolist()}: the residual changes sign on [{lo_t[j]!r}, {hi_t[j]!r}] without "
-            f"vanishing (|residual| = {res[j]:.3g}, {scale[j]:.3g} at the grid); f probably has an "
-            "undeclared point of non-differentiability there (pass it in kinks)"
-        )
+    _raise_at_first(bad, lambda j: (
+        f"no certified root of the {s.name} equation ({s.paper_set}) for point index {int(ip[j])}, "
+        f"x={X[ip[j]].tolist()}: the residual changes sign on [{lo_t[j]!r}, {hi_t[j]!r}] without "
+        f"vanishing (|residual| = {res[j]:.3g}, {scale[j]:.3g} at the grid); f probably has an "
+        "undeclared point of non-differentiability there (pass it in kinks)"
+    ))
     roots = np.where(np.abs(r_lo) <= np.abs(r_hi), lo_t, hi_t)
     ep, ei, ec = np.nonzero(exact)
     Y = np.concatenate([roots, nodes[ep, ei, ec]])[:, None]
@@ -883,50 +888,64 @@ def check_complete(X, lo, hi, best, sample_max, edge_max, sets: str, sample: str
     outside; relative 1e-6) or a sampled Phi exceeds the best candidate (relative 1e-9)."""
     top = np.maximum(best, sample_max)
     edge = (edge_max >= top * (1 - 1e-6)) & (top > 0)
-    if np.any(edge):
-        i = int(np.argmax(edge))
-        raise RootCertificationError(
-            f"the supremum may lie outside the search window at point index {i}, x={X[i].tolist()}: the "
-            f"window edge [{lo[i].tolist()}, {hi[i].tolist()}] reaches {edge_max[i]!r} >= best interior "
-            f"value {top[i]!r}; enlarge domain/radius (or f is not Lambda-locally Lipschitz)"
-        )
+    _raise_at_first(edge, lambda i: (
+        f"the supremum may lie outside the search window at point index {i}, x={X[i].tolist()}: the "
+        f"window edge [{lo[i].tolist()}, {hi[i].tolist()}] reaches {edge_max[i]!r} >= best interior "
+        f"value {top[i]!r}; enlarge domain/radius (or f is not Lambda-locally Lipschitz)"
+    ))
     missed = sample_max > best + 1e-9 * np.abs(best) + 1e-300
-    if np.any(missed):
-        i = int(np.argmax(missed))
-        raise RootCertificationError(
-            f"the {sets} missed the supremum at point index {i}, x={X[i].tolist()}: a {sample} "
-            f"gives {sample_max[i]!r} > best candidate {best[i]!r}; f may have an undeclared kink"
-        )
+    _raise_at_first(missed, lambda i: (
+        f"the {sets} missed the supremum at point index {i}, x={X[i].tolist()}: a {sample} "
+        f"gives {sample_max[i]!r} > best candidate {best[i]!r}; f may have an undeclared kink"
+    ))
 
 
-def _prepare(spec: GenericSpec, points: ArrayLike, domain, radius: float):
-    if not isinstance(spec, GenericSpec):
-        raise TypeError(f"spec must be a GenericSpec; got {type(spec).__name__}")
-    X = check_points("points", points, d=spec.d)
-    lo, hi = search_window(X, domain=domain, extra_points=spec.kinks if spec.kinks.size else None, radius=radius)
-    return X, lo, hi
+def engine_entry(
+    name: str,
+    doc: str,
+    spec_type: type,
+    extra_points: Callable[[object], NDArray[np.float64]],
+    solve: Callable[..., GenericResult],
+) -> Callable[..., NDArray[np.float64] | GenericResult]:
+    """The public entry ``name`` of a candidate-search engine (shared with .generic_piecewise).
 
-
-def _engine_entry(name: str, doc: str, lipschitz: bool) -> Callable[..., NDArray[np.float64] | GenericResult]:
-    """The public entry ``name``: L_{f,Lambda} (the strata with z = x) or B* (all strata)."""
+    ``entry(spec, points, *, domain=None, radius=10.0, density=8, return_details=False, **options)``
+    checks that ``spec`` is a ``spec_type`` and the points (n, spec.d), forms the search window
+    (``domain``, or ``radius`` around each point and ``extra_points(spec)``: kinks or corners), and
+    returns ``solve(spec, X, lo, hi, density, **options)``: its value, or the whole
+    :class:`GenericResult` with ``return_details``."""
 
     def entry(
-        spec: GenericSpec,
+        spec: object,
         points: ArrayLike,
         *,
         domain: tuple[ArrayLike, ArrayLike] | None = None,
         radius: float = 10.0,
         density: int = 8,
         return_details: bool = False,
+        **options: int,
     ) -> NDArray[np.float64] | GenericResult:
-        X, lo, hi = _prepare(spec, points, domain, radius)
-        systems = [s for s in spec.systems if s.z_mode == "x"] if lipschitz else list(spec.systems)
-        res = _solve(spec, X, lo, hi, systems, density)
+        if not isinstance(spec, spec_type):
+            raise TypeError(f"spec must be a {spec_type.__name__}; got {type(spec).__name__}")
+        X = check_points("points", points, d=spec.d)
+        extra = extra_points(spec)
+        lo, hi = search_window(X, domain=domain, extra_points=extra if extra.size else None, radius=radius)
+        res = solve(spec, X, lo, hi, density, **options)
         return res if return_details else res.value
 
     entry.__name__ = entry.__qualname__ = name
     entry.__doc__ = doc
     return entry
+
+
+def _engine_entry(name: str, doc: str, lipschitz: bool) -> Callable[..., NDArray[np.float64] | GenericResult]:
+    """The public entry ``name``: L_{f,Lambda} (the strata with z = x) or B* (all strata)."""
+
+    def solve(spec: GenericSpec, X: NDArray[np.float64], lo, hi, density: int) -> GenericResult:
+        systems = [s for s in spec.systems if s.z_mode == "x"] if lipschitz else list(spec.systems)
+        return _solve(spec, X, lo, hi, systems, density)
+
+    return engine_entry(name, doc, GenericSpec, lambda spec: spec.kinks, solve)
 
 
 generic_lipschitz = _engine_entry(

@@ -45,12 +45,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
-from ..validation import check_points
 from ..growth import GrowthFunction
-from .brute import check_lambda_value, search_window
-from .generic import _F_ROUND, GenericResult, _inv_g, check_complete, gauss_newton_step, keep_best
+from .brute import check_lambda_value
+from .generic import _F_ROUND, GenericResult, _inv_g, check_complete, engine_entry, gauss_newton_step, keep_best
 
 __all__ = ["KinkCurve", "PiecewiseSpec", "piecewise_lipschitz", "piecewise_smooth_sensitivity"]
 
@@ -639,43 +638,28 @@ def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: 
     return GenericResult(np.maximum(best, 0.0), bz, bw, bname.astype(str))
 
 
-def _prepare(spec: PiecewiseSpec, points: ArrayLike, domain, radius: float):
-    if not isinstance(spec, PiecewiseSpec):
-        raise TypeError(f"spec must be a PiecewiseSpec; got {type(spec).__name__}")
-    X = check_points("points", points, d=2)
-    lo, hi = search_window(X, domain=domain, extra_points=spec.corners if spec.corners.size else None, radius=radius)
-    return X, lo, hi
-
-
 def _piecewise_entry(name: str, doc: str, lipschitz: bool) -> Callable[..., NDArray[np.float64] | GenericResult]:
-    """The public entry ``name``: L_{f,Lambda} (the strata with z = x) or B* (all strata)."""
+    """The public entry ``name``: L_{f,Lambda} (the strata with z = x) or B* (all strata); the
+    keyword ``keep`` (default 48) is passed to the solver."""
 
-    def entry(
-        spec: PiecewiseSpec,
-        points: ArrayLike,
-        *,
-        domain: tuple[ArrayLike, ArrayLike] | None = None,
-        radius: float = 10.0,
-        density: int = 8,
-        keep: int = 48,
-        return_details: bool = False,
-    ) -> NDArray[np.float64] | GenericResult:
-        X, lo, hi = _prepare(spec, points, domain, radius)
-        res = _solve(spec, X, lo, hi, lipschitz, density, keep)
-        return res if return_details else res.value
+    def solve(spec: PiecewiseSpec, X: NDArray[np.float64], lo, hi, density: int, keep: int = 48) -> GenericResult:
+        return _solve(spec, X, lo, hi, lipschitz, density, keep)
 
-    entry.__name__ = entry.__qualname__ = name
-    entry.__doc__ = doc
-    return entry
+    return engine_entry(name, doc, PiecewiseSpec, lambda spec: spec.corners, solve)
 
 
 piecewise_lipschitz = _piecewise_entry(
     "piecewise_lipschitz",
-    "L_{f,Lambda}(x) for a piecewise f on R^2: the strata with z = x (004 Def. 7, Sec. 3.3).",
+    """L_{f,Lambda}(x) for a piecewise f on R^2: the strata with z = x (004 Def. 7, Sec. 3.3).
+
+    Keywords as for :func:`generic_lipschitz`, and ``keep`` (default 48): the number of Newton starts
+    of largest Phi per point (module docstring).""",
     lipschitz=True,
 )
 piecewise_smooth_sensitivity = _piecewise_entry(
     "piecewise_smooth_sensitivity",
-    "B*(x) for a piecewise f on R^2: the maximum over all strata (004 Def. 9, Sec. 3.3 stratified).",
+    """B*(x) for a piecewise f on R^2: the maximum over all strata (004 Def. 9, Sec. 3.3 stratified).
+
+    Keywords as for :func:`piecewise_lipschitz`.""",
     lipschitz=False,
 )

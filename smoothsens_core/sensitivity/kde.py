@@ -739,8 +739,6 @@ def sensitivity_kde(
     points: ArrayLike, t: ArrayLike, h: float, growth: GrowthFunction, Lambda: float = math.inf
 ) -> SensitivityValues:
     """(kappa_t(x), L_{kappa,inf}(x), B*(x)) for the Gaussian KDE query (004 Sec. 4.3)."""
-    return SensitivityValues(
-        gaussian_kernel(points, t, h),
-        lipschitz_kde(points, t, h, Lambda),
-        smooth_sensitivity_kde(points, t, h, growth, Lambda),
+    return SensitivityValues.of_query(
+        gaussian_kernel, lipschitz_kde, smooth_sensitivity_kde, (points, t, h), growth, Lambda
     )

@@ -118,8 +118,6 @@ def sensitivity_threshold(
     x: ArrayLike, T: float, tau: float, growth: GrowthFunction, Lambda: float = math.inf
 ) -> SensitivityValues:
     """(f_tau(x), L_{f,Lambda}(x), B*(x)) for the one-way soft threshold (004 Sec. 4.1, Lemma 4.1)."""
-    return SensitivityValues(
-        soft_threshold(x, T, tau),
-        lipschitz_threshold(x, T, tau, Lambda),
-        smooth_sensitivity_threshold(x, T, tau, growth, Lambda),
+    return SensitivityValues.of_query(
+        soft_threshold, lipschitz_threshold, smooth_sensitivity_threshold, (x, T, tau), growth, Lambda
     )

@@ -9,32 +9,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from smoothsens_core.asymmetric import (
-    BOTTOM,
-    AGeo,
-    ALap,
-    CountingQuery,
-    NeighbourRelation,
-    SALap,
-    adp_epsilon_lower_bound,
-    alap_one_sided_beta,
-    alap_one_sided_epsilon,
-    all_datasets,
-    approx_dp_delta_lower_bound,
-    compose_adp,
-    dp_epsilon_lower_bound,
-    is_neighbouring,
-    is_one_sided,
-    mechanism_error,
-    min_path,
-    min_path_bruteforce,
-    neighbouring_pairs,
-    one_sided_k,
-    optimal_adp_mechanism_lp,
-    p_sensitivity,
-    p_sensitivity_bruteforce,
-    risk,
-    salap_release_from_answers,
-    sign_p,
+    BOTTOM, AGeo, ALap, CountingQuery, NeighbourRelation, SALap, adp_epsilon_lower_bound, alap_one_sided_beta,
+    alap_one_sided_epsilon, all_datasets, approx_dp_delta_lower_bound, compose_adp, dp_epsilon_lower_bound,
+    is_neighbouring, is_one_sided, mechanism_error, min_path, min_path_bruteforce, neighbouring_pairs, one_sided_k,
+    optimal_adp_mechanism_lp, p_sensitivity, p_sensitivity_bruteforce, risk, salap_release_from_answers, sign_p,
 )
 
 VISIT = np.array([False, True])          # records {0: not visited, 1: visited}

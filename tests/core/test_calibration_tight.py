@@ -8,13 +8,7 @@ import pytest
 
 from smoothsens_core import calibration as cal
 from smoothsens_core.distributions import (
-    GenCauchy,
-    HalfPowerLaw,
-    Laplace,
-    OneSidedExponential,
-    PolyPlace,
-    PowerLaw,
-    StudentT,
+    GenCauchy, HalfPowerLaw, Laplace, OneSidedExponential, PolyPlace, PowerLaw, StudentT,
 )
 from verify.reference.distributions import reference_for
 

@@ -16,14 +16,7 @@ import numpy as np
 import pytest
 
 from smoothsens_core.distributions import (
-    ContinuousDistribution,
-    GenCauchy,
-    HalfPowerLaw,
-    Laplace,
-    OneSidedExponential,
-    PolyPlace,
-    PowerLaw,
-    StudentT,
+    ContinuousDistribution, GenCauchy, HalfPowerLaw, Laplace, OneSidedExponential, PolyPlace, PowerLaw, StudentT,
 )
 from verify.reference.distributions import reference_for
 

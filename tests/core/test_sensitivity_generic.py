@@ -157,3 +157,21 @@ def test_candidate_system_rejects_unknown_modes():
 def test_generic_rejects_bad_points(points, match):
     with pytest.raises(ValueError, match=match):
         generic_smooth_sensitivity(_spec(_s4), points)
+
+
+def test_engine_entries_reject_a_spec_of_the_wrong_type():
+    from smoothsens_core.sensitivity.generic_piecewise import piecewise_lipschitz, piecewise_smooth_sensitivity
+
+    with pytest.raises(TypeError, match="spec must be a GenericSpec; got dict"):
+        generic_lipschitz({}, [0.0])
+    with pytest.raises(TypeError, match="spec must be a GenericSpec; got str"):
+        generic_smooth_sensitivity("x**2", [0.0])
+    for entry in (piecewise_lipschitz, piecewise_smooth_sensitivity):
+        with pytest.raises(TypeError, match="spec must be a PiecewiseSpec; got GenericSpec"):
+            entry(_spec(_s4), [[0.0, 0.0]])
+
+
+def test_generic_entry_rejects_the_piecewise_only_keyword_keep():
+    # ``keep`` is an option of the piecewise solver only (generic_piecewise); the smooth engine has no such knob
+    with pytest.raises(TypeError, match="keep"):
+        generic_smooth_sensitivity(_spec(_s4), [0.0], keep=3)

@@ -344,3 +344,28 @@ def test_two_way_band_distance_plus_equals_max_of_band_distance_bit_for_bit():
                         [[c01, c02], [c01, 0.0], [0.0, c02], [c01 - R1, c02], [c01 + 1.0, c02 + 1.0]]])
     want = np.maximum(_band_distance(p, T1, T2, tau), 0.0)
     assert np.array_equal(_band_distance_plus(p.copy(), R1, R2, c01, c02), want)
+
+
+@pytest.mark.parametrize("g", [growth_exp(0.7), growth_linear(0.4)])
+@pytest.mark.parametrize("Lam", [math.inf, 1.5])
+def test_sensitivity_triples_are_the_three_public_functions(g, Lam):
+    # SensitivityValues.of_query (shared by the query modules) must pass Lambda, growth and the
+    # bounded-range ``shape`` to the right function: compare with the three calls written out
+    from smoothsens_core.sensitivity import bounded_range as br, kde as kd, threshold as th
+
+    x = np.linspace(-3.0, 4.0, 57)
+    v = th.sensitivity_threshold(x, 0.5, 1.2, g, Lam)
+    ref = (th.soft_threshold(x, 0.5, 1.2), th.lipschitz_threshold(x, 0.5, 1.2, Lam),
+           th.smooth_sensitivity_threshold(x, 0.5, 1.2, g, Lam))
+    assert all(np.array_equal(a, b) for a, b in zip(v, ref))
+    for shape in ("tent", "trapezoid"):
+        v = br.sensitivity_bounded_range(x, -1.0, 2.0, 0.8, g, Lam, shape)
+        ref = (br.soft_bounded_range(x, -1.0, 2.0, 0.8, shape), br.lipschitz_bounded_range(x, -1.0, 2.0, 0.8, Lam, shape),
+               br.smooth_sensitivity_bounded_range(x, -1.0, 2.0, 0.8, g, Lam, shape))
+        assert all(np.array_equal(a, b) for a, b in zip(v, ref))
+    if math.isinf(Lam):  # the KDE closed form needs Lambda = inf
+        P = np.column_stack([x, x[::-1] / 2])
+        v = kd.sensitivity_kde(P, [0.3, -0.2], 0.9, g)
+        ref = (kd.gaussian_kernel(P, [0.3, -0.2], 0.9), kd.lipschitz_kde(P, [0.3, -0.2], 0.9),
+               kd.smooth_sensitivity_kde(P, [0.3, -0.2], 0.9, g))
+        assert all(np.array_equal(a, b) for a, b in zip(v, ref))

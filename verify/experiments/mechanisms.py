@@ -113,12 +113,7 @@ class LocalMechanism(ABC):
         return self._values(pts, reps, check_rng(rng))
 
     def mean_estimates(
-        self,
-        x: ArrayLike,
-        rng: Any,
-        reps: int = 1,
-        *,
-        chunk_elements: int = DEFAULT_CHUNK_ELEMENTS,
+        self, x: ArrayLike, rng: Any, reps: int = 1, *, chunk_elements: int = DEFAULT_CHUNK_ELEMENTS
     ) -> FloatArray:
         """The estimates (1/n) sum_i y_i of A for ``reps`` independent repetitions: shape (reps,).
 
@@ -227,12 +222,7 @@ class AdditiveNoiseMechanism(LocalMechanism):
         return fx[None, :] + s[None, :] * self.noise((reps, x.shape[0]), rng)
 
     def mean_estimates(
-        self,
-        x: ArrayLike,
-        rng: Any,
-        reps: int = 1,
-        *,
-        chunk_elements: int = DEFAULT_CHUNK_ELEMENTS,
+        self, x: ArrayLike, rng: Any, reps: int = 1, *, chunk_elements: int = DEFAULT_CHUNK_ELEMENTS
     ) -> FloatArray:
         """(1/n) sum_i f(x_i) + (1/n) sum_i s_i Z_i per repetition; f and s evaluated once."""
         pts, reps, chunk_elements, gen = _check_estimate_args(x, rng, reps, chunk_elements)

@@ -311,6 +311,31 @@ def _config_results(results: list[Any], per: int, ci: int) -> tuple[list[Any], A
     return parts, est, parts[0]["truth"]
 
 
+class _Run:
+    """One run of the experiment ``name``: the checked seed, the chunks of ``reps_per_task``
+    repetitions, where the tasks run (``executor``, ``progress``, ``bar``) and the start time."""
+
+    def __init__(self, name: str, seed: Any, reps: int, reps_per_task: int, executor: Executor | None,
+                 progress: Progress, bar: bool) -> None:
+        self.name, self.seed, self.chunks = name, _check_seed(seed), _chunks(reps, reps_per_task)
+        self.executor, self.progress, self.bar = executor, progress, bar
+        self.backend, self.events = "serial", []
+        self.t0 = time.perf_counter()
+
+    def configs(self, fn: Callable[..., Any], configs: Sequence[Any], args: Callable[[Any], tuple[Any, ...]],
+                label: Callable[[Any], str]) -> list[Any]:
+        """The task results of :func:`_run_configs` over ``configs`` (backend and events recorded)."""
+        results, self.backend, self.events = _run_configs(
+            self.executor, fn, configs, self.chunks, self.seed, args, label, self.name, self.progress, self.bar)
+        return results
+
+    def result(self, rows: list[dict[str, Any]], params: dict[str, Any],
+               arrays: dict[str, Any] | None = None) -> ExperimentResult:
+        """The :class:`ExperimentResult` of this run (seconds since the start)."""
+        return ExperimentResult(self.name, rows, params, {} if arrays is None else arrays,
+                                seconds=time.perf_counter() - self.t0, backend=self.backend, events=self.events)
+
+
 # ---- one-way threshold (004 Fig. 3) -------------------------------------------------------------
 def _one_way_task(T: float, eps: float, name: str, c_ldp: float, n: int, seed: int, config: int,
                   chunk: int, reps: int, with_truth: bool) -> dict[str, Any]:
@@ -340,11 +365,7 @@ def one_way_threshold(
     reps: int = 100,
     mechanisms: Sequence[str] = ("M0", "M2", "M3", "M3-tight", "M3-PolyPlace", "M3-GenCauchy", "M_LDP"),
     c_ldp: float = 12_000.0,
-    seed: int = 0,
-    reps_per_task: int = 25,
-    executor: Executor | None = None,
-    progress: Progress = _quiet,
-    bar: bool = False,
+    seed: int = 0, reps_per_task: int = 25, executor: Executor | None = None, progress: Progress = _quiet, bar: bool = False,
 ) -> ExperimentResult:
     """MSE of the estimate of (1/n) sum f_tau(x_i) over ``reps`` repetitions (004 Sec. 5, Fig. 3).
 
@@ -362,25 +383,21 @@ def one_way_threshold(
     ns = [check_integer("n", n, minimum=1) for n in ns]
     reps = check_integer("reps", reps, minimum=2)
     names = _check_names(mechanisms, [m for m in MECHANISMS_ALL if m != "M1"])
-    seed = _check_seed(seed)
-    chunks = _chunks(reps, reps_per_task)
-    t0 = time.perf_counter()
+    run = _Run("one-way", seed, reps, reps_per_task, executor, progress, bar)
+    seed = run.seed
     configs = [(float(T), float(eps), n, m) for T in thresholds for eps in eps_values for n in ns for m in names]
-    results, backend, events = _run_configs(
-        executor, _one_way_task, configs, chunks, seed,
-        lambda c: (c[0], c[1], c[3], float(c_ldp), c[2]),
-        lambda c: f"one-way T={c[0]:g} eps={c[1]:.3g} n={c[2]} {c[3]}", "one-way", progress, bar)
+    results = run.configs(_one_way_task, configs, lambda c: (c[0], c[1], c[3], float(c_ldp), c[2]),
+                          lambda c: f"one-way T={c[0]:g} eps={c[1]:.3g} n={c[2]} {c[3]}")
     rows: list[dict[str, Any]] = []
     for ci, (T, eps, n, m) in enumerate(configs):
-        parts, est, truth = _config_results(results, len(chunks), ci)
+        parts, est, truth = _config_results(results, len(run.chunks), ci)
         rows.append({"T": T, "eps": eps, "n": n, "mechanism": m,
                      "mse": estimators.mse(est, truth), "mse_se": estimators.mse_standard_error(est, truth),
                      "mse_analytic": _analytic_cell(parts[0]["analytic"]), "truth": truth})
     params = {"ns": ns, "eps_values": [float(e) for e in eps_values], "thresholds": [float(t) for t in thresholds],
               "reps": reps, "mechanisms": names, "c_ldp": c_ldp, "seed": seed, "reps_per_task": reps_per_task,
               "tau_rule": "min(0.2 T, 2/eps)", "gamma_rule": "eps/9 (nu = 3, nu gamma = eps/3)"}
-    return ExperimentResult("one-way", rows, params, seconds=time.perf_counter() - t0, backend=backend,
-                            events=events)
+    return run.result(rows, params)
 
 
 def _analytic_cell(value: float) -> float | str:
@@ -412,11 +429,7 @@ def noise_a_priori_mse(
     T: float = 100_000.0,
     eps: float = 1 / 10_000,
     reps: int = 400,
-    seed: int = 0,
-    reps_per_task: int = 100,
-    executor: Executor | None = None,
-    progress: Progress = _quiet,
-    bar: bool = False,
+    seed: int = 0, reps_per_task: int = 100, executor: Executor | None = None, progress: Progress = _quiet, bar: bool = False,
 ) -> ExperimentResult:
     """Analytic MSE of the noise-a-priori hard threshold (004 Sec. 4.1.1) against simulation.
 
@@ -428,20 +441,16 @@ def noise_a_priori_mse(
     reps = check_integer("reps", reps, minimum=2)
     seed = _check_seed(seed)
     T, eps = float(T), check_positive("eps", eps)
-    chunks = _chunks(reps, reps_per_task)
-    t0 = time.perf_counter()
-    results, backend, events = _run_configs(
-        executor, _noise_mse_task, ns, chunks, seed, lambda n: (T, eps, n), lambda n: f"noise-mse n={n}",
-        "noise-mse", progress, bar)
+    run = _Run("noise-mse", seed, reps, reps_per_task, executor, progress, bar)
+    results = run.configs(_noise_mse_task, ns, lambda n: (T, eps, n), lambda n: f"noise-mse n={n}")
     rows = []
     for ci, n in enumerate(ns):
-        parts, est, truth = _config_results(results, len(chunks), ci)
+        parts, est, truth = _config_results(results, len(run.chunks), ci)
         rows.append({"n": n, "mse_analytic": parts[0]["analytic"], "mse_sim": estimators.mse(est, truth),
                      "mse_se": estimators.mse_standard_error(est, truth), "bias2": parts[0]["bias2"]})
         progress(f"noise-mse n={n}: analytic {rows[-1]['mse_analytic']:.4g} sim {rows[-1]['mse_sim']:.4g}")
     params = {"ns": ns, "T": T, "eps": eps, "reps": reps, "seed": seed, "reps_per_task": reps_per_task}
-    return ExperimentResult("noise-mse", rows, params, seconds=time.perf_counter() - t0, backend=backend,
-                            events=events)
+    return run.result(rows, params)
 
 
 # ---- grid experiments (two-way threshold, KDE) ------------------------------------------------
@@ -529,11 +538,7 @@ def two_way_threshold(
     reps: int = 10,
     mechanisms: Sequence[str] = ("M0", "M2", "M3", "M3-PolyPlace", "M_LDP"),
     c_ldp: float = 12_000.0,
-    seed: int = 0,
-    reps_per_task: int = 1,
-    executor: Executor | None = None,
-    progress: Progress = _quiet,
-    bar: bool = False,
+    seed: int = 0, reps_per_task: int = 1, executor: Executor | None = None, progress: Progress = _quiet, bar: bool = False,
 ) -> ExperimentResult:
     """ASE over the (k+1) x (k+1) grid of (T1, T2) in ``t_range``^2 (004 Sec. 5, Fig. 4).
 
@@ -545,23 +550,20 @@ def two_way_threshold(
     k = check_integer("k", k, minimum=1)
     reps = check_integer("reps", reps, minimum=1)
     names = _check_names(mechanisms, [m for m in MECHANISMS_ALL if m != "M1"])
-    seed = _check_seed(seed)
-    chunks = _chunks(reps, reps_per_task)
+    run = _Run("two-way", seed, reps, reps_per_task, executor, progress, bar)
+    seed = run.seed
     tr = (float(t_range[0]), float(t_range[1]))
-    t0 = time.perf_counter()
     axis = np.linspace(tr[0], tr[1], k + 1)
     configs = [(float(eps), m) for eps in eps_values for m in names]
-    results, backend, events = _run_configs(
-        executor, _two_way_task, configs, chunks, seed, lambda c: (c[0], c[1], float(c_ldp), n, k, tr),
-        lambda c: f"two-way eps={c[0]:.3g} {c[1]}", "two-way", progress, bar)
+    results = run.configs(_two_way_task, configs, lambda c: (c[0], c[1], float(c_ldp), n, k, tr),
+                          lambda c: f"two-way eps={c[0]:.3g} {c[1]}")
     arrays: dict[str, Any] = {"axis": axis}
-    rows = _grid_table(results, len(chunks), configs, k, arrays,
+    rows = _grid_table(results, len(run.chunks), configs, k, arrays,
                        lambda c, ase: {"eps": c[0], "n": n, "mechanism": c[1], "ase": ase},
                        lambda c: c[0] == configs[0][0])
     params = {"n": n, "eps_values": [float(e) for e in eps_values], "k": k, "t_range": list(tr), "reps": reps,
               "mechanisms": names, "c_ldp": c_ldp, "seed": seed, "reps_per_task": reps_per_task}
-    return ExperimentResult("two-way", rows, params, arrays, seconds=time.perf_counter() - t0, backend=backend,
-                            events=events)
+    return run.result(rows, params, arrays)
 
 
 def _kde_queries(ax: FloatArray, ay: FloatArray, h: float) -> list[Any]:
@@ -595,11 +597,7 @@ def kde(
     reps: int = 3,
     mechanisms: Sequence[str] = ("M0", "M1", "M2", "M3", "M3-PolyPlace", "M_LDP"),
     c_ldp: float = 1_000.0,
-    seed: int = 0,
-    reps_per_task: int = 1,
-    executor: Executor | None = None,
-    progress: Progress = _quiet,
-    bar: bool = False,
+    seed: int = 0, reps_per_task: int = 1, executor: Executor | None = None, progress: Progress = _quiet, bar: bool = False,
 ) -> ExperimentResult:
     """Gaussian KDE on the collision stand-in: ASE over a (k+1) x (k+1) grid of query points t.
 
@@ -612,26 +610,23 @@ def kde(
     k = check_integer("k", k, minimum=1)
     reps = check_integer("reps", reps, minimum=1)
     names = _check_names(mechanisms, MECHANISMS_ALL)
-    seed = _check_seed(seed)
-    chunks = _chunks(reps, reps_per_task)
+    run = _Run("kde", seed, reps, reps_per_task, executor, progress, bar)
+    seed = run.seed
     width, _height = data.COLLISION_BOX_M
     hs = [width / 60.0] if h_values is None else [check_positive("h", h) for h in h_values]
-    t0 = time.perf_counter()
     ax, ay = _kde_axes(k)
     configs = [(float(eps), float(h), m) for eps in eps_values for h in hs for m in names]
-    results, backend, events = _run_configs(
-        executor, _kde_task, configs, chunks, seed, lambda c: (c[0], c[1], c[2], float(c_ldp), n, k),
-        lambda c: f"kde eps={c[0]:.3g} h={c[1]:.4g} {c[2]}", "kde", progress, bar)
+    results = run.configs(_kde_task, configs, lambda c: (c[0], c[1], c[2], float(c_ldp), n, k),
+                          lambda c: f"kde eps={c[0]:.3g} h={c[1]:.4g} {c[2]}")
     arrays: dict[str, Any] = {"axis_x": ax, "axis_y": ay, "points_sample": _dataset("collisions", n, seed)[:2000].copy()}
-    rows = _grid_table(results, len(chunks), configs, k, arrays,
+    rows = _grid_table(results, len(run.chunks), configs, k, arrays,
                        lambda c, ase: {"eps": c[0], "h": c[1], "n": n, "mechanism": c[2], "ase": ase},
                        lambda c: c[:2] == configs[0][:2])
     if configs:
         arrays["h"] = configs[0][1]  # the h of the stored truth and estimates
     params = {"n": n, "eps_values": [float(e) for e in eps_values], "h_values": hs, "k": k, "reps": reps,
               "mechanisms": names, "c_ldp": c_ldp, "seed": seed, "reps_per_task": reps_per_task}
-    return ExperimentResult("kde", rows, params, arrays, seconds=time.perf_counter() - t0, backend=backend,
-                            events=events)
+    return run.result(rows, params, arrays)
 
 
 # ---- registry used by the CLI ----------------------------------------------------------------------
