@@ -7,23 +7,12 @@ import pytest
 import verify.claims.sets.direction_000  # noqa: F401  (registers the claims; independent of other claim modules)
 from verify.claims import REGISTRY, CheckContext, Verdict
 
-from claim_verdicts import assert_quick_verdict
-
-EXPECTED_000 = {
-    "000-Thm-1-normalisation": Verdict.VERIFIED,
-    "000-Thm-1": Verdict.REFUTED,
-    "000-Lemma-2-halves": Verdict.VERIFIED,
-    "000-Lemma-2": Verdict.VERIFIED,
-    "000-Thm-2": Verdict.VERIFIED,
-    "000-Thm-3": Verdict.VERIFIED,
-    "000-Thm-4": Verdict.ERRATUM,
-    "000-Thm-5": Verdict.VERIFIED,
-}
+from claim_verdicts import assert_quick_verdict, quick_verdict_cases
 
 
-@pytest.mark.parametrize("cid", sorted(EXPECTED_000))
-def test_claims_000_quick_verdicts(cid: str) -> None:
-    assert_quick_verdict(REGISTRY.get(cid), EXPECTED_000[cid])
+@pytest.mark.parametrize(("cid", "expected"), quick_verdict_cases("direction_000"))
+def test_claims_000_quick_verdicts(cid: str, expected: Verdict) -> None:
+    assert_quick_verdict(REGISTRY.get(cid), expected)
 
 
 def test_claim_000_thm1_counterexample_is_certified() -> None:

@@ -7,6 +7,10 @@
   (both forms in the evidence), INCONCLUSIVE if the derivation disagrees with the definition.
 * :func:`agreement_verdict` -- a closed form against brute force of its definition at sample points:
   VERIFIED if every relative deviation is within ``tol``, INCONCLUSIVE otherwise (with the worst row).
+* :func:`search_verdict` -- a search for violations of a statement: VERIFIED if it holds at every point
+  searched, REFUTED (R-FALSE, the violations in the evidence) otherwise.
+* :func:`certified_verdict` -- a check that expects a certified outcome (a counterexample, a slip): the
+  verdict its written rule gives when the outcome is certified, INCONCLUSIVE (R-UNDEC) otherwise.
 """
 
 from __future__ import annotations
@@ -16,9 +20,9 @@ from typing import Any, Sequence
 
 import mpmath
 
-from .registry import ClaimResult, Verdict
+from .registry import RULE_VERDICT, ClaimResult, Verdict, rule_id
 
-__all__ = ["rel_dev", "reference_check", "derivation_verdict", "agreement_verdict", "maximise"]
+__all__ = ["rel_dev", "reference_check", "derivation_verdict", "agreement_verdict", "search_verdict", "certified_verdict", "maximise"]
 
 
 def rel_dev(a: float, b: float) -> float:
@@ -97,6 +101,35 @@ def agreement_verdict(rows: list[dict[str, Any]], what: str, *, tol: float, prec
                            f"(max rel. dev. {worst['rel_dev']:.1e})", ev, precision)
     return ClaimResult(Verdict.INCONCLUSIVE, f"{what}: max rel. dev. {worst['rel_dev']:.2e} at x={worst['x']}", ev,
                        precision)
+
+
+def search_verdict(holds: bool, ev: Any, *, verified: str, refuted: str, precision: str = "") -> ClaimResult:
+    """The result of a search for violations of a statement: VERIFIED with the summary ``verified`` when
+    the statement ``holds`` at every point searched, else REFUTED with the summary ``refuted`` (rule
+    R-FALSE with that summary as its reason); ``ev`` holds the points and the violations, ``precision``
+    the precision of the search."""
+    if holds:
+        return ClaimResult(Verdict.VERIFIED, verified, ev, precision)
+    return ClaimResult(Verdict.REFUTED, refuted, ev, precision)
+
+
+def certified_verdict(found: bool, ev: dict[str, Any], summary: str, *, rule: str = "", precision: str, otherwise: str,
+                      certificate: Any = None) -> ClaimResult:
+    """The result of a check that expects a certified outcome.
+
+    When ``found`` (the outcome is certified): the verdict that the written rule ``rule``
+    ("<rule id>: <reason>", verify.claims.registry.RULES) gives -- REFUTED for R-INVALID / R-FALSE,
+    ERRATUM for R-SLIP; VERIFIED for ``rule=""`` -- with ``summary`` and ``precision``, and
+    ``certificate`` (if given) added to the evidence as ``ev["certificate"]``.  Otherwise INCONCLUSIVE
+    (R-UNDEC) with the reason ``otherwise``: an expected certificate that did not come is never a pass."""
+    if rule and rule_id(rule) not in RULE_VERDICT:
+        raise ValueError(f"rule must start with one of {sorted(RULE_VERDICT)}; got rule={rule!r}")
+    if not found:
+        return ClaimResult(Verdict.INCONCLUSIVE, otherwise, ev)
+    if certificate is not None:
+        ev["certificate"] = certificate
+    verdict = Verdict(RULE_VERDICT[rule_id(rule)]) if rule else Verdict.VERIFIED
+    return ClaimResult(verdict, summary, ev, precision, rule=rule)
 
 
 _MAX_CACHE: dict[tuple[Any, ...], dict[str, Any]] = {}

@@ -2,9 +2,13 @@
 
 A :class:`Claim` is frozen: a stable id (``004-Lemma-4.1``), its source (seed file, section), the
 statement exactly as checked (plain math), the kind of check, and a check function returning a
-frozen :class:`ClaimResult` (verdict, evidence, precision, time).  Claims live in the modules of
-:mod:`verify.claims.sets`; :func:`load_registry` imports all of them.  The registry refuses duplicate
-ids and claims without a check at registration time.
+frozen :class:`ClaimResult` (verdict, evidence, precision, time).  The papers' statements are data:
+the claim catalogue ``verify/claims/catalogue/<seed>.toml`` holds each claim's seed, section,
+statement, kind, code and tags, keyed by id; the checks live in the modules of
+:mod:`verify.claims.sets` (``@claim("004-Lemma-4.1")`` takes its metadata from the catalogue) and
+:func:`load_registry` imports all of them.  The registry refuses duplicate ids and claims without a
+check at registration time, a catalogue entry without a check at load time, and an id both in the
+catalogue and stated in code.
 
 Verdicts
 --------
@@ -44,6 +48,9 @@ __all__ = [
     "Registry",
     "REGISTRY",
     "claim",
+    "catalogue",
+    "parse_catalogue",
+    "unchecked_catalogue_entries",
     "PROOFS",
     "proof_for",
     "with_proof",
@@ -137,9 +144,19 @@ class CheckContext:
         h = sum((i + 1) * ord(c) for i, c in enumerate(salt)) % (2**31)
         return np.random.default_rng([self.seed, h])
 
+    @property
+    def mp_precision(self) -> str:
+        """The precision of a result certified in mpmath at this context's digits: "mpmath <dps> digits"."""
+        return f"mpmath {self.dps} digits"
+
     def scaled(self, n: int, minimum: int = 1) -> int:
         """``n`` scaled by the budget, at least ``minimum``."""
         return max(minimum, int(round(n * self.budget)))
+
+    def sample(self, salt: str, n: int, minimum: int = 1) -> tuple[Any, int]:
+        """What a sampling check draws from: the stream :meth:`rng` ``(salt)`` and the number of draws,
+        ``n`` scaled by the budget (:meth:`scaled`, at least ``minimum``)."""
+        return self.rng(salt), self.scaled(n, minimum)
 
 
 @dataclass(frozen=True)
@@ -318,27 +335,128 @@ class Registry:
 REGISTRY = Registry()
 
 
+#: The claim catalogue: the papers' statements as data, one TOML file per seed in
+#: ``verify/claims/catalogue/<seed>.toml``, one table per claim id (section, statement, kind, code, tags).
+CATALOGUE_DIR = "catalogue"
+_CATALOGUE_KEYS = frozenset({"section", "statement", "kind", "code", "tags"})
+_CATALOGUE: dict[str, dict[str, Any]] | None = None
+#: Claim ids registered from the catalogue (REGISTRY only), to find catalogue entries without a check.
+_FROM_CATALOGUE: set[str] = set()
+
+
+def _kind_of(word: str, where: str) -> CheckKind:
+    try:
+        return CheckKind[word.upper()]
+    except KeyError:
+        raise ValueError(f"{where}: kind must be one of {[k.name.lower() for k in CheckKind]}; "
+                         f"got kind={word!r}") from None
+
+
+def parse_catalogue(seed: str, text: str, source: str = "") -> dict[str, dict[str, Any]]:
+    """The entries of one catalogue file (TOML ``text`` of seed ``seed``): claim id -> the keyword
+    arguments of :class:`Claim` but ``check`` (seed, section, statement, kind as :class:`CheckKind`,
+    code, tags as a tuple).  Refuses an unknown seed, an id not starting with its seed, a missing
+    section / statement / kind, an unknown key and a value of the wrong type."""
+    import tomllib
+
+    where = source or f"catalogue {seed}"
+    if seed not in SEEDS:
+        raise ValueError(f"{where}: seed must be one of {sorted(SEEDS)}; got seed={seed!r}")
+    out: dict[str, dict[str, Any]] = {}
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:  # e.g. an id listed twice in one file
+        raise ValueError(f"{where}: not valid TOML: {exc}") from None
+    for cid, entry in table.items():
+        if not isinstance(entry, dict):
+            raise ValueError(f"{where}: {cid!r} must be a table [\"{cid}\"]; got {type(entry).__name__}")
+        if not cid.startswith(seed + "-"):
+            raise ValueError(f"{where}: claim id {cid!r} must start with its seed {seed!r}-")
+        unknown = sorted(set(entry) - _CATALOGUE_KEYS)
+        missing = sorted({"section", "statement", "kind"} - set(entry))
+        if unknown or missing:
+            raise ValueError(f"{where}: entry {cid!r} has unknown keys {unknown} / lacks keys {missing}; "
+                             f"the keys are {sorted(_CATALOGUE_KEYS)}")
+        for key in ("section", "statement", "kind", "code"):
+            if not isinstance(entry.get(key, ""), str):
+                raise ValueError(f"{where}: entry {cid!r}: {key} must be a string; got {entry[key]!r}")
+        tags = entry.get("tags", [])
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise ValueError(f"{where}: entry {cid!r}: tags must be a list of strings; got {tags!r}")
+        out[cid] = {"seed": seed, "section": entry["section"], "statement": entry["statement"],
+                    "kind": _kind_of(entry["kind"], f"{where}: entry {cid!r}"),
+                    "code": entry.get("code", ""), "tags": tuple(tags)}
+    return out
+
+
+def catalogue() -> Mapping[str, Mapping[str, Any]]:
+    """The claim catalogue (read once): claim id -> metadata, from every ``catalogue/<seed>.toml``
+    shipped with :mod:`verify.claims`."""
+    global _CATALOGUE
+    if _CATALOGUE is None:
+        from importlib.resources import files
+
+        entries: dict[str, dict[str, Any]] = {}
+        folder = files("verify.claims").joinpath(CATALOGUE_DIR)
+        for f in sorted(folder.iterdir(), key=lambda t: t.name):
+            if not f.name.endswith(".toml"):
+                continue
+            part = parse_catalogue(f.name[: -len(".toml")], f.read_text(encoding="utf-8"),
+                                   f"verify/claims/{CATALOGUE_DIR}/{f.name}")
+            entries.update(part)  # disjoint: each file's ids start with its own seed
+        _CATALOGUE = entries
+    return _CATALOGUE
+
+
 def claim(
     id: str,
     *,
-    seed: str,
-    section: str,
-    statement: str,
-    kind: CheckKind,
+    seed: str | None = None,
+    section: str | None = None,
+    statement: str | None = None,
+    kind: CheckKind | None = None,
     code: str = "",
     tags: tuple[str, ...] = (),
     registry: Registry | None = None,
 ) -> Callable[[Callable[[CheckContext], ClaimResult]], Callable[[CheckContext], ClaimResult]]:
-    """Decorator: register the decorated check function as the claim ``id``."""
+    """Decorator: register the decorated check function as the claim ``id``.
+
+    Two forms.  ``@claim("003-Thm-V.4")``: a claim of the four papers, whose seed, section, statement,
+    kind, code and tags are its entry in the catalogue (:func:`catalogue`); an id without an entry is
+    refused.  ``@claim("id", seed=..., section=..., statement=..., kind=..., code=..., tags=...)``: a
+    claim stated in code (a user's claim file, an installed package, generated claims); seed, section,
+    statement and kind are then required, and an id that the catalogue lists is refused (one id, one
+    statement)."""
+    stated = {"seed": seed, "section": section, "statement": statement, "kind": kind}
+    if all(v is None for v in stated.values()) and not code and not tags:
+        entry = catalogue().get(id)
+        if entry is None:
+            raise ValueError(f"claim {id!r} has no entry in verify/claims/{CATALOGUE_DIR}/ and no seed=, section=, "
+                             "statement=, kind= keywords")
+        meta = dict(entry)
+    else:
+        lacking = sorted(k for k, v in stated.items() if v is None)
+        if lacking:
+            raise TypeError(f"claim {id!r} stated in code needs the keywords {lacking} (or none at all: "
+                            f"then its entry in verify/claims/{CATALOGUE_DIR}/)")
+        if id in catalogue():
+            raise ValueError(f"claim {id!r} is listed in verify/claims/{CATALOGUE_DIR}/ and also stated in code; "
+                             "keep one: drop the keywords or the catalogue entry")
+        meta = {**stated, "code": code, "tags": tags}
 
     def deco(fn: Callable[[CheckContext], ClaimResult]) -> Callable[[CheckContext], ClaimResult]:
-        (registry or REGISTRY).add(
-            Claim(id=id, seed=seed, section=section, statement=statement, kind=kind, check=fn,
-                  code=code, tags=tags)
-        )
+        reg = registry if registry is not None else REGISTRY  # an empty Registry is falsy (len 0)
+        reg.add(Claim(id=id, check=fn, **meta))
+        if reg is REGISTRY and id in catalogue():
+            _FROM_CATALOGUE.add(id)
         return fn
 
     return deco
+
+
+def unchecked_catalogue_entries() -> list[str]:
+    """Catalogue ids that no loaded module registered a check for (empty once :func:`load_registry` passed)."""
+    return sorted(set(catalogue()) - _FROM_CATALOGUE)
 
 
 #: Proofs attached to claims (:func:`proof_for`): claim id -> proof function (ctx, tested result) -> result
@@ -429,4 +547,7 @@ def load_registry() -> Registry:
         orphans = sorted(set(PROOFS) - {c.id for c in REGISTRY})
         if orphans:
             raise ValueError(f"proofs attached to unknown claim ids: {orphans}")
+        unchecked = unchecked_catalogue_entries()
+        if unchecked:
+            raise ValueError(f"catalogue entries without a check (no @claim(id) in verify.claims.sets): {unchecked}")
     return REGISTRY

@@ -38,15 +38,14 @@ from smoothsens_core.asymmetric import (
     sign_p,
 )
 from smoothsens_core.distributions.onesided import AsymmetricGeometric, TwoSidedGeometric
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
+from verify.claims import CheckContext, ClaimResult, Verdict, claim, omitted
+from verify.claims.evidence import certified_verdict, search_verdict
 from verify.reference.distributions import (
     OneSidedExponentialReference,
     TwoSidedGeometricReference,
     laplace_pdf,
     two_sided_geometric_normaliser_printed,
 )
-
-CODE = "smoothsens_core/asymmetric.py"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -81,17 +80,7 @@ def _mp_exp_density(lam: Any, b: Any, side: int) -> Any:
 # ---------------------------------------------------------------------------------------------
 # Definitions
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "003-Def-IV.1",
-    seed="003",
-    section="Sec. IV-A, Def. IV.1 (p-neighbouring)",
-    statement=(
-        "X ~p X' iff X ~_{x,x'} X' and (not p(x) or (p(x) and p(x'))) = True, i.e. (p(x) -> p(x')) = True; "
-        "the relation is not symmetric.  Printed: '... = False (i.e. (p(x) -> p(x')) = False)'."
-    ),
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Def-IV.1")
 def check_def_iv1(ctx: CheckContext) -> ClaimResult:
     # Sec. IV-C policy for q_<=: p = not c (c = "visited the location"); records 0 = not visited, 1 = visited.
     c = np.array([False, True])
@@ -126,24 +115,16 @@ def check_def_iv1(ctx: CheckContext) -> ClaimResult:
         "corrected_consistent_with_Prop_IV.4_and_Sec_IV-B": corrected_ok,
         "random_policies_with_asymmetric_relation": asym,
     }
-    if corrected_ok and not printed_ok and diff_corrected == [-1] and diff_printed == [1]:
-        return ClaimResult(Verdict.ERRATUM,
-                           "printed '= False' makes only p(x) and not p(x') neighbours, contradicting Props. IV.3-IV.5 "
-                           "and Sec. VI's decreasing sensitivity; '= True' is consistent", ev, "exact (finite relation)",
-                           rule="R-SLIP: a wrong symbol in a definition ('= False' for '= True'); Props. IV.3-IV.5 and "
-                                "Sec. VI use the '= True' reading, under which they hold")
-    return ClaimResult(Verdict.INCONCLUSIVE, "relation readings did not separate as expected", ev)
+    return certified_verdict(
+        corrected_ok and not printed_ok and diff_corrected == [-1] and diff_printed == [1], ev,
+        "printed '= False' makes only p(x) and not p(x') neighbours, contradicting Props. IV.3-IV.5 "
+        "and Sec. VI's decreasing sensitivity; '= True' is consistent",
+        rule="R-SLIP: a wrong symbol in a definition ('= False' for '= True'); Props. IV.3-IV.5 and "
+             "Sec. VI use the '= True' reading, under which they hold",
+        precision="exact (finite relation)", otherwise="relation readings did not separate as expected")
 
 
-@claim(
-    "003-Def-IV.6",
-    seed="003",
-    section="Sec. IV-C, Def. IV.6 (minimum path)",
-    statement="d^p_min(X, X') equals the sum over positions of directed record-graph distances (checked against BFS over datasets); "
-              "it is asymmetric in general.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Def-IV.6")
 def check_def_iv6(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("def-iv6")
     mism, asym, n_checked = [], 0, 0
@@ -159,20 +140,12 @@ def check_def_iv6(ctx: CheckContext) -> ClaimResult:
             mism.append({"X": X.tolist(), "Y": Y.tolist(), "closed": a, "bfs": b})
         asym += int(min_path(X, Y, R) != min_path(Y, X, R))
     ev = {"instances": n_checked, "mismatches": mism[:3], "asymmetric_instances": asym}
-    if mism:
-        return ClaimResult(Verdict.REFUTED, "closed form differs from BFS", ev)
-    return ClaimResult(Verdict.VERIFIED, f"closed form = BFS on {n_checked} instances; {asym} asymmetric", ev, "exact")
+    return search_verdict(not mism, ev, precision="exact",
+                          verified=f"closed form = BFS on {n_checked} instances; {asym} asymmetric",
+                          refuted="closed form differs from BFS")
 
 
-@claim(
-    "003-Def-V.1",
-    seed="003",
-    section="Sec. V-A, Defs. V.1, V.2 (p-sensitivity, Sign_p)",
-    statement="For counting queries, Delta_p(f_C) = max over allowed (x, x') of ||c(x') - c(x)||_1 and Sign_p from the signs "
-              "of c_i(x') - c_i(x) equal the suprema over all p-neighbouring datasets (brute force).",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Def-V.1")
 def check_def_v1(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("def-v1")
     bad = []
@@ -185,25 +158,15 @@ def check_def_v1(ctx: CheckContext) -> ClaimResult:
         if s_bf != p_sensitivity(q, R) or not np.array_equal(sign_bf, sign_p(q, R)):
             bad.append({"policy": pol.tolist(), "C": q.conditions.astype(int).tolist(), "n": n})
     ev = {"instances": k, "mismatches": bad[:3]}
-    if bad:
-        return ClaimResult(Verdict.REFUTED, "closed form differs from brute force", ev)
-    return ClaimResult(Verdict.VERIFIED, f"closed forms = brute force on {k} random instances", ev, "exact")
+    return search_verdict(not bad, ev, precision="exact",
+                          verified=f"closed forms = brute force on {k} random instances",
+                          refuted="closed form differs from brute force")
 
 
 # ---------------------------------------------------------------------------------------------
 # ALap
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "003-Def-V.3",
-    seed="003",
-    section="Sec. V-A, Def. V.3 (ALap density)",
-    statement=(
-        "ALap noise for a monotone coordinate has density (eps/Delta) exp(-Sign_p(f_i) lambda eps/Delta) on Sign_p(f_i) lambda >= 0, "
-        "else (eps/(2 Delta)) exp(|lambda| eps/Delta) (as printed)."
-    ),
-    kind=CheckKind.ADVERSARIAL,
-    code=CODE,
-)
+@claim("003-Def-V.3")
 def check_def_v3(ctx: CheckContext) -> ClaimResult:
     # p = not c, records {0: not visited, 1: visited}, n = 1: X = (visited) ~p X' = (not visited).
     c = np.array([False, True])
@@ -235,22 +198,16 @@ def check_def_v3(ctx: CheckContext) -> ClaimResult:
         "certificate": {"z": "0.5", "density_printed_X": mpmath.nstr(dX, 15), "density_printed_X_prime": mpmath.nstr(dXp, 15)},
         "printed_two_sided_mass_on_[-L,L]_for_L=1,5,10": mass_L,
     }
-    if math.isinf(loss_printed) and dX > 0 and dXp == 0 and abs(loss_corrected - eps) < 1e-12:
-        return ClaimResult(Verdict.REFUTED, "printed sign gives infinite loss on a p-neighbouring pair (certified); "
-                           "corrected sign gives loss eps", ev, f"mpmath {ctx.dps} digits",
-                           rule="R-INVALID: the mechanism as printed has infinite privacy loss on a p-neighbouring pair "
-                                "(certified in mpmath), above the claimed eps; the corrected sign gives loss eps")
-    return ClaimResult(Verdict.INCONCLUSIVE, "unexpected losses", ev)
+    return certified_verdict(
+        math.isinf(loss_printed) and dX > 0 and dXp == 0 and abs(loss_corrected - eps) < 1e-12, ev,
+        "printed sign gives infinite loss on a p-neighbouring pair (certified); "
+        "corrected sign gives loss eps",
+        rule="R-INVALID: the mechanism as printed has infinite privacy loss on a p-neighbouring pair "
+             "(certified in mpmath), above the claimed eps; the corrected sign gives loss eps",
+        precision=ctx.mp_precision, otherwise="unexpected losses")
 
 
-@claim(
-    "003-Thm-V.4",
-    seed="003",
-    section="Sec. V-A, Thm. V.4",
-    statement="ALap_{p,eps,f} (corrected sign) satisfies (eps, p)-ADP: sup_z ln(p_X(z)/p_X'(z)) <= eps for every X ~p X'.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Thm-V.4")
 def check_thm_v4(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("thm-v4")
     worst, where, inst, pairs, attained = -math.inf, None, 0, 0, 0
@@ -270,21 +227,12 @@ def check_thm_v4(ctx: CheckContext) -> ClaimResult:
             where = {"policy": pol.tolist(), "C": q.conditions.astype(int).tolist(), "X": A[j].tolist(),
                      "X_prime": B[j].tolist(), "eps": eps, "loss": float(L[j])}
     ev = {"instances": inst, "pairs": pairs, "max_slack": worst, "worst_pair": where, "instances_where_bound_attained": attained}
-    if worst > 1e-12:
-        return ClaimResult(Verdict.REFUTED, f"loss exceeds eps by {worst:.3g}", ev)
-    return ClaimResult(Verdict.VERIFIED, f"max loss - eps = {worst:.2e} over {pairs} p-neighbouring pairs ({inst} instances); "
-                       f"bound attained in {attained}", ev, "exact closed-form suprema")
+    return search_verdict(not (worst > 1e-12), ev, precision="exact closed-form suprema",
+                          verified=f"max loss - eps = {worst:.2e} over {pairs} p-neighbouring pairs ({inst} instances); "
+                                   f"bound attained in {attained}", refuted=f"loss exceeds eps by {worst:.3g}")
 
 
-@claim(
-    "003-Def-IV.2-relaxation",
-    seed="003",
-    section="Sec. IV-A, Def. IV.2 / Sec. IV-B.1 (leaked information)",
-    statement="The relaxation is real: for ALap and AGeo there is a non-p-neighbouring pair (X, X') (p(x) True, p(x') False) "
-              "whose privacy loss exceeds eps (here it is infinite).",
-    kind=CheckKind.ADVERSARIAL,
-    code=CODE,
-)
+@claim("003-Def-IV.2-relaxation")
 def check_relaxation(ctx: CheckContext) -> ClaimResult:
     c = np.array([False, True])
     q = CountingQuery(c)
@@ -303,20 +251,13 @@ def check_relaxation(ctx: CheckContext) -> ClaimResult:
     ev = {"X": X.tolist(), "X_prime": Xp.tolist(), "p_neighbouring": is_nb, "alap_loss": la, "ageo_loss": lg,
           "certificate": {"alap_z": 1.5, "p_X": mpmath.nstr(d1, 15), "p_X'": mpmath.nstr(d2, 15),
                           "ageo_k": 1, "P_X": mpmath.nstr(g1, 15), "P_X'": "0 (k < f(X'))"}}
-    if not is_nb and math.isinf(la) and math.isinf(lg) and d1 > 0 and d2 == 0:
-        return ClaimResult(Verdict.VERIFIED, "non-p-neighbouring pair with infinite loss for ALap and AGeo (certified)", ev,
-                           f"mpmath {ctx.dps} digits")
-    return ClaimResult(Verdict.INCONCLUSIVE, "no excess found", ev)
+    return certified_verdict(
+        not is_nb and math.isinf(la) and math.isinf(lg) and d1 > 0 and d2 == 0, ev,
+        "non-p-neighbouring pair with infinite loss for ALap and AGeo (certified)",
+        precision=ctx.mp_precision, otherwise="no excess found")
 
 
-@claim(
-    "003-Cor-V.5",
-    seed="003",
-    section="Sec. V-A.3, Cor. V.5",
-    statement="For a monotone coordinate, E|ALap(X)_i - f(X)_i| = Delta_p(f)/eps.",
-    kind=CheckKind.NUMERIC,
-    code="smoothsens_core/distributions/onesided.py",
-)
+@claim("003-Cor-V.5")
 def check_cor_v5(ctx: CheckContext) -> ClaimResult:
     from smoothsens_core.distributions.onesided import OneSidedExponential
 
@@ -334,20 +275,12 @@ def check_cor_v5(ctx: CheckContext) -> ClaimResult:
         ok &= abs(float(quad) - b) < 1e-30 * max(b, 1) + 1e-40 and abs(dist.mean() - b) < 1e-12 and abs(mc - b) < 5 * se
         rows.append({"Delta": delta, "eps": eps, "Delta/eps": b, "mpmath": mpmath.nstr(quad, 20), "monte_carlo": mc, "se": se})
     ev = {"cases": rows}
-    if ok:
-        return ClaimResult(Verdict.VERIFIED, f"mpmath quadrature = Delta/eps ({ctx.dps} digits); sample means within 5 s.e.", ev,
-                           f"mpmath {ctx.dps} digits")
-    return ClaimResult(Verdict.REFUTED, "mean absolute error differs from Delta/eps", ev)
+    return search_verdict(ok, ev, precision=ctx.mp_precision,
+                          verified=f"mpmath quadrature = Delta/eps ({ctx.dps} digits); sample means within 5 s.e.",
+                          refuted="mean absolute error differs from Delta/eps")
 
 
-@claim(
-    "003-Cor-V.5-laplace-comparison",
-    seed="003",
-    section="Sec. V-A.3 (after Cor. V.6)",
-    statement="The Laplace mechanism is two-sided 'and its expected absolute error is sqrt(2) Delta/eps' (as printed).",
-    kind=CheckKind.NUMERIC,
-    code="smoothsens_core/distributions/onesided.py",
-)
+@claim("003-Cor-V.5-laplace-comparison")
 def check_laplace_comparison(ctx: CheckContext) -> ClaimResult:
     with mpmath.workdps(ctx.dps):
         b = mpmath.mpf(1)
@@ -357,24 +290,16 @@ def check_laplace_comparison(ctx: CheckContext) -> ClaimResult:
     ev = {"printed": "E|Lap(Delta/eps)| = sqrt(2) Delta/eps", "corrected": "E|Lap(Delta/eps)| = Delta/eps (sqrt(2) Delta/eps is its "
           "standard deviation)", "Delta/eps": 1, "E|Z| (mpmath)": mpmath.nstr(mae, 20), "sd (mpmath)": mpmath.nstr(sd, 20),
           "consequence": "ALap's E|error| = Delta_p/eps equals Laplace's at equal sensitivity; ALap halves the variance (b^2 vs 2 b^2)"}
-    if ok:
-        ev["certificate"] = {"Delta/eps": 1, "E|Z| (mpmath quadrature)": ev["E|Z| (mpmath)"], "printed": "sqrt(2) = 1.41421356"}
-        return ClaimResult(Verdict.REFUTED, "E|Laplace noise| = Delta/eps, not sqrt(2) Delta/eps (that is the s.d.)", ev,
-                           f"mpmath {ctx.dps} digits",
-                           rule="R-FALSE: a wrong expected value stated as a fact (E|Lap(b)| = b, not sqrt(2) b; "
-                                "certified by mpmath quadrature)")
-    return ClaimResult(Verdict.INCONCLUSIVE, "unexpected quadrature", ev)
+    return certified_verdict(
+        ok, ev,
+        "E|Laplace noise| = Delta/eps, not sqrt(2) Delta/eps (that is the s.d.)",
+        rule="R-FALSE: a wrong expected value stated as a fact (E|Lap(b)| = b, not sqrt(2) b; "
+             "certified by mpmath quadrature)",
+        precision=ctx.mp_precision, otherwise="unexpected quadrature",
+        certificate={"Delta/eps": 1, "E|Z| (mpmath quadrature)": ev["E|Z| (mpmath)"], "printed": "sqrt(2) = 1.41421356"})
 
 
-@claim(
-    "003-Cor-V.6",
-    seed="003",
-    section="Sec. V-A.3, Cor. V.6",
-    statement="If eps >= Delta_p(f) ln(1/(1-beta))/k(X), ALap is (p_<=^t o f_i, alpha, beta)-one-sided with sanitizer p_<=^t "
-              "(z <= t).",
-    kind=CheckKind.NUMERIC,
-    code=CODE,
-)
+@claim("003-Cor-V.6")
 def check_cor_v6(ctx: CheckContext) -> ClaimResult:
     # one location, records {0: not visited, 1: visited}, policy p = not c, n = 4 records, threshold t = 2.
     c = np.array([False, True])
@@ -403,13 +328,14 @@ def check_cor_v6(ctx: CheckContext) -> ClaimResult:
           "rows": rows, "unsafe_false_true_probability": 0.0,
           "k_orientation": "k(X) computed as min d^p_min(X', X) (see 003-Prop-IV.7); with the printed d^p_min(X, X') every k is "
                            "inf under this policy and the corollary would claim one-sidedness for every eps > 0"}
-    if printed_fail and corrected_ok:
-        ev["certificate"] = {"kind": "one-sidedness probabilities of the printed sanitizer (mpmath)", "rows": rows}
-        return ClaimResult(Verdict.REFUTED, "with sanitizer z <= t the guarantee fails (beta = 0 at f(X) = t); with z < t + 1 it holds "
-                           "with equality", ev, f"mpmath {ctx.dps} digits",
-                           rule="R-FALSE: the stated guarantee does not follow: with the printed sanitizer beta = 0 at "
-                                "f(X) = t (certified); the corrected sanitizer z < t + 1 gives it")
-    return ClaimResult(Verdict.INCONCLUSIVE, "unexpected one-sidedness values", ev)
+    return certified_verdict(
+        printed_fail and corrected_ok, ev,
+        "with sanitizer z <= t the guarantee fails (beta = 0 at f(X) = t); with z < t + 1 it holds "
+        "with equality",
+        rule="R-FALSE: the stated guarantee does not follow: with the printed sanitizer beta = 0 at "
+             "f(X) = t (certified); the corrected sanitizer z < t + 1 gives it",
+        precision=ctx.mp_precision, otherwise="unexpected one-sidedness values",
+        certificate={"kind": "one-sidedness probabilities of the printed sanitizer (mpmath)", "rows": rows})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,15 +358,7 @@ def _location_domain(d: int, subsets: bool) -> tuple[CountingQuery, NeighbourRel
     return q, rel, policy
 
 
-@claim(
-    "003-Sec-VI.A.3-policy",
-    seed="003",
-    section="Sec. VI-A.3 (policy)",
-    statement="With p(x) = not c_1(x) or ... or not c_d(x), Delta_p(f_{C^T}) is monotonically decreasing, so ALap and SALap are "
-              "one-sided and (eps, p)-ADP.",
-    kind=CheckKind.ADVERSARIAL,
-    code=CODE,
-)
+@claim("003-Sec-VI.A.3-policy")
 def check_sec_vi_policy(ctx: CheckContext) -> ClaimResult:
     d = 2
     q, rel, policy = _location_domain(d, subsets=False)   # records: 0 none, 1 = l1, 2 = l2
@@ -467,24 +385,17 @@ def check_sec_vi_policy(ctx: CheckContext) -> ClaimResult:
           "corrected": "use the composed relation of Thm. VIII.6 with p_i = not c_i (x' visits a subset of x's locations); "
                        "there every f_i is decreasing and Delta = 1 (low-sensitive)",
           "corrected_sign_low": sign_p(q, rel).tolist(), "corrected_sign_high_d3": sign_p(qh, relh).tolist()}
-    if nb and np.any(signs == 0) and pX > 0 and pXp == 0 and sign_ok and sign_ok_h:
-        ev["certificate"] = ev["one_sided_noise_certificate"]
-        return ClaimResult(Verdict.REFUTED, "for d >= 2 the policy makes l1 -> l2 p-neighbouring and f_2 increases: not monotone; "
-                           "one-sided noise has infinite loss on that pair (certified)", ev, f"mpmath {ctx.dps} digits",
-                           rule="R-INVALID: one-sided noise under the printed policy has infinite privacy loss on a "
-                                "p-neighbouring pair (certified), above the claimed eps")
-    return ClaimResult(Verdict.INCONCLUSIVE, "expected counterexample not found", ev)
+    return certified_verdict(
+        nb and np.any(signs == 0) and pX > 0 and pXp == 0 and sign_ok and sign_ok_h, ev,
+        "for d >= 2 the policy makes l1 -> l2 p-neighbouring and f_2 increases: not monotone; "
+        "one-sided noise has infinite loss on that pair (certified)",
+        rule="R-INVALID: one-sided noise under the printed policy has infinite privacy loss on a "
+             "p-neighbouring pair (certified), above the claimed eps",
+        precision=ctx.mp_precision, otherwise="expected counterexample not found",
+        certificate=ev["one_sided_noise_certificate"])
 
 
-@claim(
-    "003-Thm-V.7",
-    seed="003",
-    section="Sec. V-B, Alg. 1, Thm. V.7",
-    statement="SALap (Alg. 1) with queries of monotonically decreasing p-sensitivity <= 1 is (eps, p)-ADP (the proof's final "
-              "'<= eps' is a typo for '<= e^eps').  Checked under the composed relation of the per-location policies.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Thm-V.7")
 def check_thm_v7(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("thm-v7")
     worst, where, npairs, inst = -math.inf, None, 0, 0
@@ -517,15 +428,7 @@ def check_thm_v7(ctx: CheckContext) -> ClaimResult:
                        rule="R-SLIP: a typo in a proof line ('<= eps' for '<= e^eps'); the theorem holds (checked)")
 
 
-@claim(
-    "003-Sec-V.B-one-sided",
-    seed="003",
-    section="Sec. V-B / II-B.3 (one-sided error of ALap and SALap)",
-    statement="ALap with sanitizer [z < t+1] and SALap's ⊥ never answer 'safe' for a location with count > t "
-              "(alpha = 0): exact probabilities and a simulation.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Sec-V.B-one-sided")
 def check_one_sided(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("one-sided")
     q, rel, _ = _location_domain(4, subsets=True)
@@ -546,23 +449,16 @@ def check_one_sided(ctx: CheckContext) -> ClaimResult:
     exact = [float(sal._log_cdf_noise(np.array([ti - fi]))[0]) for ti, fi in zip(t, counts) if fi > ti]
     ev = {"counts": counts.tolist(), "t": t.tolist(), "reps": reps, "false_safe_salap": false_safe_sal,
           "false_safe_alap": false_safe_alap, "log_P(⊥ | unsafe)": exact}
-    if false_safe_sal == 0 and false_safe_alap == 0 and all(e == -math.inf for e in exact):
-        return ClaimResult(Verdict.VERIFIED, f"no false 'safe' in {reps} runs; P(⊥ | count > t) = 0 exactly", ev, "exact + simulation")
-    return ClaimResult(Verdict.REFUTED, "false safe answers observed", ev)
+    return search_verdict(false_safe_sal == 0 and false_safe_alap == 0 and all(e == -math.inf for e in exact), ev,
+                          precision="exact + simulation",
+                          verified=f"no false 'safe' in {reps} runs; P(⊥ | count > t) = 0 exactly",
+                          refuted="false safe answers observed")
 
 
 # ---------------------------------------------------------------------------------------------
 # AGeo, geometric, optimality, composition
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "003-Def-VIII.1-normalisation",
-    seed="003",
-    section="App. B, Def. VIII.1",
-    statement="The AGeo pmfs sum to one on {0..n}: decreasing e^{-(n-f)eps} at n and (1-e^{-eps})e^{-(k-f)eps} for k >= f; "
-              "increasing mirrored; otherwise (1-e^{-eps})/(1+e^{-eps}) e^{-eps|k-f|}.",
-    kind=CheckKind.NUMERIC,
-    code="smoothsens_core/distributions/onesided.py",
-)
+@claim("003-Def-VIII.1-normalisation")
 def check_def_viii1(ctx: CheckContext) -> ClaimResult:
     rows = []
     mono_ok, two_short = True, True
@@ -591,23 +487,17 @@ def check_def_viii1(ctx: CheckContext) -> ClaimResult:
                        "then each sums to 1 exactly; the non-monotone case sums to 1 - (r^{f+1} + r^{n-f+1})/(1+r) < 1 on {0..n} "
                        "(r = e^{-eps}) and must be read on all integers (the geometric mechanism of App. A)",
           "rows": rows, "two-sided sum over Z (eps=1)": mpmath.nstr(total_Z, 20)}
-    if mono_ok and two_short and z_ok:
-        ev["certificate"] = {"kind": "sums of the printed pmfs on {0..n} (mpmath)", "rows": rows}
-        return ClaimResult(Verdict.REFUTED, "monotone pmfs sum to 1 (atom precedence); the two-sided case does not sum to 1 on "
-                           "{0..n} and is the integer-valued geometric mechanism", ev, f"mpmath {ctx.dps} digits",
-                           rule="R-FALSE: the printed two-sided pmf is not a distribution on its stated range {0..n} "
-                                "(sum < 1, certified); it is the geometric mechanism on all integers")
-    return ClaimResult(Verdict.INCONCLUSIVE, "unexpected sums", ev)
+    return certified_verdict(
+        mono_ok and two_short and z_ok, ev,
+        "monotone pmfs sum to 1 (atom precedence); the two-sided case does not sum to 1 on "
+        "{0..n} and is the integer-valued geometric mechanism",
+        rule="R-FALSE: the printed two-sided pmf is not a distribution on its stated range {0..n} "
+             "(sum < 1, certified); it is the geometric mechanism on all integers",
+        precision=ctx.mp_precision, otherwise="unexpected sums",
+        certificate={"kind": "sums of the printed pmfs on {0..n} (mpmath)", "rows": rows})
 
 
-@claim(
-    "003-App-A-normalisation",
-    seed="003",
-    section="App. A (geometric mechanism)",
-    statement="The geometric mechanism's noise has pmf (1-e^{-eps})/(1+e^{-eps}) exp(-eps|lambda|/Delta_f) on the integers.",
-    kind=CheckKind.NUMERIC,
-    code="smoothsens_core/distributions/onesided.py",
-)
+@claim("003-App-A-normalisation")
 def check_app_a(ctx: CheckContext) -> ClaimResult:
     rows, printed_bad, corrected_ok = [], False, True
     with mpmath.workdps(ctx.dps):
@@ -623,22 +513,16 @@ def check_app_a(ctx: CheckContext) -> ClaimResult:
                          "corrected_sum": mpmath.nstr(corr, 20), "core_sum": core})
     ev = {"printed": "(1 - e^{-eps})/(1 + e^{-eps}) exp(-eps|lambda|/Delta)",
           "corrected": "(1 - e^{-eps/Delta})/(1 + e^{-eps/Delta}) exp(-eps|lambda|/Delta)", "rows": rows}
-    if printed_bad and corrected_ok:
-        ev["certificate"] = {"kind": "sums of the printed density over the integers (mpmath)", "rows": rows}
-        return ClaimResult(Verdict.REFUTED, "printed normaliser sums to 1 only for Delta = 1", ev, f"mpmath {ctx.dps} digits",
-                           rule="R-FALSE: the printed normaliser fails on part of the stated range (every Delta != 1: "
-                                "the pmf does not sum to 1, certified); corrected with eps/Delta")
-    return ClaimResult(Verdict.INCONCLUSIVE, "unexpected sums", ev)
+    return certified_verdict(
+        printed_bad and corrected_ok, ev,
+        "printed normaliser sums to 1 only for Delta = 1",
+        rule="R-FALSE: the printed normaliser fails on part of the stated range (every Delta != 1: "
+             "the pmf does not sum to 1, certified); corrected with eps/Delta",
+        precision=ctx.mp_precision, otherwise="unexpected sums",
+        certificate={"kind": "sums of the printed density over the integers (mpmath)", "rows": rows})
 
 
-@claim(
-    "003-Thm-VIII.2",
-    seed="003",
-    section="App. B, Thm. VIII.2",
-    statement="AGeo_{p,eps,f} (p-sensitivity 1) satisfies (eps, p)-ADP: max_k ln(P_X(k)/P_X'(k)) <= eps for every X ~p X'.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Thm-VIII.2")
 def check_thm_viii2(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("thm-viii2")
     worst, where, npairs, inst, audit_notes = -math.inf, None, 0, 0, []
@@ -668,9 +552,9 @@ def check_thm_viii2(ctx: CheckContext) -> ClaimResult:
             except Exception as exc:  # noqa: BLE001 - auditor is optional here
                 audit_notes.append({"auditor": f"not used: {type(exc).__name__}: {exc}"})
     ev = {"instances": inst, "pairs": npairs, "max_slack": worst, "worst": where, "auditor": audit_notes}
-    if worst > 1e-12:
-        return ClaimResult(Verdict.REFUTED, f"AGeo loss exceeds eps by {worst:.3g}", ev)
-    return ClaimResult(Verdict.VERIFIED, f"max loss - eps = {worst:.2e} over {npairs} pairs", ev, "exact enumeration")
+    return search_verdict(not (worst > 1e-12), ev, precision="exact enumeration",
+                          verified=f"max loss - eps = {worst:.2e} over {npairs} pairs",
+                          refuted=f"AGeo loss exceeds eps by {worst:.3g}")
 
 
 def _ageo_matrix(n: int, eps: float) -> np.ndarray:
@@ -683,15 +567,7 @@ def _best_remap_error(M: np.ndarray, prior: np.ndarray, Lm: np.ndarray) -> float
     return float(cost.min(axis=0).sum())
 
 
-@claim(
-    "003-Thm-VIII.3",
-    seed="003",
-    section="App. B, Thm. VIII.3 (optimality of AGeo)",
-    statement="For a one-dimensional counting query with monotone p-sensitivity 1, AGeo has the lowest error "
-              "E_{X~pi} E loss(z, f(X)) among all (eps, p)-ADP mechanisms, for every prior pi and every non-decreasing loss.",
-    kind=CheckKind.ADVERSARIAL,
-    code=CODE,
-)
+@claim("003-Thm-VIII.3")
 def check_thm_viii3(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("thm-viii3")
     rows, worst_gap, universal_ok, cex = [], 0.0, True, None
@@ -744,21 +620,13 @@ def check_thm_viii3(ctx: CheckContext) -> ClaimResult:
                            "AGeo + optimal remap matches the LP optimum in every case", ev, "LP (HiGHS) + mpmath certificate",
                            rule="R-FALSE: the theorem as printed (AGeo itself optimal) is false: an ADP mechanism beats "
                                 "it (certified); it holds only up to post-processing")
-    if universal_ok and worst_gap <= 1e-9:
-        return ClaimResult(Verdict.VERIFIED, "AGeo matches the LP optimum", ev, "LP")
-    return ClaimResult(Verdict.INCONCLUSIVE, "LP comparison inconclusive", ev)
+    return certified_verdict(
+        universal_ok and worst_gap <= 1e-9, ev,
+        "AGeo matches the LP optimum",
+        precision="LP", otherwise="LP comparison inconclusive")
 
 
-@claim(
-    "003-Thm-VIII.6",
-    seed="003",
-    section="App. C, Thm. VIII.6 (composition)",
-    statement="Running (eps_i, p_i)-ADP mechanisms in sequence is (sum eps_i, 'sum p_i')-ADP, where the composed relation is "
-              "the intersection of the p_i-neighbouring relations (X ~ X' under every p_i); under a pair neighbouring for only "
-              "one p_i the bound can fail.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Thm-VIII.6")
 def check_thm_viii6(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("thm-viii6")
     worst, npairs, union_excess, inst = -math.inf, 0, 0, 0
@@ -789,24 +657,16 @@ def check_thm_viii6(ctx: CheckContext) -> ClaimResult:
     ev = {"instances": inst, "pairs_intersection": npairs, "max_slack_intersection": worst,
           "pairs_in_union_exceeding_sum_eps": union_excess,
           "reading": "'sum p_i' = intersection of the p_i-neighbouring relations (the proof needs X ~p_i X' for every i)"}
-    if worst > 1e-12:
-        return ClaimResult(Verdict.REFUTED, "composed loss exceeds the sum of the eps_i", ev)
-    return ClaimResult(Verdict.VERIFIED, f"composed ALap+AGeo loss <= eps1+eps2 on {npairs} intersection pairs; "
-                       f"{union_excess} union-only pairs exceed it", ev, "exact")
+    return search_verdict(not (worst > 1e-12), ev, precision="exact",
+                          verified=f"composed ALap+AGeo loss <= eps1+eps2 on {npairs} intersection pairs; "
+                                   f"{union_excess} union-only pairs exceed it",
+                          refuted="composed loss exceeds the sum of the eps_i")
 
 
 # ---------------------------------------------------------------------------------------------
 # necessary conditions and numeric examples (Sec. III)
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "003-Prop-III.1",
-    seed="003",
-    section="Sec. III, Prop. III.1",
-    statement="If M is (q, alpha, beta)-one-sided for X (beta > 0), then for every X' with q(X') False some S has "
-              "alpha Pr[M(X) in S] > beta Pr[M(X') in S].",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Prop-III.1")
 def check_prop_iii1(ctx: CheckContext) -> ClaimResult:
     import itertools
 
@@ -823,20 +683,12 @@ def check_prop_iii1(ctx: CheckContext) -> ClaimResult:
             if not any(alpha * PX[s].sum() > beta * PXp[s].sum() for s in subsets):
                 fails.append({"PX": PX.tolist(), "PXp": PXp.tolist(), "alpha": alpha, "beta": beta})
     ev = {"random_mechanisms_one_sided": n_one_sided, "failures": fails[:3]}
-    if fails:
-        return ClaimResult(Verdict.REFUTED, "necessary condition (3) fails", ev)
-    return ClaimResult(Verdict.VERIFIED, f"(3) holds for all {n_one_sided} one-sided random finite mechanisms", ev, "exhaustive over S")
+    return search_verdict(not fails, ev, precision="exhaustive over S",
+                          verified=f"(3) holds for all {n_one_sided} one-sided random finite mechanisms",
+                          refuted="necessary condition (3) fails")
 
 
-@claim(
-    "003-Ineq-5-example",
-    seed="003",
-    section="Sec. III-A, inequality (5) and its example",
-    statement="eps-DP and (q, alpha, beta)-one-sided at distance k need eps > ln(beta/alpha)/k; for k = 1, alpha = 1e-4, "
-              "beta = 1/2 'it must hold that eps > 8.4'.",
-    kind=CheckKind.NUMERIC,
-    code=CODE,
-)
+@claim("003-Ineq-5-example")
 def check_ineq5(ctx: CheckContext) -> ClaimResult:
     with mpmath.workdps(ctx.dps):
         exact = mpmath.log(mpmath.mpf("0.5") / mpmath.mpf("1e-4"))
@@ -844,21 +696,12 @@ def check_ineq5(ctx: CheckContext) -> ClaimResult:
     # tightness: the binary mechanism P(True | X) = 1/2, P(True | X') = alpha' < alpha exists iff eps >= ln(beta/alpha')
     ev = {"exact_threshold": mpmath.nstr(exact, 20), "core": core, "printed": 8.4,
           "note": "the printed 8.4 is implied but not tight: the necessary condition is eps > ln(5000) = 8.5172"}
-    if abs(core - float(exact)) < 1e-12 and exact > 8.4:
-        return ClaimResult(Verdict.VERIFIED, f"eps > ln(5000) = {float(exact):.4f} (> 8.4, printed value not tight)", ev,
-                           f"mpmath {ctx.dps} digits")
-    return ClaimResult(Verdict.REFUTED, "example inconsistent", ev)
+    return search_verdict(abs(core - float(exact)) < 1e-12 and exact > 8.4, ev, precision=ctx.mp_precision,
+                          verified=f"eps > ln(5000) = {float(exact):.4f} (> 8.4, printed value not tight)",
+                          refuted="example inconsistent")
 
 
-@claim(
-    "003-Ineq-7-example",
-    seed="003",
-    section="Sec. III-B, inequality (7) and its example",
-    statement="(eps, delta)-DP and (q, alpha, beta)-one-sided need delta > (beta - alpha e^{eps k})/sum_{i=1}^k e^{(i-1)eps}; "
-              "for k = 3, alpha = 0, beta = 1/2, eps = 1 'it must hold that delta > 0.12'.",
-    kind=CheckKind.ADVERSARIAL,
-    code=CODE,
-)
+@claim("003-Ineq-7-example")
 def check_ineq7(ctx: CheckContext) -> ClaimResult:
     eps, k, beta = 1.0, 3, 0.5
     bound = approx_dp_delta_lower_bound(0.0, beta, eps, k)
@@ -880,23 +723,16 @@ def check_ineq7(ctx: CheckContext) -> ClaimResult:
                                                "one_sided_alpha0_beta_half": bool(one_sided)},
           "note": "Def. II.6 asks Pr[p_san(M(X')) = True] < alpha, impossible for alpha = 0; alpha = 0 is read as '= 0' "
                   "(the paper's intended 'True is always correct')"}
-    if abs(bound - float(exact)) < 1e-14 and worst <= 0 and one_sided:
-        return ClaimResult(Verdict.REFUTED, "inequality (7) gives delta > 0.0450, not 0.12: a (1, 0.046)-DP mechanism is "
-                           "(q, 0, 1/2)-one-sided at k = 3 (certified)", ev, f"mpmath {ctx.dps} digits",
-                           rule="R-FALSE: a wrong value stated as a fact (inequality (7) gives delta > 0.0450, not 0.12; "
-                                "a (1, 0.046)-DP one-sided mechanism is certified)")
-    return ClaimResult(Verdict.INCONCLUSIVE, "certificate failed", ev)
+    return certified_verdict(
+        abs(bound - float(exact)) < 1e-14 and worst <= 0 and one_sided, ev,
+        "inequality (7) gives delta > 0.0450, not 0.12: a (1, 0.046)-DP mechanism is "
+        "(q, 0, 1/2)-one-sided at k = 3 (certified)",
+        rule="R-FALSE: a wrong value stated as a fact (inequality (7) gives delta > 0.0450, not 0.12; "
+             "a (1, 0.046)-DP one-sided mechanism is certified)",
+        precision=ctx.mp_precision, otherwise="certificate failed")
 
 
-@claim(
-    "003-Prop-IV.7",
-    seed="003",
-    section="Sec. IV-C, Prop. IV.7",
-    statement="If an (eps, p)-ADP mechanism is (q, alpha, beta)-one-sided for X then eps >= ln((1-alpha)/(1-beta))/k(X), "
-              "k(X) = min_{X': q(X') False} d^p_min(X, X') (as printed).",
-    kind=CheckKind.ADVERSARIAL,
-    code=CODE,
-)
+@claim("003-Prop-IV.7")
 def check_prop_iv7(ctx: CheckContext) -> ClaimResult:
     from scipy.optimize import linprog
 
@@ -946,14 +782,14 @@ def check_prop_iv7(ctx: CheckContext) -> ClaimResult:
                              "printed_bound": mpmath.nstr(printed_bound, 15), "max_ADP_slack": mpmath.nstr(worst, 5),
                              "k_corrected": k_to},
           "corrected_bound_tight_by_LP": tight_rows}
-    if worst <= 0 and eps < printed_bound and math.isinf(k_to) and tight_ok:
-        return ClaimResult(Verdict.REFUTED, f"printed orientation refuted: an ADP mechanism with eps = {float(eps):.4f} < "
-                           f"{float(printed_bound):.4f} is one-sided (certified); corrected orientation holds and is tight (LP)",
-                           ev, f"mpmath {ctx.dps} digits + LP",
-                           rule="R-INVALID: the printed necessary condition on eps is violated by a certified "
-                                "(eps, p)-ADP one-sided mechanism (eps below the printed bound); the transposed "
-                                "orientation holds and is tight")
-    return ClaimResult(Verdict.INCONCLUSIVE, "unexpected results", ev)
+    return certified_verdict(
+        worst <= 0 and eps < printed_bound and math.isinf(k_to) and tight_ok, ev,
+        f"printed orientation refuted: an ADP mechanism with eps = {float(eps):.4f} < "
+        f"{float(printed_bound):.4f} is one-sided (certified); corrected orientation holds and is tight (LP)",
+        rule="R-INVALID: the printed necessary condition on eps is violated by a certified "
+             "(eps, p)-ADP one-sided mechanism (eps below the printed bound); the transposed "
+             "orientation holds and is tight",
+        precision=f"mpmath {ctx.dps} digits + LP", otherwise="unexpected results")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1019,33 +855,17 @@ def _risk_verdict(ctx: CheckContext, salt: str, kind: str, privacy: str, mechani
     ev: dict[str, Any] = {"instances": cnt, "max Risk/e^eps": w, "worst": where}
     if mechanisms is not None:
         ev["mechanisms"] = mechanisms
-    if w <= 1 + 1e-7:
-        return ClaimResult(Verdict.VERIFIED, f"max Risk/e^eps = {w:.6f} over {cnt} extreme {privacy} mechanisms", ev,
-                           "exact (LP vertices)")
-    return ClaimResult(Verdict.REFUTED, "Risk exceeds e^eps", ev)
+    return search_verdict(w <= 1 + 1e-7, ev, precision="exact (LP vertices)",
+                          verified=f"max Risk/e^eps = {w:.6f} over {cnt} extreme {privacy} mechanisms",
+                          refuted="Risk exceeds e^eps")
 
 
-@claim(
-    "003-Sec-III.C-risk-dp",
-    seed="003",
-    section="Sec. III-C (Risk)",
-    statement="If M is eps-DP then Risk_pi(M, p) <= e^eps for every p and prior pi.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Sec-III.C-risk-dp")
 def check_risk_dp(ctx: CheckContext) -> ClaimResult:
     return _risk_verdict(ctx, "risk-dp", "dp", "DP", "random vertices of the eps-DP polytope (LP)")
 
 
-@claim(
-    "003-Prop-IV.3",
-    seed="003",
-    section="Sec. IV-B.1, Prop. IV.3",
-    statement="The mechanism M(X) = False w.p. 1 if some record has p False, else True w.p. 1 - e^{-eps} and False w.p. e^{-eps}, "
-              "is (eps, p)-ADP and has Risk_pi(M, p) = inf for some pi.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Prop-IV.3")
 def check_prop_iv3(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("prop-iv3")
     worst, inf_risk, inst = -math.inf, 0, 0
@@ -1072,31 +892,17 @@ def check_prop_iv3(ctx: CheckContext) -> ClaimResult:
         inf_risk += int(math.isinf(r))
         inst += 1
     ev = {"instances": inst, "max ADP slack": worst, "instances with Risk = inf (uniform prior)": inf_risk}
-    if worst <= 1e-12 and inf_risk == inst:
-        return ClaimResult(Verdict.VERIFIED, "mechanism is (eps, p)-ADP on all pairs and Risk_pi(M, p) = inf", ev, "exact")
-    return ClaimResult(Verdict.REFUTED, "mechanism not ADP or finite risk", ev)
+    return search_verdict(worst <= 1e-12 and inf_risk == inst, ev, precision="exact",
+                          verified="mechanism is (eps, p)-ADP on all pairs and Risk_pi(M, p) = inf",
+                          refuted="mechanism not ADP or finite risk")
 
 
-@claim(
-    "003-Prop-IV.4",
-    seed="003",
-    section="Sec. IV-B.2, Prop. IV.4",
-    statement="If M is (eps, p)-ADP then Risk_pi(M, (not p) and p') <= e^eps for every prior pi and predicate p'.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Prop-IV.4")
 def check_prop_iv4(ctx: CheckContext) -> ClaimResult:
     return _risk_verdict(ctx, "prop-iv4", "IV.4", "ADP", "random vertices of the (eps, p)-ADP polytope (LP)")
 
 
-@claim(
-    "003-Prop-IV.5",
-    seed="003",
-    section="Sec. IV-B.2, Prop. IV.5",
-    statement="If M is (eps, p)-ADP then Risk_{pi^p}(M, p') <= e^eps for every p' and prior pi^p supported on {x : p(x)}.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("003-Prop-IV.5")
 def check_prop_iv5(ctx: CheckContext) -> ClaimResult:
     return _risk_verdict(ctx, "prop-iv5", "IV.5", "ADP")
 

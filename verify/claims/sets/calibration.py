@@ -15,26 +15,13 @@ import numpy as np
 
 from smoothsens_core.distributions import GenCauchy, PolyPlace, StudentT
 from smoothsens_core.validation import metric_from_paper  # the claims label rows with the papers' GP/DP
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
-from verify.claims.evidence import rel_dev
+from verify.claims import CheckContext, ClaimResult, Verdict, claim
+from verify.claims.evidence import certified_verdict, rel_dev
 from verify.reference.distributions import reference_for
-
-_CODE = "smoothsens_core/calibration/__init__.py"
 
 
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "004-Remark-3.5-example",
-    seed="004",
-    section="Sec. 3.2.1, Remark after Lemma 3.5",
-    statement=(
-        "With gamma = 0.1, eta = 0.5 and p = 4 = nu: Lemma 3.3 (GenCauchy(0,1,4,1)) gives eps ~ 1.44 "
-        "(vs eps = 3 by [NRS07]: (p+1) gamma + (p+1) eta), and Lemma 3.5 gives eps = 1.025 (vs eps = "
-        "1.125 by [BS19]: (nu+1) gamma + (nu+1)/(2 sqrt nu) eta)."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE,
-)
+@claim("004-Remark-3.5-example")
 def check_remark_example(ctx: CheckContext) -> ClaimResult:
     from smoothsens_core import calibration as cal
 
@@ -75,7 +62,7 @@ def check_remark_example(ctx: CheckContext) -> ClaimResult:
     ev = {"computed": computed, "exact_mpmath": {k: mpmath.nstr(v, 20) for k, v in exact.items()},
           "printed": printed, "eta_roundtrip": etas}
     if bad:
-        return ClaimResult(Verdict.REFUTED, "; ".join(bad), ev, f"mpmath {ctx.dps} digits")
+        return ClaimResult(Verdict.REFUTED, "; ".join(bad), ev, ctx.mp_precision)
     return ClaimResult(
         Verdict.VERIFIED,
         f"Lemma 3.3: {exact_f['lemma_3_3']:.6f} (~1.44) vs NRS07 {exact_f['nrs07']:g}; Lemma 3.5: "
@@ -86,17 +73,7 @@ def check_remark_example(ctx: CheckContext) -> ClaimResult:
 
 
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "004-Remark-3.5-calibration-form",
-    seed="004",
-    section="Sec. 3.2.1, Remark after Lemma 3.5",
-    statement=(
-        "'here we have with the GenCauchy(0,1,p>1,1) distribution, eps = (p-1) gamma + "
-        "(p-1)^((p-1)/p) eta': the simplified form of Lemma 3.3 at theta = 1, stated for every p > 1."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE,
-)
+@claim("004-Remark-3.5-calibration-form")
 def check_remark_form(ctx: CheckContext) -> ClaimResult:
     """For 1 < p < 2, Lemma 3.3 at theta = 1 gives max(1, p-1) gamma = gamma, not (p-1) gamma.
 
@@ -135,21 +112,18 @@ def check_remark_form(ctx: CheckContext) -> ClaimResult:
         "points": rows,
         "forms_agree_for_p_ge_2": agree,
     }
-    if all(r["printed_violated"] and r["lemma_3_3_holds_here"] for r in rows) and agree:
-        ev["certificate"] = {"kind": "exact privacy loss at y = 0 of the worst Hamming pair vs the printed eps (mpmath)",
-                             "points": rows}
-        return ClaimResult(
-            Verdict.REFUTED,
-            f"printed (p-1) gamma is wrong for 1 < p < 2 (loss gamma at y = 0 exceeds it, by "
-            f"{mpmath.nstr(worst, 6)} at the worst of {len(rows)} certified points; the excess (2-p) gamma - "
-            "(p-1)^((p-1)/p) eta has no finite sup on the stated range: it grows with gamma); corrected "
-            "max(1, p-1) gamma (= Lemma 3.3); same for p >= 2",
-            ev,
-            f"exact log-density ratios in mpmath at {ctx.dps} digits",
-            rule="R-INVALID: for 1 < p < 2 the printed eps is below the exact privacy loss (certified at y = 0); "
-                 "the corrected max(1, p-1) gamma (= Lemma 3.3) holds",
-        )
-    return ClaimResult(Verdict.INCONCLUSIVE, "the expected counterexample did not reproduce", ev)
+    return certified_verdict(
+        all(r["printed_violated"] and r["lemma_3_3_holds_here"] for r in rows) and agree, ev,
+        f"printed (p-1) gamma is wrong for 1 < p < 2 (loss gamma at y = 0 exceeds it, by "
+        f"{mpmath.nstr(worst, 6)} at the worst of {len(rows)} certified points; the excess (2-p) gamma - "
+        "(p-1)^((p-1)/p) eta has no finite sup on the stated range: it grows with gamma); corrected "
+        "max(1, p-1) gamma (= Lemma 3.3); same for p >= 2",
+        rule="R-INVALID: for 1 < p < 2 the printed eps is below the exact privacy loss (certified at y = 0); "
+             "the corrected max(1, p-1) gamma (= Lemma 3.3) holds",
+        precision=f"exact log-density ratios in mpmath at {ctx.dps} digits",
+        otherwise="the expected counterexample did not reproduce",
+        certificate={"kind": "exact privacy loss at y = 0 of the worst Hamming pair vs the printed eps (mpmath)",
+                     "points": rows})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -162,19 +136,7 @@ def _mp_variance(logdens: Any, dps: int, split_points: tuple[float, ...] = (0.0,
         return z0, m2 / z0
 
 
-@claim(
-    "002-Claim-16",
-    seed="002",
-    section="App. B, Claim 16",
-    statement=(
-        "The generalised Cauchy density proportional to 1/(1+|y|^c) equals c/(2 pi csc(pi/c) (|y|^c + 1)), "
-        "has variance 1/(2 cos(2 pi/c) + 1) for c > 3 (infinite otherwise), and scaled by [NRS07] "
-        "(privacy loss <= (|lambda_r| + |lambda_s|)(c+1)) has, for c > 3 and 0 < gamma < eps/(c+1), "
-        "the standard deviation (c+1)/((eps - gamma (c+1)) sqrt(2 cos(2 pi/c) + 1))."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE,
-)
+@claim("002-Claim-16")
 def check_claim_16(ctx: CheckContext) -> ClaimResult:
     from smoothsens_core import calibration as cal
 
@@ -214,18 +176,7 @@ def check_claim_16(ctx: CheckContext) -> ClaimResult:
                        f"max rel err {worst:.3g}; divergence shown: {diverges}", ev, f"mpmath quad at {dps} digits")
 
 
-@claim(
-    "002-Claim-17",
-    seed="002",
-    section="App. B, Claim 17",
-    statement=(
-        "Student's T with d degrees of freedom has variance d/(d-2) and, scaled by [BS19] (privacy loss "
-        "<= |lambda_r|(d+1) + |lambda_s|(d+1)/(2 sqrt d)), has for d > 2 and 0 < gamma < eps/(d+1) the "
-        "standard deviation sqrt(d/(d-2)) (d+1)/(2 sqrt(d) (eps - gamma (d+1)))."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE,
-)
+@claim("002-Claim-17")
 def check_claim_17(ctx: CheckContext) -> ClaimResult:
     from smoothsens_core import calibration as cal
 
@@ -249,17 +200,7 @@ def check_claim_17(ctx: CheckContext) -> ClaimResult:
                        f"mpmath quad at {dps} digits")
 
 
-@claim(
-    "002-Claim-18",
-    seed="002",
-    section="App. B, Claim 18",
-    statement=(
-        "The Laplace distribution scaled by [NRS07] has, for 0 < gamma < eps/log(1/delta), the standard "
-        "deviation sqrt(2)/(eps - gamma log(2/delta))."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE,
-)
+@claim("002-Claim-18")
 def check_claim_18(ctx: CheckContext) -> ClaimResult:
     """The std is sqrt(Var Lap(0,1)) / eta with eta = eps - gamma ln(2/delta) (the split the formula
     encodes, cf. NRS07's ln(2/delta) in 004 Lemma 2.2); its denominator is positive only for
@@ -314,21 +255,7 @@ def check_claim_18(ctx: CheckContext) -> ClaimResult:
 
 
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "002-Figure-1-ordering",
-    seed="002",
-    section="Sec. 1, Figure 1 (and the text around it)",
-    statement=(
-        "Figure 1 (std per unit smooth sensitivity vs gamma, eps = 1; Laplace at delta = 1e-5; GenCauchy "
-        "[NRS07] and Student's T [BS19] with shape parameters chosen numerically to minimise the std, "
-        "std from App. B): PolyPlace has the smallest std everywhere (smaller than Student's T by "
-        "arbitrarily large factors as gamma grows), Student's T is below GenCauchy, PolyPlace beats "
-        "Laplace 'for all but tiny values of gamma'; PolyPlace is defined for all gamma < eps while the "
-        "others need gamma < eps/2."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE,
-)
+@claim("002-Figure-1-ordering")
 def check_figure_1(ctx: CheckContext) -> ClaimResult:
     from smoothsens_core import calibration as cal
 
@@ -467,20 +394,7 @@ def _tight_claim(ctx: CheckContext, family: str, grid: list[tuple[Any, float, fl
                        ev, prec)
 
 
-@claim(
-    "004-Lemma-3.5-tight",
-    seed="004",
-    section="Sec. 3.2.1, Lemma 3.5 (issue 9)",
-    statement=(
-        "The eps = nu gamma + (nu+1)/(2 sqrt nu) eta of 004 Lemma 3.5 (Student's t) is a valid bound on "
-        "the exact worst case sup (privacy loss)/dist = sup_z [eta |psi(z)| + gamma |1 + z psi(z)|] "
-        "(psi = (ln h)', over pairs with |ln B - ln B'| <= gamma d, |f - f'| <= min(B, B') d), and is "
-        "not tight; the tight calibration (largest eta with certified exact eps <= target) holds under "
-        "the auditor and a 1% shaved one is refuted."
-    ),
-    kind=CheckKind.ADVERSARIAL,
-    code="smoothsens_core/calibration/tight.py",
-)
+@claim("004-Lemma-3.5-tight")
 def check_lemma_3_5_tight(ctx: CheckContext) -> ClaimResult:
     from smoothsens_core import calibration as cal
     from smoothsens_core.distributions import StudentT
@@ -493,18 +407,7 @@ def check_lemma_3_5_tight(ctx: CheckContext) -> ClaimResult:
     return _tight_claim(ctx, "student-t", grid, attack)
 
 
-@claim(
-    "004-Lemma-3.3-tight",
-    seed="004",
-    section="Sec. 3.2.1, Lemma 3.3 (issue 9)",
-    statement=(
-        "The eps = max(gamma, (p theta - 1) gamma) + theta (p-1)^((p-1)/p) eta of 004 Lemma 3.3 "
-        "(GenCauchy) is a valid bound on the exact worst case sup_z [eta |psi(z)| + gamma |1 + z psi(z)|] "
-        "and is not tight; the tight calibration holds under the auditor and a 1% shaved one is refuted."
-    ),
-    kind=CheckKind.ADVERSARIAL,
-    code="smoothsens_core/calibration/tight.py",
-)
+@claim("004-Lemma-3.3-tight")
 def check_lemma_3_3_tight(ctx: CheckContext) -> ClaimResult:
     from smoothsens_core import calibration as cal
     from smoothsens_core.distributions import GenCauchy
@@ -517,19 +420,7 @@ def check_lemma_3_3_tight(ctx: CheckContext) -> ClaimResult:
     return _tight_claim(ctx, "gencauchy", grid, attack)
 
 
-@claim(
-    "002-Thm-8-tight",
-    seed="002",
-    section="Sec. 3, Thm. 8 and Lemma 12 (issue 9)",
-    statement=(
-        "The PolyPlace mechanism q + PolyPlace(SS/gamma, eps/gamma) of 002 Thm. 8 is already tight: by "
-        "Lemma 12 the infinitesimal loss rate |psi| + gamma |1 + z psi| equals eps at every output, so the "
-        "exact worst case of (privacy loss)/dist is eps (GP) and also eps at Hamming distance 1 (DP); a "
-        "1% smaller claimed eps is refuted."
-    ),
-    kind=CheckKind.ADVERSARIAL,
-    code="smoothsens_core/calibration/tight.py",
-)
+@claim("002-Thm-8-tight")
 def check_thm_8_tight(ctx: CheckContext) -> ClaimResult:
     from smoothsens_core import calibration as cal
 
@@ -578,21 +469,7 @@ def _hs_pair_mp(eps: float, eta: float, gamma: float, r: float, shift: float, d:
     return hockey_stick_mp(noise, shift, b, 0.0, b2, eps * d, ivs, dps)
 
 
-@claim(
-    "004-Lemma-3.6-tight",
-    seed="004",
-    section="Sec. 3.2.2, Lemma 3.6 (issue 9)",
-    statement=(
-        "The eps = eta + gamma ln(1/delta) of 004 Lemma 3.6 (Laplace with g_L, approximate GP, 004 Def. 5) "
-        "is valid: at the printed eta the exact delta, sup over allowed pairs (|ln B - ln B'| <= "
-        "ln(1 + gamma d), |f - f'| <= min(B, B') d) of integral (p_x - e^(eps d) p_x')_+, is <= delta; "
-        "it is not tight (exact delta = cosh(eta/gamma) e^(-eps/gamma) phi(gamma Lambda) when eta + gamma "
-        "<= eps, phi(u) = u/(1+u) (1+u)^(-1/u); d = 1 for DP); the tight calibration (largest eta with "
-        "certified exact delta <= delta) holds under the auditor and one with delta shaved 1% is refuted."
-    ),
-    kind=CheckKind.ADVERSARIAL,
-    code="smoothsens_core/calibration/tight.py",
-)
+@claim("004-Lemma-3.6-tight")
 def check_lemma_3_6_tight(ctx: CheckContext) -> ClaimResult:
     """Grid: certified tight delta at the printed eta vs the printed delta, the witness pair re-evaluated
     by the auditor's independent hockey-stick code in mpmath (Lambda = inf: the closed-form limit

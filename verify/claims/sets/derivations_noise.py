@@ -26,7 +26,7 @@ from derivations import polyplace as pp
 from derivations import privacy_loss as pl
 from derivations import student_t as st
 from derivations.comparison import Comparison
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
+from verify.claims import CheckContext, ClaimResult, Verdict, claim
 from smoothsens_core.distributions import GenCauchy, StudentT
 from verify.claims.evidence import derivation_verdict, reference_check
 from verify.reference.search import grid_golden_max
@@ -39,9 +39,6 @@ from verify.reference.distributions import (
     student_t_pdf,
 )
 
-_NOISE = "smoothsens_core/_generated/noise.py"
-_CAL = "smoothsens_core/_generated/calibration.py"
-
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -50,16 +47,12 @@ def _uniform(rng, lo: float, hi: float) -> float:
     return float(rng.uniform(lo, hi))
 
 
-def _pts(ctx: CheckContext, salt: str, n: int, minimum: int = 3) -> Any:
-    return ctx.rng(salt), ctx.scaled(n, minimum)
-
-
 def _sampled_rows(ctx: CheckContext, salt: str, n: int, row: Callable[[Any], dict[str, Any]], *, dps: int = 30,
                   minimum: int = 3) -> list[dict[str, Any]]:
     """The rows of a reference check at random points: ``row(rng)`` (one row {point..., 'derived': v,
     'definition': w}, drawing its point from ``rng``) called ``ctx.scaled(n, minimum)`` times inside
     ``mpmath.workdps(dps)``, with ``rng = ctx.rng(salt)``."""
-    rng, k = _pts(ctx, salt, n, minimum)
+    rng, k = ctx.sample(salt, n, minimum)
     with mpmath.workdps(dps):
         return [row(rng) for _ in range(k)]
 
@@ -85,14 +78,7 @@ def _gencauchy_cdf_quad(z: Any, p: Any, theta: Any) -> Any:
 # ---------------------------------------------------------------------------------------------
 # 002: PolyPlace
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "002-Def-6-normalisation",
-    seed="002",
-    section="Sec. 3, Def. 6",
-    statement="N_{s,alpha} = alpha / (2 (2 ((alpha-1)/alpha)^alpha + alpha - 1) s) normalises f_{s,alpha} (s > 0, alpha > 1).",
-    kind=CheckKind.SYMBOLIC,
-    code=_NOISE + "::polyplace_log_normaliser",
-)
+@claim("002-Def-6-normalisation")
 def check_def6(ctx: CheckContext) -> ClaimResult:
     _, cmp = pp.derive_normaliser()
 
@@ -105,21 +91,10 @@ def check_def6(ctx: CheckContext) -> ClaimResult:
                             what="002 Def. 6 normaliser", precision="symbolic; quadrature at 30 digits")
 
 
-@claim(
-    "002-Lemma-7",
-    seed="002",
-    section="Sec. 3, Lemma 7; App. A (antiderivatives I1, I2)",
-    statement=(
-        "I1(alpha,x) = -(alpha-1)(1-x)^alpha / (2(2W+alpha-1)), I2(alpha,x) = -(1-1/alpha^2)^alpha (alpha+1)(x+1)^(-alpha)"
-        " / (2(2W+alpha-1)) (W = ((alpha-1)/alpha)^alpha) are antiderivatives of the two branches of f_{1,alpha}, and "
-        "I1(1/alpha) - I1(0) + lim I2 - I2(1/alpha) = 1/2 (density non-negative, integrates to 1)."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code=_NOISE + "::polyplace_log_normaliser",
-)
+@claim("002-Lemma-7")
 def check_lemma7(ctx: CheckContext) -> ClaimResult:
     forms, cmps = pp.derive_antiderivatives()
-    rng, n = _pts(ctx, "002-lemma7", 10)
+    rng, n = ctx.sample("002-lemma7", 10, 3)
     from derivations.comparison import to_mpmath
 
     i1 = to_mpmath(forms["I1"], (pp.ALPHA, pp.X))
@@ -145,24 +120,13 @@ def _numdiff_logs(x: float, s: float, a: float) -> tuple[Any, Any]:
     return shift, scale
 
 
-@claim(
-    "002-Lemma-10",
-    seed="002",
-    section="Sec. 3, Lemma 10; App. A eq. (11)",
-    statement=(
-        "For x != 0, h = log f_{s,alpha}: d/dl h(s, x+l) = sgn(x) (alpha-1)/(|x|-s) if |x|/s < 1/alpha, "
-        "sgn(x) (-alpha-1)/(|x|+s) otherwise; d/dl h(e^{l/s} s, x) = -1/s + (alpha-1)|x|/(s(s-|x|)) resp. "
-        "-1/s + (alpha+1)|x|/(s(s+|x|)). (App. A eq. (11) prints the second shift branch as -(alpha-1)/(|x|+s).)"
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code="derivations/polyplace.py::derive_log_derivatives",
-)
+@claim("002-Lemma-10")
 def check_lemma10(ctx: CheckContext) -> ClaimResult:
     forms, cmps = pp.derive_log_derivatives()
     from derivations.comparison import to_mpmath
 
     fs = {k: to_mpmath(v, (pp.S, pp.ALPHA, pp.X)) for k, v in forms.items()}
-    rng, n = _pts(ctx, "002-lemma10", 12, 4)
+    rng, n = ctx.sample("002-lemma10", 12, 4)
     rows_shift, rows_scale = [], []
     with mpmath.workdps(30):
         for i in range(n):
@@ -174,30 +138,20 @@ def check_lemma10(ctx: CheckContext) -> ClaimResult:
             rows_shift.append({"s": s, "alpha": a, "x": x, "derived": fs["shift" + br](s, a, x), "definition": (sh)})
             rows_scale.append({"s": s, "alpha": a, "x": x, "derived": fs["scale" + br](s, a, x), "definition": (sc)})
     # the erratum sits in App. A eq. (11); the main-text Lemma 10 agrees with the derivation
-    res = derivation_verdict(cmps, [reference_check("numerical d/dl log f (shift)", rows_shift, 1e-15),
-                          reference_check("numerical d/dl log f (scale)", rows_scale, 1e-15)],
-                   what="002 Lemma 10", precision="symbolic; mpmath.diff at 30 digits",
-                   extra={"note": "Lemma 10 as stated in the main text holds; the proof's eq. (11) in App. A misprints "
-                                  "the second shift branch (-(alpha-1) for -(alpha+1))."},
-                   slip="App. A eq. (11) prints -(alpha-1) for -(alpha+1) in one branch (a sign slip in a proof "
-                        "line); Lemma 10 as stated in the main text, which the proof of Thm. 8 uses, holds")
-    return res
+    return derivation_verdict(
+        cmps, [reference_check("numerical d/dl log f (shift)", rows_shift, 1e-15),
+               reference_check("numerical d/dl log f (scale)", rows_scale, 1e-15)],
+        what="002 Lemma 10", precision="symbolic; mpmath.diff at 30 digits",
+        extra={"note": "Lemma 10 as stated in the main text holds; the proof's eq. (11) in App. A misprints "
+                       "the second shift branch (-(alpha-1) for -(alpha+1))."},
+        slip="App. A eq. (11) prints -(alpha-1) for -(alpha+1) in one branch (a sign slip in a proof "
+             "line); Lemma 10 as stated in the main text, which the proof of Thm. 8 uses, holds")
 
 
-@claim(
-    "002-Lemma-12",
-    seed="002",
-    section="Sec. 3, Lemma 12; App. A",
-    statement=(
-        "For x != 0 and 0 < gamma < eps: |d/dl log f_{1/gamma,eps/gamma}(x+l)| + |d/dl log f_{e^{l gamma}/gamma,eps/gamma}(x)|"
-        " = eps at l = 0 (per branch: the sum of absolute log-derivatives is alpha/s)."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code="derivations/polyplace.py::derive_lemma12",
-)
+@claim("002-Lemma-12")
 def check_lemma12(ctx: CheckContext) -> ClaimResult:
     res, cmps = pp.derive_lemma12()
-    rng, n = _pts(ctx, "002-lemma12", 12, 4)
+    rng, n = ctx.sample("002-lemma12", 12, 4)
     rows = []
     with mpmath.workdps(30):
         for i in range(n):
@@ -214,19 +168,7 @@ def check_lemma12(ctx: CheckContext) -> ClaimResult:
                     extra={"branches_x_equals_s_t_over_alpha": signs})
 
 
-@claim(
-    "002-Lemma-13",
-    seed="002",
-    section="Sec. 3.1, Lemma 13; App. A",
-    statement=(
-        "PolyPlace(s, alpha) (alpha > 1, Def. 6) has mean 0 and variance 2 s^2 (1/alpha+1)^(-alpha) ((19 alpha^2+5)"
-        "(1-1/alpha^2)^alpha + (alpha-2)(alpha-1)^2 (1/alpha+1)^alpha) / ((2((alpha-1)/alpha)^alpha + alpha - 1)"
-        "(alpha^4 - 5 alpha^2 + 4)); App. A: sigma_{1,alpha}^2 = 2 int_0^inf x^2 f_{1,alpha} = I1(1/alpha) - I1(0)"
-        " + lim I2 - I2(1/alpha) = the same expression without the factor 2."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code=_NOISE + "::polyplace_variance",
-)
+@claim("002-Lemma-13")
 def check_lemma13(ctx: CheckContext) -> ClaimResult:
     """Three parts, each against the definition (quadrature of x^2 f at 30 digits):
 
@@ -239,7 +181,7 @@ def check_lemma13(ctx: CheckContext) -> ClaimResult:
     from derivations.comparison import to_mpmath
 
     fv = to_mpmath(var.subs({pp.W: ((pp.ALPHA - 1) / pp.ALPHA) ** pp.ALPHA, pp.V: ((pp.ALPHA + 1) / pp.ALPHA) ** pp.ALPHA}), (pp.S, pp.ALPHA))
-    rng, n = _pts(ctx, "002-lemma13", 10)
+    rng, n = ctx.sample("002-lemma13", 10, 3)
     rows, rows_printed = [], []
     with mpmath.workdps(30):
         for _ in range(n):
@@ -314,16 +256,7 @@ def check_lemma13(ctx: CheckContext) -> ClaimResult:
                        rule="R-SLIP: only App. A's last line drops a factor 2 (a proof line); the statement holds")
 
 
-@claim(
-    "002-Cor-14",
-    seed="002",
-    section="Sec. 3.1, Cor. 14 (proof)",
-    statement=(
-        "With s = SS/gamma, alpha = eps/gamma: Var = 2 SS^2/eps^2 - 2 (3e - 17) gamma SS^2 / (e eps^3) + O(gamma^2)."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code="derivations/polyplace.py::derive_cor14",
-)
+@claim("002-Cor-14")
 def check_cor14(ctx: CheckContext) -> ClaimResult:
     ser, cmp = pp.derive_cor14()
 
@@ -347,14 +280,7 @@ def check_cor14(ctx: CheckContext) -> ClaimResult:
                             what="002 Cor. 14 expansion", precision="symbolic series; mpmath 50 digits extrapolation")
 
 
-@claim(
-    "002-Lemma-15",
-    seed="002",
-    section="Sec. 3.1, Lemma 15",
-    statement="For gamma -> 0 and any a, eps > 0, f_{a/gamma, eps/gamma}(x) -> (eps/(2a)) e^{-eps |x|/a} pointwise.",
-    kind=CheckKind.SYMBOLIC,
-    code="derivations/polyplace.py::derive_lemma15",
-)
+@claim("002-Lemma-15")
 def check_lemma15(ctx: CheckContext) -> ClaimResult:
     lims, cmps = pp.derive_lemma15()
 
@@ -375,14 +301,7 @@ def check_lemma15(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 # 004: GenCauchy, Student's t
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "004-Sec-2.1-gencauchy-normaliser",
-    seed="004",
-    section="Sec. 2.1 (generalized Cauchy)",
-    statement="c_{p,theta} = p Gamma(theta) / (2 Gamma(1/p) Gamma(theta - 1/p)) normalises (1 + |z|^p)^(-theta), p > 0, p theta > 1.",
-    kind=CheckKind.SYMBOLIC,
-    code=_NOISE + "::gencauchy_log_normaliser",
-)
+@claim("004-Sec-2.1-gencauchy-normaliser")
 def check_gc_normaliser(ctx: CheckContext) -> ClaimResult:
     _, cmp = gc.derive_normaliser()
 
@@ -411,17 +330,7 @@ def check_gc_normaliser(ctx: CheckContext) -> ClaimResult:
     return res
 
 
-@claim(
-    "004-Sec-2.1-gencauchy-variance",
-    seed="004",
-    section="Sec. 2.1 (generalized Cauchy)",
-    statement=(
-        "Var GenCauchy(0,1,p,theta) = Gamma(3/p) Gamma(theta-3/p) / (Gamma(1/p) Gamma(theta-1/p)), finite iff p theta > 3; "
-        "printed: for theta = 1 the t-th absolute moment exists for p > t + 1, and p = 4, theta = 1 gives Var = 1."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code=_NOISE + "::gencauchy_variance",
-)
+@claim("004-Sec-2.1-gencauchy-variance")
 def check_gc_variance(ctx: CheckContext) -> ClaimResult:
     var, cmps = gc.derive_variance()
     from derivations.comparison import to_mpmath
@@ -443,17 +352,7 @@ def check_gc_variance(ctx: CheckContext) -> ClaimResult:
                     extra={"partial_second_moment_p3_theta1_R=1e2,1e4,1e6": part})
 
 
-@claim(
-    "004-App-C.1",
-    seed="004",
-    section="App. C.1",
-    statement=(
-        "GenCauchy(0,1,4,1) has h(z) = (sqrt2/pi)/(1+z^4) and CDF F(q) = 1/2 + sgn(q) (sqrt2/pi) H(|q|), "
-        "H(q) = (1/(4 sqrt2)) (ln((q^2+sqrt2 q+1)/(q^2-sqrt2 q+1)) + 2 atan(1+sqrt2 q) - 2 atan(1-sqrt2 q))."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code=_NOISE + "::gencauchy4_cdf",
-)
+@claim("004-App-C.1")
 def check_c1(ctx: CheckContext) -> ClaimResult:
     cdf, cmps = gc.derive_cdf_p4()
     return _gencauchy_cdf_verdict(ctx, cdf, cmps, 4, "004-c1", 5, what="004 App. C.1 GenCauchy(4) CDF",
@@ -477,17 +376,7 @@ def _gencauchy_cdf_verdict(ctx: CheckContext, cdf: Any, cmps: Sequence[Compariso
     return _sampled_verdict(ctx, cmps, salt, 10, row, "quadrature of the density", 1e-18, **verdict)
 
 
-@claim(
-    "004-Sec-2.1-gencauchy-cdf-p6",
-    seed="004",
-    section="Sec. 2.1 / App. C.1 (p = 6 analogue; no printed form)",
-    statement=(
-        "GenCauchy(0,1,6,1): c_{6,1} = 3/(2 pi) and F(q) = 1/2 + sgn(q) (3/(2pi)) H6(|q|) with the SymPy antiderivative "
-        "H6(q) = int_0^q dz/(1+z^6) (log/atan closed form); equals the incomplete-beta CDF."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code="derivations/gencauchy.py::derive_cdf_p6",
-)
+@claim("004-Sec-2.1-gencauchy-cdf-p6")
 def check_cdf_p6(ctx: CheckContext) -> ClaimResult:
     cdf, cmps = gc.derive_cdf_p6()
     return _gencauchy_cdf_verdict(ctx, cdf, cmps, 6, "004-cdf6", 4, what="GenCauchy(6) closed-form CDF",
@@ -499,14 +388,7 @@ def _brute_sup(f: Callable[[Any], Any], lo: float, hi: float, n: int = 400) -> A
     return grid_golden_max(f, [mpmath.mpf(lo * (hi / lo) ** (i / (n - 1))) for i in range(n)], 120)
 
 
-@claim(
-    "004-Claim-3.4",
-    seed="004",
-    section="Sec. 3.2.1, Claim 3.4",
-    statement="For c > 1, phi_c(z) = ln(1 + z^c) on z >= 0 satisfies |phi_c'(z)| <= (c-1)^((c-1)/c) (attained at z = (c-1)^(1/c)).",
-    kind=CheckKind.SYMBOLIC,
-    code=_CAL + "::eps_gencauchy_gp",
-)
+@claim("004-Claim-3.4")
 def check_claim34(ctx: CheckContext) -> ClaimResult:
     sup, cmps = gc.derive_claim34()
     from derivations.comparison import to_mpmath
@@ -522,18 +404,11 @@ def check_claim34(ctx: CheckContext) -> ClaimResult:
                             what="004 Claim 3.4", precision="symbolic stationary points; brute force at 30 digits")
 
 
-@claim(
-    "004-Sec-2.1-student-t",
-    seed="004",
-    section="Sec. 2.1 (Student's t)",
-    statement="T_nu(0,1) has density (c_nu/sqrt nu)(1+z^2/nu)^(-(nu+1)/2), c_nu = Gamma((nu+1)/2)/(sqrt(pi) Gamma(nu/2)); Var = nu/(nu-2) for nu > 2.",
-    kind=CheckKind.SYMBOLIC,
-    code=_NOISE + "::student_t_log_normaliser",
-)
+@claim("004-Sec-2.1-student-t")
 def check_student_t(ctx: CheckContext) -> ClaimResult:
     _, c1 = st.derive_normaliser()
     var, c2 = st.derive_variance()
-    rng, n = _pts(ctx, "004-t", 10)
+    rng, n = ctx.sample("004-t", 10, 3)
     rows_m, rows_v = [], []
     with mpmath.workdps(30):
         for _ in range(n):
@@ -547,14 +422,7 @@ def check_student_t(ctx: CheckContext) -> ClaimResult:
                     what="004 Sec. 2.1 Student's t", precision="symbolic; quadrature at 30 digits")
 
 
-@claim(
-    "004-App-A.1-student-t-lipschitz",
-    seed="004",
-    section="App. A.1 (proof of Lemma 3.5)",
-    statement="|ln(1+z2^2) - ln(1+z1^2)| <= |z2 - z1| (Claim 3.4, c = 2), hence |d/dz ln h_nu(z)| <= (nu+1)/(2 sqrt nu).",
-    kind=CheckKind.SYMBOLIC,
-    code=_CAL + "::eps_student_t_gp",
-)
+@claim("004-App-A.1-student-t-lipschitz")
 def check_t_lipschitz(ctx: CheckContext) -> ClaimResult:
     sup, cmps = st.derive_lipschitz()
     first = {"nu": "-", "derived": 1.0, "definition": (_brute_sup(lambda z: 2 * z / (1 + z**2), 1e-6, 1e6))}
@@ -625,17 +493,7 @@ def _gc_logpdf(p, theta, **_):
     return reference_for(GenCauchy(p, theta)).logpdf
 
 
-@claim(
-    "004-Lemma-3.3-epsilon",
-    seed="004",
-    section="Sec. 3.2.1, Lemma 3.3 (proof)",
-    statement=(
-        "GenCauchy(0,1,p>1,theta>=1) with a g_E(.;gamma)-smooth bound: eps = max(gamma, (p theta - 1) gamma) + "
-        "(p-1)^((p-1)/p) theta eta, from sup|D_scale| = max(1, p theta - 1) and sup|D_shift| = theta (p-1)^((p-1)/p)."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code=_CAL + "::eps_gencauchy_gp",
-)
+@claim("004-Lemma-3.3-epsilon")
 def check_lemma33(ctx: CheckContext) -> ClaimResult:
     eps, parts, cmps = pl.derive_gencauchy_gp()
 
@@ -653,17 +511,7 @@ def check_lemma33(ctx: CheckContext) -> ClaimResult:
     return res
 
 
-@claim(
-    "004-Cor-3.2-epsilon",
-    seed="004",
-    section="Sec. 3.2.1, Cor. 3.2; App. A.1 (Cor. A.1)",
-    statement=(
-        "m i.i.d. GenCauchy(0,1,p>1,theta>=1) coordinates, l1 output metric: eps = max(m gamma, m (p theta - 1) gamma) + "
-        "(p-1)^((p-1)/p) theta eta."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code=_CAL + "::eps_gencauchy_gp",
-)
+@claim("004-Cor-3.2-epsilon")
 def check_cor32(ctx: CheckContext) -> ClaimResult:
     eps, parts, cmps = pl.derive_gencauchy_gp()
     rng = ctx.rng("004-c32")
@@ -692,14 +540,7 @@ def check_cor32(ctx: CheckContext) -> ClaimResult:
                     extra={"derivation": {k: str(v) for k, v in parts.items()}})
 
 
-@claim(
-    "004-Lemma-3.5-epsilon",
-    seed="004",
-    section="Sec. 3.2.1, Lemma 3.5; App. A.1",
-    statement="T_nu(0,1), nu > 1, g_E(.;gamma): eps = nu gamma + (nu+1)/(2 sqrt nu) eta (sup|D_scale| = nu, sup|D_shift| = (nu+1)/(2 sqrt nu)).",
-    kind=CheckKind.SYMBOLIC,
-    code=_CAL + "::eps_student_t_gp",
-)
+@claim("004-Lemma-3.5-epsilon")
 def check_lemma35(ctx: CheckContext) -> ClaimResult:
     eps, parts, cmps = pl.derive_student_t_gp()
 
@@ -716,17 +557,7 @@ def check_lemma35(ctx: CheckContext) -> ClaimResult:
                     extra={"derivation": {k: str(v) for k, v in parts.items()}})
 
 
-@claim(
-    "004-Lemma-3.6-epsilon",
-    seed="004",
-    section="Sec. 3.2.2, Lemma 3.6",
-    statement=(
-        "Lap(0,1) noise with a g_L-smooth bound (g_L = 1 + gamma dist): (eps = eta + gamma ln(1/delta), delta)-GP; derived from "
-        "sup|d/dz ln h| = 1 and Pr[|Z| > t] = e^{-t}."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code=_CAL + "::eps_laplace_gl",
-)
+@claim("004-Lemma-3.6-epsilon")
 def check_lemma36(ctx: CheckContext) -> ClaimResult:
     eps, delta, parts, cmps = pl.derive_laplace_gl()
     rng = ctx.rng("004-l36")
@@ -757,24 +588,14 @@ def check_lemma36(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 # 000 Thm. 1
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "000-Thm-1-constants",
-    seed="000",
-    section="App. B, Thm. 1",
-    statement=(
-        "For k > 1, l > 0, h(z) proportional to 1/(|z|^k + l) is (l^(1/k) eps / (2 (k-1)^((k-1)/k)), eps/(2(k-1)))-admissible: "
-        "sliding |D| <= alpha and dilation |lambda| <= beta each cost at most eps/2."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code=_CAL + "::admissible_beta_000",
-)
+@claim("000-Thm-1-constants")
 def check_thm1_000(ctx: CheckContext) -> ClaimResult:
     alpha, beta, parts, cmps = pl.derive_thm1_000()
     from derivations.comparison import to_mpmath
 
     fa = to_mpmath(alpha, (pl.EPS, pl.K, pl.L))
     fb = to_mpmath(beta, (pl.EPS, pl.K))
-    rng, n = _pts(ctx, "000-thm1", 8, 3)
+    rng, n = ctx.sample("000-thm1", 8, 3)
     rows_a, rows_b, cex = [], [], []
     with mpmath.workdps(30):
         for i in range(n):

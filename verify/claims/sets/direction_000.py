@@ -14,10 +14,9 @@ import numpy as np
 
 from smoothsens_core.direction import DirectionOrientedMechanism, FiniteFunction, powerlaw_admissibility
 from smoothsens_core.distributions.powerlaw import HalfPowerLaw, PowerLaw, powerlaw_log_normaliser
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
+from verify.claims import CheckContext, ClaimResult, Verdict, claim, omitted
+from verify.claims.evidence import certified_verdict, search_verdict
 from verify.reference.distributions import powerlaw_normaliser, reference_for
-
-CODE = "smoothsens_core/direction.py"
 
 
 def _random_function(rng: np.random.Generator, q: int, n: int, m: int) -> FiniteFunction:
@@ -51,15 +50,7 @@ def _instances(ctx: CheckContext, salt: str, count: int) -> list[FiniteFunction]
 # ---------------------------------------------------------------------------------------------
 # Theorem 1 and the density
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "000-Thm-1-normalisation",
-    seed="000",
-    section="App. B, Thm. 1 (density 1/(|z|^k + l))",
-    statement="∫ dz/(|z|^k + l) = 2 l^{1/k-1} (pi/k)/sin(pi/k) for k > 1, l > 0; the core's pdf integrates to 1 and its CDF "
-              "(regularised incomplete beta) equals the mpmath integral of the density.",
-    kind=CheckKind.NUMERIC,
-    code="smoothsens_core/distributions/powerlaw.py",
-)
+@claim("000-Thm-1-normalisation")
 def check_thm1_norm(ctx: CheckContext) -> ClaimResult:
     rows, worst_norm, worst_cdf = [], 0.0, 0.0
     for k, l in [(1.5, 1.0), (4.0, 2.5), (7.3, 0.05), (2.0, 0.3), (3.0, 1.0)][: ctx.scaled(5, 3)]:
@@ -84,12 +75,11 @@ def check_thm1_norm(ctx: CheckContext) -> ClaimResult:
         rows.append({"k": k, "l": l, "mpmath_quad": mpmath.nstr(quad, 20), "closed_form": mpmath.nstr(closed, 20),
                      "core_normaliser": core_norm, "max_rel_cdf_error": cdf_err})
     ev = {"rows": rows, "max_rel_normaliser_error_mpmath": worst_norm, "max_rel_cdf_error_core": worst_cdf}
-    if worst_norm < 1e-25 and worst_cdf < 1e-10 and all(abs(r["core_normaliser"] / float(r["closed_form"]) - 1) < 1e-13 for r in rows):
-        return ClaimResult(Verdict.VERIFIED, f"normaliser exact to {worst_norm:.1e}; core CDF rel. error {worst_cdf:.1e}", ev,
-                           f"mpmath {ctx.dps} digits")
-    # the normaliser is exact in mpmath above; a mismatch here means the core's evaluation is off (a code
-    # defect), which must not be reported as a false statement of the paper
-    return ClaimResult(Verdict.INCONCLUSIVE, "core normaliser or CDF disagrees with the mpmath reference (code defect?)", ev)
+    return certified_verdict(
+        worst_norm < 1e-25 and worst_cdf < 1e-10 and all(abs(r["core_normaliser"] / float(r["closed_form"]) - 1) < 1e-13 for r in rows), ev,
+        f"normaliser exact to {worst_norm:.1e}; core CDF rel. error {worst_cdf:.1e}",
+        precision=ctx.mp_precision,
+        otherwise="core normaliser or CDF disagrees with the mpmath reference (code defect?)")
 
 
 def _sliding_sup(k: float, l: float, delta: float) -> tuple[float, float]:
@@ -112,16 +102,7 @@ def _dilation_sup(k: float, l: float, lam: float) -> tuple[float, float]:
     return (float(g[i]), float(z[i])) if g[i] >= lim else (lim, math.inf)
 
 
-@claim(
-    "000-Thm-1",
-    seed="000",
-    section="App. B, Thm. 1 (admissibility)",
-    statement="For any k > 1 and l > 0, h ∝ 1/(|z|^k + l) is (alpha, beta)-admissible with alpha = l^{1/k} eps/(2 (k-1)^{(k-1)/k}) "
-              "and beta = eps/(2(k-1)): ln(h(z)/h(z+Delta)) <= eps/2 for |Delta| <= alpha and ln(h(z)/(e^lam h(e^lam z))) <= eps/2 "
-              "for |lam| <= beta, for all z.",
-    kind=CheckKind.ADVERSARIAL,
-    code="smoothsens_core/direction.py",
-)
+@claim("000-Thm-1")
 def check_thm1(ctx: CheckContext) -> ClaimResult:
     eps = 1.0
     rows, fails_printed, fails_corrected, cex = [], [], [], None
@@ -154,20 +135,13 @@ def check_thm1(ctx: CheckContext) -> ClaimResult:
                            rule="R-INVALID: for 1 < k < 2 (part of the stated range k > 1) the printed beta gives a "
                                 "dilation loss above eps/2 (certified in mpmath at z = 0); corrected beta = "
                                 "eps/(2 max(k-1, 1))")
-    if not fails_printed:
-        return ClaimResult(Verdict.VERIFIED, "admissibility holds on all tested (k, l)", ev, "grid")
-    return ClaimResult(Verdict.INCONCLUSIVE, "unexpected failures", ev)
+    return certified_verdict(
+        not fails_printed, ev,
+        "admissibility holds on all tested (k, l)",
+        precision="grid", otherwise="unexpected failures")
 
 
-@claim(
-    "000-Lemma-2-halves",
-    seed="000",
-    section="App. A, Lemma 2 (h+ and h-)",
-    statement="h+(z) = 2h(z) on z >= 0 and h-(z) = 2h(z) on z < 0 are probability densities, and choosing h+ or h- with "
-              "probability 1/2 reproduces h; sampling from the core's HalfPowerLaw matches its CDF (KS test).",
-    kind=CheckKind.NUMERIC,
-    code="smoothsens_core/distributions/powerlaw.py",
-)
+@claim("000-Lemma-2-halves")
 def check_lemma2_halves(ctx: CheckContext) -> ClaimResult:
     from scipy import special
 
@@ -190,24 +164,15 @@ def check_lemma2_halves(ctx: CheckContext) -> ClaimResult:
         ok &= bool(mass_ok) and mix_err < 1e-14 and pvalue > 1e-4 and bool(np.all(s >= 0))
         rows.append({"k": k, "l": l, "mass_h+": mpmath.nstr(mass_plus, 20), "mixture_rel_err": mix_err, "ks_D": D, "ks_pvalue": pvalue})
     ev = {"rows": rows}
-    if ok:
-        return ClaimResult(Verdict.VERIFIED, "h+ and h- integrate to 1, their 1/2-mixture is h; sampler passes KS", ev,
-                           f"mpmath {ctx.dps} digits")
-    return ClaimResult(Verdict.REFUTED, "half-density check failed", ev)
+    return search_verdict(ok, ev, precision=ctx.mp_precision,
+                          verified="h+ and h- integrate to 1, their 1/2-mixture is h; sampler passes KS",
+                          refuted="half-density check failed")
 
 
 # ---------------------------------------------------------------------------------------------
 # Theorems 2-5 (brute force on finite domains)
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "000-Thm-2",
-    seed="000",
-    section="App. C, Thm. 2",
-    statement="S*^{is}_{f,beta}(x) = max_y LS^{is}(y) e^{-beta d(y,x)} is a direction-oriented beta-smooth upper bound on LS^{is}, "
-              "and S*^{is}(x) <= S^{is}(x) for every such bound S^{is} (pointwise minimal; checked by linear programming).",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("000-Thm-2")
 def check_thm2(ctx: CheckContext) -> ClaimResult:
     from scipy.optimize import linprog
 
@@ -232,20 +197,12 @@ def check_thm2(ctx: CheckContext) -> ClaimResult:
                 if res.status == 0:
                     lp_gap = max(lp_gap, float(np.max(np.abs(res.x - S) / np.maximum(np.abs(S), 1e-12))))
     ev = {"bounds_checked": inst, "not_smooth_upper_bound": not_smooth, "max_rel_diff_LP_minimum_vs_S*": lp_gap}
-    if not_smooth == 0 and lp_gap < 1e-7:
-        return ClaimResult(Verdict.VERIFIED, f"S* smooth upper bound in {inst} cases; LP minimum = S* (rel. diff {lp_gap:.1e})", ev,
-                           "exact brute force + LP")
-    return ClaimResult(Verdict.REFUTED, "S* not smooth or not minimal", ev)
+    return search_verdict(not_smooth == 0 and lp_gap < 1e-7, ev, precision="exact brute force + LP",
+                          verified=f"S* smooth upper bound in {inst} cases; LP minimum = S* (rel. diff {lp_gap:.1e})",
+                          refuted="S* not smooth or not minimal")
 
 
-@claim(
-    "000-Thm-3",
-    seed="000",
-    section="App. D, Thm. 3",
-    statement="S*^{is}_{f,beta}(x) <= S*_{f,beta}(x) for all x, i, s (S* the classic smooth sensitivity with LS_f = max ||f(x)-f(y)||_1).",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("000-Thm-3")
 def check_thm3(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("thm3")
     worst, inst = -math.inf, 0
@@ -257,19 +214,12 @@ def check_thm3(ctx: CheckContext) -> ClaimResult:
                 worst = max(worst, float(np.max(F.smooth_sensitivity(beta, i, s) - S)))
                 inst += 1
     ev = {"cases": inst, "max(S*is - S*)": worst}
-    if worst <= 1e-12:
-        return ClaimResult(Verdict.VERIFIED, f"S*^is <= S* in {inst} cases (max difference {worst:.2g})", ev, "exact brute force")
-    return ClaimResult(Verdict.REFUTED, "direction-oriented bound exceeds S*", ev)
+    return search_verdict(worst <= 1e-12, ev, precision="exact brute force",
+                          verified=f"S*^is <= S* in {inst} cases (max difference {worst:.2g})",
+                          refuted="direction-oriented bound exceeds S*")
 
 
-@claim(
-    "000-Thm-4",
-    seed="000",
-    section="App. E, Thm. 4 (search radius)",
-    statement="S*^{is}(x) = max over y with d(y,x) <= ln(GS_f/LS^{is}(x))/beta of LS^{is}(y) e^{-beta e^{d(y,x)}} (as printed).",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("000-Thm-4")
 def check_thm4(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("thm4")
     inst, corrected_mismatch, printed_mismatch, example = 0, 0, 0, None
@@ -296,19 +246,11 @@ def check_thm4(ctx: CheckContext) -> ClaimResult:
                            f"e^{{-beta e^d}} differs in {printed_mismatch}", ev, "exact brute force",
                            rule="R-SLIP: an exponent garbled in one display (e^{-beta e^{d}} for e^{-beta d}); the "
                                 "proof uses e^{-beta d}, with which the statement holds (checked)")
-    if corrected_mismatch == 0:
-        return ClaimResult(Verdict.VERIFIED, "radius restriction exact", ev, "exact brute force")
-    return ClaimResult(Verdict.REFUTED, "radius restriction changes S*", ev)
+    return search_verdict(corrected_mismatch == 0, ev, precision="exact brute force",
+                          verified="radius restriction exact", refuted="radius restriction changes S*")
 
 
-@claim(
-    "000-Thm-5",
-    seed="000",
-    section="App. F, Thm. 5",
-    statement="If e^beta >= max_{d(x,x')=1} LS^{is}(x')/LS^{is}(x) then S*^{is}_{f,beta} = LS^{is} everywhere (LS^{is} > 0).",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("000-Thm-5")
 def check_thm5(ctx: CheckContext) -> ClaimResult:
     inst, fails, controls = 0, 0, 0
     for F in _instances(ctx, "thm5-f", 10):
@@ -333,16 +275,7 @@ def check_thm5(ctx: CheckContext) -> ClaimResult:
     return ClaimResult(Verdict.REFUTED, "S* != LS under the condition", ev)
 
 
-@claim(
-    "000-Lemma-2",
-    seed="000",
-    section="App. A, Lemma 2 (privacy of the two-halves mechanism)",
-    statement="With h ∝ 1/(|z|^k + l), alpha = alpha(eps), beta = beta(eps/m) and direction-oriented beta-smooth upper bounds satisfying "
-              "S^{i-}(x) <= e^beta S^{i+}(y) and S^{i+}(x) <= e^beta S^{i-}(y) for d(x,y) = 1, A(x) is eps-DP: "
-              "sup_T ln(p_x(T)/p_y(T)) <= eps for all neighbours.",
-    kind=CheckKind.PROPERTY,
-    code=CODE,
-)
+@claim("000-Lemma-2")
 def check_lemma2(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("lemma2")
     worst, where, npairs, inst = -math.inf, None, 0, 0

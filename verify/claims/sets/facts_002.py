@@ -34,7 +34,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
+from verify.claims import CheckContext, ClaimResult, Verdict, claim, omitted
 from verify.reference.distributions import polyplace_pdf
 
 
@@ -45,19 +45,7 @@ def _f_counterexample(a: Fraction, b: Fraction) -> Fraction:
     return a * b * (a + b) / (a * a + b * b)
 
 
-@claim(
-    "002-Fact-4",
-    seed="002",
-    section="Sec. 2.2, Fact 4 (derivative along the diagonal; displayed formula)",
-    statement=(
-        "For f: R^2 -> R, at any x at which f(x, x) is differentiable, d/dx f(x, x) = [d/dl f(x+l, x) + "
-        "d/dl f(x, x+l)]_{l=0}.  Checked: the counterexample f(a, b) = ab(a+b)/(a^2+b^2), f(0,0) = 0 in exact "
-        "rational arithmetic (f(x, x) = x, both partials at (0, 0) are 0), and the corrected statement (f "
-        "differentiable at (x, x)) symbolically on smooth test functions."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code="verify/claims/sets/facts_002.py",
-)
+@claim("002-Fact-4")
 def check_fact_4(ctx: CheckContext) -> ClaimResult:
     # (a) the counterexample, exactly: the diagonal is the identity, the partial difference quotients vanish
     hs = [Fraction(1, 10**k) for k in range(1, 8)]
@@ -107,19 +95,7 @@ def check_fact_4(ctx: CheckContext) -> ClaimResult:
 # ---- 002 Fact 5 --------------------------------------------------------------------------------
 
 
-@claim(
-    "002-Fact-5",
-    seed="002",
-    section="Sec. 2.2, Fact 5 (derivative of f(cx) at 0; displayed formula; used for step (7) of the privacy proof)",
-    statement=(
-        "For a real function f, [d/dx f(cx)]_{x=0} = c [d/dx f(x)]_{x=0}.  Checked: f = |x|, c = 0 in exact "
-        "rational arithmetic (the left side is 0, the right side does not exist: one-sided difference quotients "
-        "+1 and -1), and the corrected statement (f differentiable at 0, as the appendix proof assumes) in mpmath "
-        "for c in {-2.5, -1, 0, 0.3, 1, 7} on smooth test functions."
-    ),
-    kind=CheckKind.NUMERIC,
-    code="verify/claims/sets/facts_002.py",
-)
+@claim("002-Fact-5")
 def check_fact_5(ctx: CheckContext) -> ClaimResult:
     # (a) f = |x|, c = 0: difference quotients from the definition of the derivative, exactly
     hs = [Fraction(1, 10**k) for k in range(1, 10)]
@@ -178,25 +154,12 @@ def _polyplace_log_density_mp(s: mpmath.mpf, alpha: mpmath.mpf, x: mpmath.mpf) -
     return mpmath.log(polyplace_pdf(x, s, alpha))
 
 
-@claim(
-    "002-Lemma-9-eq-2",
-    seed="002",
-    section="Sec. 3, proof of Lemma 9, eq. (2) (scaling of the PolyPlace density; used for step (3))",
-    statement=(
-        "For any s > 0, alpha > 1 and c > 0: f_{s,alpha}(x) = c f_{cs,alpha}(cx), f the PolyPlace density.  "
-        "Checked in mpmath from the printed density on a grid of (s, alpha, c, x) with alpha from 1 + 1e-6 to 1e3, "
-        "c from 1e-3 to 1e3, x on both branches and at the breakpoint |x|/s = 1/alpha; and N_{cs,alpha} = "
-        "N_{s,alpha}/c symbolically."
-    ),
-    kind=CheckKind.NUMERIC,
-    code="verify/claims/sets/facts_002.py",
-)
+@claim("002-Lemma-9-eq-2")
 def check_lemma_9_eq_2(ctx: CheckContext) -> ClaimResult:
     s_, a_, c_ = sp.symbols("s alpha c", positive=True)
     N = a_ / (2 * (2 * ((a_ - 1) / a_) ** a_ + a_ - 1) * s_)
     norm_ok = sp.simplify(N.subs(s_, c_ * s_) - N / c_) == 0
-    rng = ctx.rng("002-lemma-9-eq-2")
-    n_rand = ctx.scaled(400, 40)
+    rng, n_rand = ctx.sample("002-lemma-9-eq-2", 400, 40)
     worst, worst_at, n = mpmath.mpf(0), None, 0
     with mpmath.workdps(ctx.dps):
         pts = []
@@ -233,29 +196,13 @@ def check_lemma_9_eq_2(ctx: CheckContext) -> ClaimResult:
                            f"{ctx.dps} digits) and N_(cs) = N_s/c symbolically", ev, f"mpmath {ctx.dps} digits; SymPy")
     return ClaimResult(Verdict.REFUTED if not norm_ok or worst > mpmath.mpf(10) ** -8 else Verdict.INCONCLUSIVE,
                        f"eq. (2) differs by {worst_s} in log at {at}", {**ev, "certificate": {"at": at, "err": worst_s}},
-                       f"mpmath {ctx.dps} digits")
+                       ctx.mp_precision)
 
 
-@claim(
-    "002-Lemma-9-step-8",
-    seed="002",
-    section="Sec. 3, proof of Lemma 9, step (8) (first inequality: the constants lambda_r, e^(-lambda_r t gamma) lambda_s)",
-    statement=(
-        "Printed step (8): exp(int_0^1 [lambda_r A(t) + e^(-lambda_r t gamma) lambda_s B(t)] dt) <= "
-        "exp(int_0^1 [lambda_r |A(t)| + e^(-lambda_r t gamma) lambda_s |B(t)|] dt) <= exp(int_0^1 [|A(t)| + |B(t)|] dt), "
-        "A = d/dl log f_{e^(l gamma)/gamma, eps/gamma}(y(t)), B = d/dl log f_{1/gamma, eps/gamma}(y(t) + l) at l = 0, "
-        "justified by 'lambda_r, e^(-lambda_r t gamma) lambda_s <= 1'.  Checked: an admissible neighbour pair with "
-        "lambda_r = -1 (SS(D') = e^-gamma SS(D)), lambda_s = 0 makes the first inequality false (mpmath quadrature); "
-        "the intended step with |lambda_r|, |e^(-lambda_r t gamma) lambda_s| <= 1 holds on a grid of admissible "
-        "(lambda_r, lambda_s, x', t)."
-    ),
-    kind=CheckKind.NUMERIC,
-    code="verify/claims/sets/facts_002.py",
-)
+@claim("002-Lemma-9-step-8")
 def check_lemma_9_step_8(ctx: CheckContext) -> ClaimResult:
     eps, gamma = mpmath.mpf(1), mpmath.mpf("0.5")
-    rng = ctx.rng("002-lemma-9-step-8")
-    n_grid = ctx.scaled(120, 20)
+    rng, n_grid = ctx.sample("002-lemma-9-step-8", 120, 20)
     with mpmath.workdps(ctx.dps):
         alpha = eps / gamma
 
@@ -326,9 +273,9 @@ def check_lemma_9_step_8(ctx: CheckContext) -> ClaimResult:
         )
     if intended_ok:
         return ClaimResult(Verdict.VERIFIED, "the printed first inequality of (8) held at the witness", ev,
-                           f"mpmath {ctx.dps} digits")
+                           ctx.mp_precision)
     return ClaimResult(Verdict.INCONCLUSIVE, f"the intended step exceeded its bound by {worst_s} on the grid", ev,
-                       f"mpmath {ctx.dps} digits")
+                       ctx.mp_precision)
 
 
 omitted("002", "Sec. 1.2 (dataset size Omega(log(1/delta)/eps) for propose-test-release and privately bounding "

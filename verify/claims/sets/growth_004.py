@@ -12,23 +12,10 @@ import numpy as np
 import sympy as sp
 
 from smoothsens_core.growth import check_growth_axioms, growth_exp, growth_linear
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
+from verify.claims import CheckContext, ClaimResult, Verdict, claim
 
 
-@claim(
-    "004-Sec-3.1.2-growth-axioms",
-    seed="004",
-    section="Sec. 3.1.2 (smooth growth functions)",
-    statement=(
-        "g_E(r) = e^(gamma r) and g_L(r) = 1 + gamma r (gamma > 0) satisfy g0(0) = 1, g0 non-decreasing "
-        "on [0, inf), g0 >= 1 and g0(r1 + r2) <= g0(r1) g0(r2) for r1, r2 >= 0.  Checked symbolically "
-        "(SymPy: g_E(r1)g_E(r2) - g_E(r1+r2) = 0, g_L(r1)g_L(r2) - g_L(r1+r2) = gamma^2 r1 r2, "
-        "derivatives gamma e^(gamma r), gamma > 0), numerically on the core's GrowthFunction objects "
-        "(grid, mpmath at random points), with a negative control g0 = 1 + gamma r^2 that must fail."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code="smoothsens_core/growth.py",
-)
+@claim("004-Sec-3.1.2-growth-axioms")
 def check_growth_axioms_claim(ctx: CheckContext) -> ClaimResult:
     g, r, r1, r2 = sp.symbols("gamma r r1 r2", positive=True)
     gE = sp.Lambda(r, sp.exp(g * r))

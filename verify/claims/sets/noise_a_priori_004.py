@@ -22,7 +22,7 @@ import itertools
 
 import mpmath
 
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
+from verify.claims import CheckContext, ClaimResult, Verdict, claim
 
 
 def _printed_mse(xs: list[mpmath.mpf], T: mpmath.mpf, eps: mpmath.mpf) -> mpmath.mpf:
@@ -64,23 +64,9 @@ def _exact_mse(xs: list[mpmath.mpf], T: mpmath.mpf, eps: mpmath.mpf) -> mpmath.m
     return total
 
 
-@claim(
-    "004-Sec-4.1.1-mse",
-    seed="004",
-    section="Sec. 4.1.1 (noise a priori: flip probabilities and MSE, displayed formulas)",
-    statement=(
-        "With Z_i ~ Lap(1/eps): Pr[y~_i - y_i = 1 | x_i <= T] = Pr[y~_i - y_i = -1 | x_i > T] = (1/2) e^{-eps|x_i - T|}, "
-        "E|y~_i - y_i|^2 = (1/2) e^{-eps|x_i - T|}, and E[(A~ - A)^2] = 1/(2n^2) sum_i e^{-eps|x_i-T|} + 1/n^2 "
-        "sum_{I00 u I11, i != j} (1/4) e^{-eps(|x_i-T|+|x_j-T|)} - 1/n^2 sum_{I01 u I10, i != j} (1/4) "
-        "e^{-eps(|x_i-T|+|x_j-T|)}.  Checked in mpmath: probabilities by quadrature of the Laplace density and as "
-        "Gamma(1, eps|x - T|)/2, the MSE by exact enumeration of the 2^n flip patterns (n up to 6, x_i = T included)."
-    ),
-    kind=CheckKind.NUMERIC,
-    code="verify/claims/sets/noise_a_priori_004.py",
-)
+@claim("004-Sec-4.1.1-mse")
 def check_sec_4_1_1_mse(ctx: CheckContext) -> ClaimResult:
-    rng = ctx.rng("004-sec-4.1.1")
-    n_sets = ctx.scaled(8, 3)
+    rng, n_sets = ctx.sample("004-sec-4.1.1", 8, 3)
     rows = []
     worst_p = worst_m = worst_g = mpmath.mpf(0)
     with mpmath.workdps(ctx.dps):
@@ -119,8 +105,8 @@ def check_sec_4_1_1_mse(ctx: CheckContext) -> ClaimResult:
     if ok:
         return ClaimResult(Verdict.VERIFIED, f"flip probabilities (quadrature at 25 digits, relative error {wp}) and the MSE formula "
                            f"(exact enumeration of {3 * n_sets} sets of users, error {wm} at {ctx.dps} digits) agree", ev,
-                           f"mpmath {ctx.dps} digits")
+                           ctx.mp_precision)
     return ClaimResult(Verdict.REFUTED if max(worst_p, worst_m) > mpmath.mpf(10) ** -10 else Verdict.INCONCLUSIVE,
                        f"display differs from the exact value by {max(worst_p, worst_m)}",
                        {**ev, "certificate": {"max_error_probability": wp, "max_error_mse": wm}},
-                       f"mpmath {ctx.dps} digits")
+                       ctx.mp_precision)

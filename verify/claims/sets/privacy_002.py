@@ -13,47 +13,21 @@ import dataclasses
 import mpmath
 import numpy as np
 
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
+from verify.claims import CheckContext, ClaimResult, Verdict, claim, omitted
 from smoothsens_core import calibration as cal
 from smoothsens_core.distributions import PolyPlace
 from smoothsens_core.growth import growth_exp
 from verify.audit.catalogue import catalogue
 from verify.audit.exact import abstract_loss, abstract_loss_mp, claim_result_from_audits
 
-_CODE = "verify/audit/exact/smooth.py, verify/audit/catalogue.py"
 
-
-@claim(
-    "002-Thm-8-privacy",
-    seed="002",
-    section="Sec. 3, Theorem 8 (privacy part)",
-    statement=(
-        "For 0 < gamma < eps, M(D) = q(D) + PolyPlace(SS_q^gamma(D)/gamma, eps/gamma) is eps-DP: "
-        "p_{M(D')}(y)/p_{M(D)}(y) <= e^eps for all y and neighbours D ~ D' (SS(D')/SS(D) in "
-        "[e^-gamma, e^gamma], |q(D) - q(D')| <= min(SS(D), SS(D'))).  Checked on the core's "
-        "calibrated PolyPlace mechanisms at gamma/eps = 0.1, 0.5, 0.9."
-    ),
-    kind=CheckKind.ADVERSARIAL,
-    code=_CODE,
-)
+@claim("002-Thm-8-privacy")
 def check_thm_8(ctx: CheckContext) -> ClaimResult:
     mechs = [e.mechanism for e in catalogue() if e.claim == "002-Thm-8-privacy"]
     return claim_result_from_audits(mechs, ctx, "002-thm-8")
 
 
-@claim(
-    "002-Lemma-9",
-    seed="002",
-    section="Sec. 3.1, Lemma 9",
-    statement=(
-        "f_{SS(D')/gamma, eps/gamma}(x - q(D')) / f_{SS(D)/gamma, eps/gamma}(x - q(D)) <= e^eps for all "
-        "x and neighbours D ~ D', f the PolyPlace density of Def. 6.  Checked on a grid of (eps, gamma) "
-        "= (1, 0.05), (1, 0.3), (1, 0.7), (1, 0.98), (0.1, 0.05), (5, 1) incl. shapes alpha = eps/gamma "
-        "near 1; the evidence also reports how close the supremum comes to e^eps (tightness)."
-    ),
-    kind=CheckKind.ADVERSARIAL,
-    code=_CODE,
-)
+@claim("002-Lemma-9")
 def check_lemma_9(ctx: CheckContext) -> ClaimResult:
     grid = [(1.0, 0.05), (1.0, 0.3), (1.0, 0.7), (1.0, 0.98), (0.1, 0.05), (5.0, 1.0)]
     mechs = [cal.calibrate_polyplace(eps, g, metric="hamming").mechanism(name=f"PolyPlace eps={eps:g} gamma={g:g}")
@@ -69,21 +43,9 @@ def check_lemma_9(ctx: CheckContext) -> ClaimResult:
     return res
 
 
-@claim(
-    "002-Lemma-9-proof-bound",
-    seed="002",
-    section="Sec. 3.1, proof of Lemma 9 (last paragraph)",
-    statement=(
-        "Printed: lambda_s <= min(1, SS(D)/SS(D')), used to conclude e^(-lambda_r t gamma) lambda_s <= 1 "
-        "for t in [0, 1] (step (8)).  With lambda_s = (q(D) - q(D'))/SS(D) and |q(D) - q(D')| <= "
-        "min(SS(D), SS(D')) the bound that holds is lambda_s <= min(1, SS(D')/SS(D)) = min(1, e^(lambda_r gamma))."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE,
-)
+@claim("002-Lemma-9-proof-bound")
 def check_lemma_9_proof_bound(ctx: CheckContext) -> ClaimResult:
-    rng = ctx.rng("002-lemma-9-proof")
-    n = ctx.scaled(20000, 2000)
+    rng, n = ctx.sample("002-lemma-9-proof", 20000, 2000)
     rows = []
     with mpmath.workdps(ctx.dps):
         for eps, gamma in ((1.0, 0.2), (1.0, 0.5), (1.0, 0.9)):
@@ -136,19 +98,7 @@ def check_lemma_9_proof_bound(ctx: CheckContext) -> ClaimResult:
     return ClaimResult(Verdict.INCONCLUSIVE, "corrected bound also exceeds 1 on the grid", ev, "")
 
 
-@claim(
-    "002-Thm-8-planted-gamma-above-eps",
-    seed="002",
-    section="Sec. 3, Theorem 8 (planted control)",
-    statement=(
-        "PLANTED CONTROL (deliberately wrong): PolyPlace with gamma >= eps -- eps = 1, gamma = 1.25, so "
-        "eps/gamma = 0.8 is not a valid shape; the shape is clamped to alpha = 1.05 and eps-DP is still "
-        "claimed.  Must be REFUTED (the true loss bound is alpha gamma = 1.3125)."
-    ),
-    kind=CheckKind.ADVERSARIAL,
-    code=_CODE,
-    tags=("planted",),
-)
+@claim("002-Thm-8-planted-gamma-above-eps")
 def check_planted_polyplace(ctx: CheckContext) -> ClaimResult:
     mech = cal.calibrate_polyplace(1.0, 0.5, metric="hamming").mechanism(
         name="planted: PolyPlace gamma > eps (alpha clamped)")
@@ -156,7 +106,6 @@ def check_planted_polyplace(ctx: CheckContext) -> ClaimResult:
     # clamped to alpha = 1.05; eps = 1 still claimed (the true bound is alpha gamma = 1.3125).
     mech = dataclasses.replace(mech, noise=PolyPlace(1.0, 1.05), eta=1.25, growth=growth_exp(1.25))
     return claim_result_from_audits([mech], ctx, "002-planted", expect_violation=True)
-
 
 
 omitted("002", "Lemma 11 (continuity and differentiability of the log-density along the path)",

@@ -19,10 +19,8 @@ import numpy as np
 from smoothsens_core.growth import growth_exp, growth_linear
 from smoothsens_core.sensitivity import (
     kde_chord_slope,
-    lipschitz_bounded_range,
     lipschitz_kde,
     lipschitz_threshold,
-    lipschitz_two_way_threshold,
     smooth_sensitivity_bounded_range,
     smooth_sensitivity_kde,
     smooth_sensitivity_threshold,
@@ -34,12 +32,12 @@ from smoothsens_core.sensitivity import (
 from smoothsens_core.sensitivity.brute import brute_smooth_sensitivity
 from scipy.optimize import minimize_scalar
 
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim, omitted
+from verify.claims import CheckContext, ClaimResult, Verdict, claim, omitted
+from verify.audit.blackbox.queries import builtin_query
 from verify.claims.evidence import agreement_verdict, maximise, rel_dev
 from verify.reference.queries import bounded_range_query_mp, kde_query_mp, threshold_query_mp
 from verify.reference.search import bisect_sign_change, golden_section_max
 
-_CODE = "smoothsens_core/sensitivity/"
 _REL = 1e-9
 
 
@@ -69,19 +67,7 @@ def _verdict(rows: list[dict[str, Any]], what: str, ctx: CheckContext, extra_ev:
 # ---------------------------------------------------------------------------------------------
 # 004 Lemma 4.1 (one-way threshold)
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "004-Lemma-4.1",
-    seed="004",
-    section="Sec. 4.1.3, Lemma 4.1",
-    statement=(
-        "For f_tau(x) = clip((x - T)/tau + 1/2, 0, 1) and g_E(x, x') = e^(gamma |x - x'|), the g_E-smooth "
-        "sensitivity (Lambda = inf) is B*(x) = max(1/(|x-T| + tau/2), (1/tau) e^(-gamma(|x-T| - tau/2))) for "
-        "|x - T| > tau/2 and 1/tau otherwise; phi(v) = e^(-gamma(v_x - v))/v has the single stationary point "
-        "v0 = 1/gamma, a minimum."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE + "threshold.py",
-)
+@claim("004-Lemma-4.1")
 def check_lemma_4_1(ctx: CheckContext) -> ClaimResult:
     from derivations.stationary_004 import derive_lemma_4_1
 
@@ -106,17 +92,7 @@ def check_lemma_4_1(ctx: CheckContext) -> ClaimResult:
     return res
 
 
-@claim(
-    "004-Lemma-4.1-proof",
-    seed="004",
-    section="Sec. 4.1.3, proof of Lemma 4.1 and the Note after it",
-    statement=(
-        "Proof, last line: phi(tau) = (1/tau) e^(-gamma v_x - tau) = (1/tau) e^(-gamma|x-T| - tau/2); Note: S_3 "
-        "gives the candidate (1/tau) e^(-gamma|x-T| + tau/2)."
-    ),
-    kind=CheckKind.SYMBOLIC,
-    code="derivations/stationary_004.py",
-)
+@claim("004-Lemma-4.1-proof")
 def check_lemma_4_1_proof(ctx: CheckContext) -> ClaimResult:
     from derivations.stationary_004 import derive_lemma_4_1
 
@@ -140,18 +116,7 @@ def check_lemma_4_1_proof(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 # 004 App. C.3 (bounded range)
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "004-App-C.3",
-    seed="004",
-    section="App. C.3",
-    statement=(
-        "For the printed f_tau(x) (0 outside [l - tau/2, r + tau/2], (x - l + tau/2)/W up to m = (l+r)/2, "
-        "(r + tau/2 - x)/W after, W = (r-l)/2 + tau/2) and g_E: B*(x) = max(1/|m - x|, e^(-gamma|l - tau/2 - x|)/W) "
-        "for x < l - tau/2, max(1/|m - x|, e^(-gamma|r + tau/2 - x|)/W) for x > r + tau/2, 1/W in between."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE + "bounded_range.py",
-)
+@claim("004-App-C.3")
 def check_app_c3(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("004-App-C.3")
     rows = []
@@ -181,14 +146,7 @@ def check_app_c3(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 # 004 Sec. 4.2 (two-way threshold)
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "004-Claim-4.2",
-    seed="004",
-    section="Sec. 4.2, Claim 4.2 (App. A.2)",
-    statement="The two-way f_tau of Sec. 4.2 is (1/tau)-Lipschitz on R^2 w.r.t. the Euclidean norm (and not better).",
-    kind=CheckKind.ADVERSARIAL,
-    code=_CODE + "two_way.py",
-)
+@claim("004-Claim-4.2")
 def check_claim_4_2(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("004-Claim-4.2")
     T1, T2, tau = 1.0, 2.0, 0.8
@@ -220,7 +178,7 @@ def check_claim_4_2(ctx: CheckContext) -> ClaimResult:
         return ClaimResult(Verdict.VERIFIED, f"max chord slope over {n} adversarial pairs = {best:.12g} "
                            f"<= 1/tau = {1 / tau} (attained)", ev, f"float64 search, worst pair in mpmath {ctx.dps} digits")
     if float(mp_slope) > (1 / tau) * (1 + 1e-12):
-        return ClaimResult(Verdict.REFUTED, "chord slope above 1/tau", ev, f"mpmath {ctx.dps} digits")
+        return ClaimResult(Verdict.REFUTED, "chord slope above 1/tau", ev, ctx.mp_precision)
     return ClaimResult(Verdict.INCONCLUSIVE, "bound not attained by the search", ev, "")
 
 
@@ -268,18 +226,7 @@ def lemma_4_3_printed(z: np.ndarray, T1: float, T2: float, tau: float, gamma: fl
     return out
 
 
-@claim(
-    "004-Lemma-4.3",
-    seed="004",
-    section="Sec. 4.2, Lemma 4.3",
-    statement=(
-        "The g_E-smooth sensitivity of the two-way f_tau is the printed case list over S_{0,1}, S_{0,2}, "
-        "S_{0,alpha}, S_{1,1}, S_{1,2}, S_{1,3}, S_{1,alpha} (one-way formula with the distance to the band) "
-        "and 1/tau on the band."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE + "two_way.py",
-)
+@claim("004-Lemma-4.3")
 def check_lemma_4_3(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("004-Lemma-4.3")
     T1, T2, tau, gamma = 1.0, 2.0, 0.8, 0.7
@@ -335,14 +282,7 @@ def check_lemma_4_3(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 # 004 Sec. 4.3 (Gaussian KDE)
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "004-Claim-4.4",
-    seed="004",
-    section="Sec. 4.3, Claim 4.4 (App. A.3)",
-    statement="|kappa_t(x) - kappa_t(x')| <= (e^(-1/2)/h) |x - x'|, with sup |kappa_t'| = e^(-1/2)/h attained at |x - t| = h.",
-    kind=CheckKind.SYMBOLIC,
-    code=_CODE + "kde.py",
-)
+@claim("004-Claim-4.4")
 def check_claim_4_4(ctx: CheckContext) -> ClaimResult:
     import sympy as sp
 
@@ -360,21 +300,9 @@ def check_claim_4_4(ctx: CheckContext) -> ClaimResult:
     return ClaimResult(Verdict.INCONCLUSIVE, "unexpected symbolic result", ev, "")
 
 
-@claim(
-    "004-Lemma-4.5",
-    seed="004",
-    section="Sec. 4.3, Lemma 4.5 (App. A.4)",
-    statement=(
-        "For f(x) = f0(||x - t||) and x != t, any pair (w*, z*) can be replaced by (w_L, z_L) on the line through x "
-        "and t with ||z_L - t|| = ||z* - t||, ||w_L - t|| = ||w* - t||, ||w_L - z_L|| <= ||w* - z*||, "
-        "||z_L - x|| <= ||z* - x||, so the B* objective does not decrease."
-    ),
-    kind=CheckKind.PROPERTY,
-    code=_CODE + "kde.py",
-)
+@claim("004-Lemma-4.5")
 def check_lemma_4_5(ctx: CheckContext) -> ClaimResult:
-    rng = ctx.rng("004-Lemma-4.5")
-    n = ctx.scaled(100000, 10000)
+    rng, n = ctx.sample("004-Lemma-4.5", 100000, 10000)
     worst = -np.inf
     for d in (2, 3, 5):
         t = rng.normal(size=d)
@@ -480,20 +408,7 @@ def _kde_brute(c: float, gamma: float, h: float, ctx: CheckContext) -> float:
     return _brute_1d(f, kde_query_mp(0.0, h), c * h, growth_exp(gamma), [0.0, h, -h], 8.0 * h, ctx)
 
 
-@claim(
-    "004-Lemma-4.6",
-    seed="004",
-    section="Sec. 4.3, Lemma 4.6 (App. A.4 = Lemma A.5)",
-    statement=(
-        "For x != t, c = ||x - t||/h: B*(x) = max( max_{S_1} (c/h) c_w e^(-c_w^2 c^2/2) e^(-gamma|c_z - 1| c h), "
-        "max_{S_2} |e^(-c_w^2 c^2/2) - e^(-c^2)|/(|c_w - 1| c h), max_{S_3} (c/h) c_z e^(-c_z^2 c^2/2) e^(-gamma|c_z-1|ch), "
-        "(c/h) e^(-c^2/2) ), S_1 = {c_w = phi_1(-+gamma), phi_0(c_w, c_z) = 0, c_z >< 1}, S_2 = {phi_0(c_w, 1) = 0} u {0}, "
-        "S_3 = {phi_1(-gamma) > 1} u {phi_1(gamma) < 1}, phi_0 = e^(-c_w^2 c^2/2) - (1 + c^2(c_w - c_z)c_w) e^(-c_w^2 c^2/2), "
-        "phi_1(gamma) = (h/2c)(gamma + sqrt(gamma^2 + 4/h^2))."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE + "kde.py",
-)
+@claim("004-Lemma-4.6")
 def check_lemma_4_6(ctx: CheckContext) -> ClaimResult:
     from derivations.stationary_004 import derive_kde_sets
 
@@ -575,18 +490,7 @@ def _printed_lemma_4_7(gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]:
     return max(cands.values()), {**cands, "S1 (value of the proof)": max(s1_value) if s1_value else None}
 
 
-@claim(
-    "004-Lemma-4.7",
-    seed="004",
-    section="Sec. 4.3, Lemma 4.7 (App. A.4 = Lemma A.7)",
-    statement=(
-        "For x = t: B*(t) = max( max_{S_1} (l_z/h) c_w l_z e^(-c_w^2 l_z^2/2)/e^(gamma l_z h), max_{S_2} |e^(-l_w^2/2) - 1|/(l_w h), "
-        "max_{S_3} (l_z/h) e^(-l_z^2/2)/e^(gamma l_z h) ), S_1 = {phi_0(c_w, phi_1(c_w)) = 0, l_z = phi_1(c_w)}, "
-        "S_2 = {l_w = sqrt(-2 W_{-1}(-e^(-1/2)/2) - 1)}, S_3 = {phi_1(1)}, phi_1(c_w) = h/(2c_w^2)(-gamma + sqrt(gamma^2 + 4c_w^2/h^2))."
-    ),
-    kind=CheckKind.NUMERIC,
-    code=_CODE + "kde.py",
-)
+@claim("004-Lemma-4.7")
 def check_lemma_4_7(ctx: CheckContext) -> ClaimResult:
     h = 1.0
     rows = []
@@ -640,14 +544,7 @@ def check_lemma_4_7(ctx: CheckContext) -> ClaimResult:
     return ClaimResult(Verdict.INCONCLUSIVE, "engine and brute force disagree", ev, _prec(ctx))
 
 
-@claim(
-    "004-App-A.4-derivatives",
-    seed="004",
-    section="App. A.4, eqs. (2)-(5)",
-    statement="The partial derivatives (2), (3), (4), (5) of App. A.4 equal the derivatives of the stated objectives.",
-    kind=CheckKind.SYMBOLIC,
-    code="derivations/stationary_004.py",
-)
+@claim("004-App-A.4-derivatives")
 def check_a4_derivatives(ctx: CheckContext) -> ClaimResult:
     from derivations.stationary_004 import derive_kde_partials
 
@@ -667,21 +564,9 @@ def check_a4_derivatives(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 # 004 Lemma 4.8 (linear forms)
 # ---------------------------------------------------------------------------------------------
-@claim(
-    "004-Lemma-4.8",
-    seed="004",
-    section="Sec. 4.4, Lemma 4.8 (App. A.5)",
-    statement=(
-        "For f(x) = f0(beta0 + <beta, x>), any (w*, z*) can be replaced by z_c = x + c beta/||beta||, "
-        "w_a = z_c + a beta/||beta|| with f(w_a) = f(w*), f(z_c) = f(z*), ||w_a - z_c|| <= ||w* - z*||, "
-        "||z_c - x|| <= ||z* - x||: B* reduces to one dimension."
-    ),
-    kind=CheckKind.PROPERTY,
-    code=_CODE + "linear_form.py",
-)
+@claim("004-Lemma-4.8")
 def check_lemma_4_8(ctx: CheckContext) -> ClaimResult:
-    rng = ctx.rng("004-Lemma-4.8")
-    n = ctx.scaled(100000, 10000)
+    rng, n = ctx.sample("004-Lemma-4.8", 100000, 10000)
     worst = same = 0.0
     for d in (2, 4):
         beta0, beta = rng.normal(), rng.normal(size=d)
@@ -720,26 +605,22 @@ def check_lemma_4_8(ctx: CheckContext) -> ClaimResult:
 # 004 Lemmas 3.1, 3.2 and Def. 8 on the closed forms
 # ---------------------------------------------------------------------------------------------
 def _queries(gkind: str, gamma: float, Lam: float) -> list[tuple[str, Any, Any, int]]:
+    """(name, B*, L_{f,Lambda}, d) of the built-in queries of the black-box auditor
+    (:func:`verify.audit.blackbox.queries.builtin_query`, the one owner of the query definitions)."""
     g = growth_exp(gamma) if gkind == "exp" else growth_linear(gamma)
-    out = [
-        ("threshold", lambda p: smooth_sensitivity_threshold(p[:, 0], 0.5, 0.7, g, Lam),
-         lambda p: lipschitz_threshold(p[:, 0], 0.5, 0.7, Lam), 1),
-        ("bounded range (tent)", lambda p: smooth_sensitivity_bounded_range(p[:, 0], -1, 1.5, 0.6, g, Lam),
-         lambda p: lipschitz_bounded_range(p[:, 0], -1, 1.5, 0.6, Lam), 1),
-        ("bounded range (trapezoid)", lambda p: smooth_sensitivity_bounded_range(p[:, 0], -1, 1.5, 0.6, g, Lam, "trapezoid"),
-         lambda p: lipschitz_bounded_range(p[:, 0], -1, 1.5, 0.6, Lam, "trapezoid"), 1),
-        ("two-way threshold", lambda p: smooth_sensitivity_two_way_threshold(p, 1.0, 2.0, 0.8, g, Lam),
-         lambda p: lipschitz_two_way_threshold(p, 1.0, 2.0, 0.8, Lam), 2),
+    cases = [
+        ("threshold", builtin_query("threshold", g, Lam, T=0.5, tau=0.7)),
+        ("bounded range (tent)", builtin_query("bounded-range", g, Lam, l=-1, r=1.5, tau=0.6)),
+        ("bounded range (trapezoid)", builtin_query("bounded-range", g, Lam, l=-1, r=1.5, tau=0.6, shape="trapezoid")),
+        ("two-way threshold", builtin_query("two-way", g, Lam, T1=1.0, T2=2.0, tau=0.8)),
     ]
     if math.isinf(Lam):  # KDE closed form: g_E (Lemmas 4.6-4.7) and g_L (extension), Lambda = inf
-        out.append(("KDE d=3", lambda p: smooth_sensitivity_kde(p, [0.1, 0.2, 0.3], 0.8, g),
-                    lambda p: lipschitz_kde(p, [0.1, 0.2, 0.3], 0.8), 3))
-    return out
+        cases.append(("KDE d=3", builtin_query("kde", g, Lam, t=[0.1, 0.2, 0.3], h=0.8)))
+    return [(name, q.smooth_sensitivity, q.lipschitz, q.d) for name, q in cases]
 
 
 def _def8_search(ctx: CheckContext, settings: list[tuple[str, float, float]], salt: str) -> dict[str, Any]:
-    rng = ctx.rng(salt)
-    n = ctx.scaled(20000, 2000)
+    rng, n = ctx.sample(salt, 20000, 2000)
     worst1, worst2 = 0.0, 0.0
     where1: dict[str, Any] = {}
     where2: dict[str, Any] = {}
@@ -762,15 +643,7 @@ def _def8_search(ctx: CheckContext, settings: list[tuple[str, float, float]], sa
             "pairs_per_case": n}
 
 
-@claim(
-    "004-Lemma-3.1",
-    seed="004",
-    section="Sec. 3.1.2, Lemma 3.1",
-    statement="B*(x) = sup_z L(z)/g(x, z) satisfies B*(x) >= L(x) and B*(x) <= g(x, x') B*(x') (checked on the g_E, "
-              "Lambda = inf closed forms of Sec. 4: threshold, bounded range, two-way threshold, KDE).",
-    kind=CheckKind.ADVERSARIAL,
-    code=_CODE,
-)
+@claim("004-Lemma-3.1")
 def check_lemma_3_1(ctx: CheckContext) -> ClaimResult:
     ev = _def8_search(ctx, [("exp", 0.3, math.inf), ("exp", 2.0, math.inf)], "004-Lemma-3.1")
     ok = ev["cond1_max_L_over_B"] <= 1 + 1e-12 and ev["cond2_max_B_over_gB"] <= 1 + 1e-9
@@ -779,15 +652,7 @@ def check_lemma_3_1(ctx: CheckContext) -> ClaimResult:
                        f"{ev['cond2_max_B_over_gB']:.15f}", ev, "float64 adversarial search, 1e-9")
 
 
-@claim(
-    "004-Def-8-smoothness",
-    seed="004",
-    section="Sec. 3.1.2, Def. 8",
-    statement="The closed-form B* of this package (threshold, bounded range, two-way threshold; KDE with g_L) "
-              "satisfy Def. 8 (B >= L_{f,Lambda}; B(x) <= g(x, x') B(x')) also for g_L and finite Lambda.",
-    kind=CheckKind.ADVERSARIAL,
-    code=_CODE + "_ramp.py",
-)
+@claim("004-Def-8-smoothness")
 def check_def_8(ctx: CheckContext) -> ClaimResult:
     ev = _def8_search(ctx, [("linear", 0.5, math.inf), ("linear", 3.0, 1.5), ("exp", 1.5, 0.4), ("exp", 0.2, 3.0)],
                       "004-Def-8")
@@ -826,16 +691,7 @@ def check_def_8(ctx: CheckContext) -> ClaimResult:
     return ClaimResult(Verdict.REFUTED if not ok else Verdict.INCONCLUSIVE, f"cond ok={ok}, exact={exact}", ev, "")
 
 
-@claim(
-    "004-Lemma-3.2",
-    seed="004",
-    section="Sec. 3.1.2, Lemma 3.2",
-    statement="B* is the smallest g-smooth upper bound: lowering B* at any x violates Def. 8 (B*(x) is attained: "
-              "either B*(x) = L(x), or B*(x) = L(z*)/g(x, z*) with B*(z*) >= L(z*), so B'(x) < B*(x) breaks "
-              "condition (1) at x or (2) between x and z*).",
-    kind=CheckKind.ADVERSARIAL,
-    code=_CODE,
-)
+@claim("004-Lemma-3.2")
 def check_lemma_3_2(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("004-Lemma-3.2")
     rows = []
@@ -879,18 +735,7 @@ def check_lemma_3_2(ctx: CheckContext) -> ClaimResult:
     return ClaimResult(Verdict.INCONCLUSIVE, f"ok={ok}, gap={gap}", ev, "float64")
 
 
-@claim(
-    "004-Sec-3.3-S4",
-    seed="004",
-    section="Sec. 3.3 (generic procedure, set S4)",
-    statement=(
-        "For Lambda < inf, B*(x) = max over the candidates of S0-S4, with S4 = {(w, z) : ||w - z|| = Lambda, "
-        "dPsi/dz (z, w) = 0} (the partial derivative in z at fixed w); checked on f(x) = x^2, Lambda = 0.1, "
-        "g_E(gamma = 1), x = 0."
-    ),
-    kind=CheckKind.NUMERIC,
-    code="smoothsens_core/sensitivity/generic.py (module doc: ERRATUM 004 Sec. 3.3, S4)",
-)
+@claim("004-Sec-3.3-S4")
 def check_s4(ctx: CheckContext) -> ClaimResult:
     """Definition (004 Defs. 7, 9) in mpmath: B*(0) = sup_z L(z) e^{-|z|}, L(z) = sup_{0<|w-z|<=Lambda}
     |w^2 - z^2|/|w - z| by a grid over w (endpoints included) and a golden-section search in z.
@@ -942,7 +787,7 @@ def check_s4(ctx: CheckContext) -> ClaimResult:
                                 "and the bound it gives is below B* (certified in mpmath): not a valid bound")
     if not engine_ok:
         return ClaimResult(Verdict.INCONCLUSIVE, f"engine {b_engine} disagrees with the definition {float(b_def)} (code defect?)", ev)
-    return ClaimResult(Verdict.VERIFIED, "printed procedure attains B*(0)", ev, f"mpmath {ctx.dps} digits")
+    return ClaimResult(Verdict.VERIFIED, "printed procedure attains B*(0)", ev, ctx.mp_precision)
 
 
 omitted("004", "Lemma 2.1 (Laplace mechanism, [DMNS06])", "cited prior result; its GP form, Lemma 2.3, is audited "
