@@ -26,8 +26,8 @@ def main() -> None:
 
     from smoothsens_core.calibration.tight import tight_epsilon
     from verify.proof import obligations as O
-    from verify.proof.prover import prove_le
-    from verify.proof.recheck import recheck
+    from verify.proof.prover import prove_le, prove_switching
+    from verify.proof.recheck import recheck, recheck_switching
 
     from verify.claims.sets.proofs import PAPER_OBLIGATIONS, PLANTED, TIGHT
 
@@ -39,8 +39,12 @@ def main() -> None:
         t0 = time.perf_counter()
         obj = ob.build()
         tb = time.perf_counter() - t0
-        res = prove_le(obj, max_boxes=args.max_boxes, time_limit=args.time_limit)
-        rc = recheck(res, obj) if res.status == "proven" else None
+        if ob.method == "convex-switching":  # a tangency: the convex switching lemma (prove_switching)
+            res = prove_switching(obj, ob.split, max_boxes=args.max_boxes, time_limit=args.time_limit)
+            rc = recheck_switching(res.to_json(), obj) if res.status == "proven" else None
+        else:
+            res = prove_le(obj, max_boxes=args.max_boxes, time_limit=args.time_limit)
+            rc = recheck(res, obj) if res.status == "proven" else None
         rows.append((f"{claim_of.get(ob.id, ob.id)} [{scale}]", ob.domain, res.status + ("" if res.status == ob.expect else " (EXPECTED " + ob.expect + ")"),
                      res.n_boxes, tb, res.seconds, "ok" if rc and rc.ok else ("-" if rc is None else "REJECTED"),
                      rc.seconds if rc else 0.0))

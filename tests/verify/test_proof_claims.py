@@ -77,7 +77,7 @@ def test_edited_proof_is_rejected_by_recheck_proof(proven_run, tmp_path, capsys,
 def test_planted_controls_are_refuted_with_a_certified_point():
     reg = load_registry()
     planted = [c for c in reg if "proof" in c.tags and "planted" in c.tags]
-    assert {c.id for c in planted} == {p[1] for p in P.PLANTED} and len(planted) == 3
+    assert {c.id for c in planted} == {p[1] for p in P.PLANTED} and len(planted) == 4
     for c in planted:
         assert "-planted-" in c.id
         res = c.run(CheckContext(budget=0.1))

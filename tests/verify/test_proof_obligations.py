@@ -63,7 +63,7 @@ def test_polyplace_rate_equals_eps_exactly():
 
 @pytest.mark.parametrize("ctrl_id", sorted(CONTROLS))
 def test_control_fails_to_prove_and_is_refuted_with_a_certified_point(ctrl_id):
-    res = prove_le(CONTROLS[ctrl_id].build())
+    res = O.run(CONTROLS[ctrl_id])  # prove_le, or prove_switching for a control at a tangency
     assert res.status == "refuted", (ctrl_id, res.status, res.reason)
     cx = res.counterexample
     assert Q(cx["lower"]) > 0  # ball lower end > 0

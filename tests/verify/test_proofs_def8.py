@@ -166,3 +166,85 @@ def test_kde_controls_refuted_with_certificates():
         if "KDE" in ob.id:
             res = prove_le(ob.build())
             assert res.status == "refuted" and res.counterexample["lower"]
+
+
+# --- KDE tail b >= b(64): compactified chart u = 1/sqrt(L), e^{-L} = eta u^4 a bounded remainder -----------
+def _curve_quantities_at(L):
+    """(r, b_L, D_L, D, E_P) on the curve at L from kde_curve's chart L (arb_series, exact derivatives)."""
+    from flint import arb, arb_series
+
+    a, b, D = O.kde_curve(arb_series([arb(L), 1], prec=3), "neg")
+    r = (2 * (arb(L) - 1 + (-arb(L)).exp())).sqrt()
+    bL, DL, D0 = b.coeffs()[1], D.coeffs()[1], D.coeffs()[0]
+    return r, bL, DL, D0, D0 * D0 * bL + DL
+
+
+@pytest.mark.parametrize("L", [64, 100, 400, 2500])
+def test_kde_tail_forms_equal_the_rescaled_curve_quantities(L):
+    """The compact forms R(u, eta) at u = 1/sqrt(L), eta = e^{-L} L^2 are r^k times the quantities of
+    kde_curve (series derivatives in the chart L), to 1e-12 (arb balls at 53 bits)."""
+    from flint import arb, arb_series
+
+    from verify.proof import kde_tail as K
+
+    forms = K.tail_forms()
+    r, bL, DL, D, EP = _curve_quantities_at(L)
+    u = arb_series([1 / arb(L).sqrt(), 1], prec=2)
+    eta = (-arb(L)).exp() * L * L
+    for key, ref in (("bL", r * bL), ("DL", r ** 3 * DL), ("D", r * D), ("EP", r ** 3 * EP)):
+        got = K._series_fn(forms[key])(u, eta).coeffs()[0]
+        assert abs(float((got - ref).mid())) < 1e-12, (key, L, got, ref)
+
+
+def test_kde_tail_limits_and_the_symbolic_identity_check():
+    """At b = inf (u = eta = 0): r b_L = 1, r^3 D_L = 1, r D = -1, r^3 E_P = 2 (a ~ 1/sqrt(2L),
+    b ~ sqrt(2L)).  The SymPy identity check rejects a form with its remainder dropped (E r^4/q^2
+    in r^3 D_L) or a wrong power of r."""
+    import sympy as sp
+
+    from verify.proof import kde_tail as K
+
+    assert K.tail_forms()["limits"] == {"bL": 1, "DL": 1, "D": -1, "EP": 2}
+    R = K.rescaled_forms()
+    assert all(K.identity_holds(k, R[k]) for k in ("bL", "DL", "D"))
+    q = 1 - K.E_SYM
+    assert not K.identity_holds("DL", q**2)  # the remainder -E r^4/q^2 dropped
+    assert not K.identity_holds("bL", R["bL"] * sp.sqrt(2 * (K.L_SYM - 1 + K.E_SYM)))  # r^2 b_L, not r b_L
+    # eta covers e^{-L} L^2 on the whole tail: its maximum on L >= 64 is at L = 64
+    top = K.eta_max()
+    assert top.lower() <= 0 and top.upper() >= 64**2 * math.exp(-64) and top.upper() < 1e-24
+
+
+@pytest.mark.parametrize("which", ["curve", "gE", "gL"])
+def test_kde_tail_is_part_of_the_shape_objective_and_proven_up_to_b_infinity(which):
+    from verify.proof import kde_tail as K
+    from verify.proof.functions import SeriesObjective
+
+    obj = O.build(O.KDE_SHAPE[which])
+    tails = [p for p in obj.describe()["pieces"] if p[2].startswith("tail_")]
+    assert tails and all(p[:2] == ["0", str(K.TAIL_U)] for p in tails)
+    # the tail pieces alone: proven on [0, 1/8], u = 0 (b = inf) included in a proven box
+    alone = SeriesObjective(K.tail_pieces(which), order=obj.order)
+    res = prove_le(alone)
+    assert res.status == "proven", res.reason
+    assert min(b[0][0] for b in res.boxes) == 0 and max(b[0][1] for b in res.boxes) == K.TAIL_U
+
+
+@pytest.mark.parametrize("which", ["curve", "gE", "gL"])
+def test_kde_tail_planted_margin_is_refuted_at_a_point_of_the_curve(which):
+    """The tail's sign with a 1e-6 margin (b_L >= 1e-6, D <= -1e-6, E_P >= 1e-6 for L in [64, 2^60])
+    is refuted at a certified point u > 0, and kde_curve (chart L, an independent evaluation) confirms
+    the margin fails there."""
+    from flint import arb
+
+    ob = next(o for o in O.controls() if o.id == f"control-KDE-tail-{which}-margin-1e-6")
+    res = prove_le(ob.build())
+    assert res.status == "refuted", res.reason
+    cx = res.counterexample
+    u = Q(cx["point"][0])
+    assert u > 0 and Q(cx["lower"]) > 0 and cx["mp50_confirms"] is True
+    L = 1 / (u * u)  # exact rational
+    r, bL, DL, D, EP = _curve_quantities_at(arb(L.numerator) / L.denominator)
+    m = arb(1) / 10**6
+    margin_fails = {"curve": bL < m, "gE": D > -m, "gL": EP < m}[which]
+    assert margin_fails

@@ -461,12 +461,33 @@ class Variable:
         return self.hi == math.inf
 
 
-@dataclass
 class _Variant:
-    guards: list[tuple[ArbFunction, bool]]  # (g, strict): g(box) > 0 (strict) or >= 0 must hold
-    value: ArbFunction
-    grads: list[ArbFunction] | None
-    expr: sp.Expr
+    """A smooth variant: ``guards`` [(g, strict): g(box) > 0 (strict) or >= 0 must hold], its
+    ``value`` and ``grads`` (dF/dv_i per variable, None when a derivative does not compile).  The
+    gradients are compiled on first use: most variants of an objective are excluded by their guards
+    on every box, and the symbolic derivatives (``_gradient_form``) are the bulk of a build."""
+
+    def __init__(self, guards: list[tuple[ArbFunction, bool]], value: ArbFunction, expr: sp.Expr,
+                 symbols: Sequence[sp.Symbol], fixed: frozenset[sp.Symbol]) -> None:
+        self.guards = guards
+        self.value = value
+        self.expr = expr
+        self._symbols = list(symbols)
+        self._fixed = fixed
+        self._grads: list[ArbFunction] | None = None
+        self._compiled = False
+
+    @property
+    def grads(self) -> list[ArbFunction] | None:
+        if not self._compiled:
+            zero = compile_arb(sp.Integer(0), self._symbols) if self._fixed else None
+            try:
+                self._grads = [zero if v in self._fixed else compile_arb(_gradient_form(self.expr, v), self._symbols)
+                               for v in self._symbols]
+            except TypeError:
+                self._grads = None
+            self._compiled = True
+        return self._grads
 
 
 def _symbolic_variants(expr: sp.Expr, max_leaves: int = 64) -> dict[str, Any]:
@@ -670,20 +691,11 @@ def _negate(cond: Any) -> Any:
 
 def _compile_variants(variants: list[tuple[list[tuple[sp.Expr, bool]], sp.Expr]],
                       symbols: Sequence[sp.Symbol], fixed: frozenset[sp.Symbol] = frozenset()) -> list[_Variant]:
-    """Compiled variants with their gradients; a variable in ``fixed`` (a point interval of the
+    """Compiled variants with their gradients (compiled on first use); a variable in ``fixed`` (a point interval of the
     domain: every box has width 0 in it) gets the gradient 0, which is never used -- faces and the
     mean-value form skip coordinates of width 0 -- and spares SymPy the derivative."""
-    out = []
-    zero = compile_arb(sp.Integer(0), symbols) if fixed else None
-    for guards, e in variants:
-        value = compile_arb(e, symbols)
-        try:
-            grads: list[ArbFunction] | None = [zero if v in fixed else compile_arb(_gradient_form(e, v), symbols)
-                                               for v in symbols]
-        except TypeError:
-            grads = None
-        out.append(_Variant([(compile_arb(g, symbols), strict) for g, strict in guards], value, grads, e))
-    return out
+    return [_Variant([(compile_arb(g, symbols), strict) for g, strict in guards], compile_arb(e, symbols), e, symbols,
+                     fixed) for guards, e in variants]
 
 
 @lru_cache(maxsize=4096)

@@ -44,7 +44,7 @@ from typing import Any, Callable
 import sympy as sp
 
 from .functions import Objective, Variable
-from .prover import ProofResult, SupEnclosure, enclose_sup, prove_le
+from .prover import ProofResult, SupEnclosure, SwitchingProof, enclose_sup, prove_le, prove_switching
 
 __all__ = ["Obligation", "rate_expression", "loss_rate_objective", "scale_sup_objective", "threshold_def8_objective",
            "ramp_def8_linear_objective", "kde_curve", "kde_shape_objective", "remark_3_5_example_objective", "ineq5_example_objective",
@@ -169,7 +169,8 @@ A_THR = sp.Symbol("b", nonnegative=True)  # b = |x - T|/tau - 1/2 (>= 0 outside 
 GAMMA_THR = sp.Symbol("gamma", positive=True)  # gamma tau
 
 
-def threshold_def8_objective(b_box: tuple[Fraction, Fraction], gamma_box: tuple[Fraction, Fraction]) -> Objective:
+def threshold_def8_objective(b_box: tuple[Fraction, Fraction], gamma_box: tuple[Fraction, Fraction], *,
+                             slack: Fraction = Fraction(0)) -> Objective:
     """004 Def. 8 (2) with g_E for B of 004 Lemma 4.1, local form.
 
     004 Lemma 4.1 (closed form, stated here once from the paper, as it is not in ``derivations``):
@@ -182,17 +183,26 @@ def threshold_def8_objective(b_box: tuple[Fraction, Fraction], gamma_box: tuple[
     symmetry x >= 1/2, b = x - 1/2 >= 0 and ln B = max(-ln(1 + b), -gamma b) with the active piece
     differentiated.  Obligation: F(b, gamma) = |d/db ln A_i| - gamma <= 0 with A_i the active piece
     (strictly larger; at ties both one-sided derivatives are covered by the two pieces).  Domain
-    b in [0, 19/2] (|x - T|/tau <= 10)."""
+    b in [0, 19/2] (|x - T|/tau <= 10).
+
+    Near (b, gamma tau) = (0, 1) the bound is tangent: with c = ln A_1 - ln A_2 = gamma b - ln(1 + b)
+    (piece 1 active iff c > 0), F on piece 1 is 1/(1 + b) - gamma = -dc/db, which tends to 0 along
+    the crossing c = 0 as gamma -> 1; :func:`verify.proof.prover.prove_switching` closes it (c is
+    convex in b and c(0, gamma) = 0).  ``slack`` > 0 only for the control: the bound on piece 1
+    shaved to gamma - slack (false in a sliver next to the crossing for 1 - gamma < slack)."""
     from sympy.codegen.cfunctions import log1p
 
     a, gm = A_THR, GAMMA_THR
     # in the distance to the band b = a - 1 = |x| - 1/2 >= 0 (as the core's d): exact at b = 0
     ln_a1 = -log1p(a)  # 1/(|x| + 1/2) = 1/(1 + b)
     ln_a2 = -gm * a  # e^{-gamma (|x| - 1/2)} = e^{-gamma b}
-    F = sp.Piecewise((sp.Abs(sp.diff(ln_a1, a)) - gm, ln_a1 - ln_a2 > 0), (sp.Abs(sp.diff(ln_a2, a)) - gm, True))
+    sl = _r(slack)
+    F = sp.Piecewise((sp.Abs(sp.diff(ln_a1, a)) - gm + sl, ln_a1 - ln_a2 > 0), (sp.Abs(sp.diff(ln_a2, a)) - gm, True))
+    meta = {"source": "004 Def. 8 (2), 004 Lemma 4.1", "b": "|x - T|/tau - 1/2", "gamma": "gamma tau"}
+    if slack:
+        meta["slack"] = str(slack)
     return Objective(F, [Variable(a, Q(b_box[0]), Q(b_box[1])), Variable(gm, Q(gamma_box[0]), Q(gamma_box[1]))],
-                     name="004 Lemma 4.1 B satisfies 004 Def. 8 (2) (g_E), local form",
-                     meta={"source": "004 Def. 8 (2), 004 Lemma 4.1", "b": "|x - T|/tau - 1/2", "gamma": "gamma tau"})
+                     name="004 Lemma 4.1 B satisfies 004 Def. 8 (2) (g_E), local form", meta=meta)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -245,8 +255,9 @@ def ramp_def8_linear_objective(b_box: tuple[Fraction, Fraction], gamma_box: tupl
 # ---------------------------------------------------------------------------------------------------
 #: a rational above a_W^2 = 2.51286... (b(s) < 0 there, proven as a point piece): s in [0, KDE_S_END] covers b in [0, 1]
 KDE_S_END = Fraction(2514, 1000)
-#: L = -ln(1 + s) in [0, KDE_L_END] covers b in [1, b(KDE_L_END)] (b(64) = 11.314..., b(4096) = 90.5...)
-KDE_L_END = {"test": Fraction(64), "full": Fraction(4096)}
+#: L = -ln(1 + s) in [0, KDE_L_END] covers b in [1, b(KDE_L_END)] (b(64) = 11.314...); the tail L >= 64
+#: (b >= 11.314... up to b = inf) is the compact chart u = 1/sqrt(L) in [0, 1/8] of :mod:`verify.proof.kde_tail`
+KDE_L_END = Fraction(64)
 #: windows around the turning points (L_m ~ 3.08 of D, L_P ~ 2.03 of P), where the second derivative's sign is proven
 KDE_TURN = {"D": (Fraction(283, 100), Fraction(333, 100)), "P": (Fraction(178, 100), Fraction(228, 100))}
 _KDE_N = 60  # terms of the power series of T(s) used for |s| <= 1/4
@@ -303,13 +314,16 @@ def kde_curve(v: Any, side: str) -> tuple[Any, Any, Any]:
     return a, b, D
 
 
-def _kde_pieces(which: str, scale: str, *, slack: Fraction = Fraction(0),
+def _kde_pieces(which: str, *, slack: Fraction = Fraction(0),
                 drop_turn: bool = False) -> list[tuple[Fraction, Fraction, Any]]:
     """Pieces (lo, hi, fn) of F <= 0 for the KDE shape lemmas (see :func:`kde_shape_objective`)."""
     from flint import arb  # noqa: PLC0415
 
+    from .kde_tail import tail_pieces  # noqa: PLC0415
+
     sl = arb(slack.numerator) / slack.denominator
-    Lend = KDE_L_END[scale]
+    Lend = KDE_L_END
+    tail = tail_pieces(which, slack)
 
     def pos(f: Callable[[Any, Any, Any], Any]) -> Callable[[Any], Any]:
         def fn(v: Any) -> Any:
@@ -334,7 +348,7 @@ def _kde_pieces(which: str, scale: str, *, slack: Fraction = Fraction(0),
 
         def b_neg(a, b, D):  # noqa: ANN001, ANN202 - b increasing in L
             return -b.derivative()
-        return [(Q(0), KDE_S_END, pos(b_pos)), (KDE_S_END, KDE_S_END, pos(b_end)), (Q(0), Lend, neg(b_neg))]
+        return [(Q(0), KDE_S_END, pos(b_pos)), (KDE_S_END, KDE_S_END, pos(b_end)), (Q(0), Lend, neg(b_neg))] + tail
     if which == "gE":
         lo, hi = KDE_TURN["D"]
 
@@ -355,7 +369,7 @@ def _kde_pieces(which: str, scale: str, *, slack: Fraction = Fraction(0),
         if drop_turn:  # control: D claimed decreasing on all of (1, b(L_end)] (false past b_m)
             return [(Q(0), Lend, neg(D_dec_neg))]
         return [(Q(0), KDE_S_END, pos(D_dec_pos)), (KDE_S_END, KDE_S_END, pos(b_end)), (Q(0), lo, neg(D_dec_neg)),
-                (lo, hi, neg(D_turn)), (hi, Lend, neg(D_inc_neg)), (Lend, Lend, neg(D_neg_end))]
+                (lo, hi, neg(D_turn)), (hi, Lend, neg(D_inc_neg)), (Lend, Lend, neg(D_neg_end))] + tail
     if which == "gL":
         lo, hi = KDE_TURN["P"]
 
@@ -376,40 +390,49 @@ def _kde_pieces(which: str, scale: str, *, slack: Fraction = Fraction(0),
         if drop_turn:  # control: P claimed decreasing on all of (1, b(L_end)] (false past b_P)
             return [(Q(0), Lend, neg(P_dec))]
         return [(Q(0), KDE_S_END, pos(Q_inc_pos)), (KDE_S_END, KDE_S_END, pos(b_end)), (Q(0), lo, neg(P_dec)),
-                (lo, hi, neg(P_turn)), (hi, Lend, neg(P_inc))]
+                (lo, hi, neg(P_turn)), (hi, Lend, neg(P_inc))] + tail
     raise ValueError(f"which must be 'curve', 'gE' or 'gL'; got which={which!r}")
 
 
-def kde_shape_objective(which: str, scale: str = "test", *, slack: Fraction = Fraction(0),
-                        drop_turn: bool = False) -> Any:
+def kde_shape_objective(which: str, *, slack: Fraction = Fraction(0), drop_turn: bool = False) -> Any:
     """The shape lemmas behind the KDE closed form (kde.py, 004 Lemmas 4.6/4.7 corrected), as F <= 0
     along the explicit chord-partner curve of :func:`kde_curve` (no root is solved: the implicit
-    partner alpha(b) is the point of the curve with that b).  One variable, two charts glued at
-    b = 1: v = s in [0, s_end] (b from 1 down to below 0) and v = L = -ln(1 + s) in [0, L_end]
-    (b from 1 up to b(L_end)); F is given piecewise (a :class:`SeriesObjective`, Taylor series by
-    arb_series: derivatives along the curve are exact series derivatives).
+    partner alpha(b) is the point of the curve with that b), for every radius b >= 0.  One variable v,
+    three charts (each piece reads v in its own chart; where pieces overlap in v all are proven):
+    v = s in [0, s_end] (b from 1 down to below 0), v = L = -ln(1 + s) in [0, L_end] (b from 1 up to
+    b(L_end) = 11.31) and the tail v = u = 1/sqrt(L) in [0, 1/8] (b from b(64) up to b = inf at u = 0;
+    rescaled, e^{-L} a bounded remainder: :mod:`verify.proof.kde_tail`); F is given piecewise (a
+    :class:`SeriesObjective`, Taylor series by arb_series: derivatives along the curve are exact
+    series derivatives).
 
-    ``which="curve"``: b_s < 0 on [0, s_end], b(s_end) < 0, b_L > 0 on [0, L_end]: b is a strictly
-      monotone chart, so every b in [0, b(L_end)] has exactly one chord partner alpha(b) (the
-      uniqueness kde.py's brackets rely on) and D(b) = 1/alpha(b) - b along it.
+    ``which="curve"``: b_s < 0 on [0, s_end], b(s_end) < 0, b_L > 0 on [0, inf] (tail: r b_L > 0):
+      b is a strictly monotone chart onto [0, inf) (b >= r -> inf), so every b >= 0 has exactly one
+      chord partner alpha(b) (the uniqueness kde.py's brackets rely on) and D(b) = 1/alpha(b) - b.
     ``which="gE"``: D decreasing on [0, 1] (D_s > 0), D_L < 0 on [0, L_m-], D_LL > 0 on the window
-      around L_m, D_L > 0 up to L_end, D(L_end) < 0 (with D(1) = 0: D > 0 on [0, 1), D < 0 on
-      (1, b(L_end)], unimodal there) -- the facts the g_E candidate set of kde.py needs: b1 with
-      D(b1) = g unique in (0, 1), {D < -g} = (b2, b3) an interval.
+      around L_m, D_L > 0 from there to L = inf (tail: r^3 D_L > 0), D(L_end) < 0 and D < 0 on the
+      tail (r D < 0) (with D(1) = 0: D > 0 on [0, 1), D < 0 on (1, inf), unimodal there) -- the
+      facts the g_E candidate set of kde.py needs: b1 with D(b1) = g unique in (0, 1), {D < -g} =
+      (b2, b3) an interval, D - g < 0 on (b1, inf).
     ``which="gL"``: Q = 1/D - b increasing on (0, 1) (D_s + D^2 b_s > 0, regular at b = 1), and
-      P = b - 1/D unimodal on (1, b(L_end)] (sign P_b = sign(D^2 b_L + D_L) =: E: E < 0, then
-      E_L > 0 on the window around L_P, then E > 0) -- the facts of the g_L candidate set.
+      P = b - 1/D unimodal on (1, inf) (sign P_b = sign(D^2 b_L + D_L) =: E: E < 0, then E_L > 0 on
+      the window around L_P, then E > 0 up to L = inf, tail: r^3 E > 0) -- the facts of the g_L
+      candidate set.
     Controls: ``drop_turn`` claims D (resp. P) monotone across its turning point (must come back
-    refuted); ``slack`` adds a constant to every piece (a margin claimed on the signs)."""
+    refuted; those objectives stop at L_end); ``slack`` adds a constant to every piece (a margin
+    claimed on the signs); the tail's own controls are :func:`verify.proof.kde_tail.tail_control_objective`."""
     from .functions import SeriesObjective  # noqa: PLC0415
+    from .kde_tail import TAIL_U  # noqa: PLC0415
 
-    pieces = _kde_pieces(which, scale, slack=slack, drop_turn=drop_turn)
+    pieces = _kde_pieces(which, slack=slack, drop_turn=drop_turn)
     order = 4 if which in ("gE", "gL") else 3
     return SeriesObjective(pieces, name=f"KDE chord-partner curve: {which} shape lemmas", order=order,
                            meta={"source": "004 Sec. 4.3, Lemmas 4.5-4.7 (kde.py closed form)", "which": which,
-                                 "scale": scale, "s_end": str(KDE_S_END), "L_end": str(KDE_L_END[scale]),
+                                 "s_end": str(KDE_S_END), "L_end": str(KDE_L_END),
+                                 "tail": None if drop_turn else {"chart": "u = 1/sqrt(L)", "u": ["0", str(TAIL_U)],
+                                                                 "remainder": "e^{-L} = eta u^4, eta in [0, 64^2 e^{-64}]"},
                                  "turn": {k: [str(x) for x in v] for k, v in KDE_TURN.items()}, "slack": str(slack),
                                  "drop_turn": drop_turn})
+
 
 # ---------------------------------------------------------------------------------------------------
 # printed numbers: arb enclosures (a point box in the statement's parameters)
@@ -537,6 +560,10 @@ class Obligation:
     build: Callable[[], Objective]
     expect: str = "proven"
     prove: dict[str, Any] = field(default_factory=dict)
+    #: "branch-and-bound" (prove_le on ``build()``) or "convex-switching" (prove_switching on
+    #: ``build()`` split at b = ``split``: a tangency that plain subdivision cannot close)
+    method: str = "branch-and-bound"
+    split: Fraction | None = None
 
 
 def catalogue(scale: str = "test") -> list[Obligation]:
@@ -551,8 +578,9 @@ def catalogue(scale: str = "test") -> list[Obligation]:
     pp_g = (Q(1, 100), Q(3, 10)) if full else (Q(1, 20), Q(1, 5))
     cor_box = ({"p": (Q(2), Q(4)), "theta": (Q(1), Q(2))}, (Q(1, 100), Q(1, 50))) if full else \
         ({"p": (Q(2), Q(9, 4)), "theta": (Q(1), Q(5, 4))}, (Q(1, 100), Q(1, 50)))
-    # gamma tau in (15/16, 1) is left out: at (b, gamma) = (0, 1) the bound is tangent (F = 0 at the
-    # band edge) and the crossing of the two pieces runs into that point, so subdivision never ends
+    # gamma tau in [15/16, 1] by the convex switching lemma (THR_TANGENT below): at (b, gamma) = (0, 1)
+    # the bound is tangent (F = 0 at the band edge) and the crossing of the two pieces runs into that
+    # point, so plain subdivision never ends there
     thr_gamma = [(Q(1, 20), Q(15, 16)), (Q(1), Q(2))]
 
     def fmt(box: tuple[dict, tuple]) -> str:
@@ -581,6 +609,13 @@ def catalogue(scale: str = "test") -> list[Obligation]:
                               "|(ln B)'(x)| <= gamma tau for B of Lemma 4.1 (g_E), i.e. B(x) <= e^{gamma|x-x'|} B(x')",
                               f"|x - T|/tau in [1/2, 10], gamma tau in [{lo}, {hi}]",
                               lambda lo=lo, hi=hi: threshold_def8_objective((Q(0), Q(19, 2)), (lo, hi))))
+    obs.append(Obligation(THR_TANGENT, "004 Def. 8 (2), Lemma 4.1",
+                          "|(ln B)'(x)| <= gamma tau for B of Lemma 4.1 (g_E), i.e. B(x) <= e^{gamma|x-x'|} B(x'), "
+                          "at the tangency gamma tau -> 1",
+                          f"|x - T|/tau in [1/2, 10], gamma tau in [15/16, 1] (convex switching lemma on "
+                          f"|x - T|/tau - 1/2 <= {THR_SPLIT}, branch and bound beyond)",
+                          lambda: threshold_def8_objective((Q(0), Q(19, 2)), (Q(15, 16), Q(1))),
+                          method="convex-switching", split=THR_SPLIT))
     # 004 Def. 8 (2) with g_L for the ramp-profile closed forms: gamma w in [0, 64] (the dyadic point
     # gamma w = 1, where the active piece of 1/B changes, is a bisection point of the domain)
     obs.append(Obligation(RAMP_GL, "004 Def. 8 (2), Lemma 4.1, App. C.3, Lemma 4.3 (g_L)",
@@ -589,13 +624,14 @@ def catalogue(scale: str = "test") -> list[Obligation]:
                           "B(x) <= (1 + gamma|x - x'|) B(x')",
                           f"d(x)/w in [0, inf), gamma w in [0, {RAMP_GL_GMAX}]",
                           lambda: ramp_def8_linear_objective((Q(0), INF), (Q(0), Q(RAMP_GL_GMAX)))))
-    for which, what in (("curve", "b strictly monotone along the chord-partner curve (alpha(b) unique)"),
-                        ("gE", "D decreasing on [0, 1], D < 0 and unimodal on (1, b_end] (g_E candidate set)"),
-                        ("gL", "Q = 1/D - b increasing on (0, 1), P = b - 1/D unimodal on (1, b_end] (g_L candidate set)")):
+    for which, what in (("curve", "b strictly monotone along the chord-partner curve (alpha(b) unique for every b >= 0)"),
+                        ("gE", "D decreasing on [0, 1], D < 0 and unimodal on (1, inf) (g_E candidate set)"),
+                        ("gL", "Q = 1/D - b increasing on (0, 1), P = b - 1/D unimodal on (1, inf) (g_L candidate set)")):
         obs.append(Obligation(KDE_SHAPE[which], "004 Sec. 4.3, Lemmas 4.5-4.7 (kde.py closed form)", what,
-                              f"b in [0, b(L = {KDE_L_END[scale]})] (b(64) = 11.31, b(4096) = 90.5), via s in "
-                              f"[0, {KDE_S_END}] and L = -ln(1 + s) in [0, {KDE_L_END[scale]}]",
-                              lambda which=which: kde_shape_objective(which, scale)))
+                              f"b in [0, inf): s in [0, {KDE_S_END}] (b <= 1), L = -ln(1 + s) in [0, {KDE_L_END}] "
+                              f"(1 <= b <= b({KDE_L_END}) = 11.31), u = 1/sqrt(L) in [0, 1/8] (b >= 11.31, u = 0 is "
+                              "b = inf; e^{-L} = eta u^4, eta in [0, 64^2 e^{-64}])",
+                              lambda which=which: kde_shape_objective(which)))
     obs.append(Obligation(REMARK_35, "004 Remark after Lemma 3.5",
                           "Lemma 3.3 eps = 1.44 (2 decimals), [NRS07] eps = 3, Lemma 3.5 eps = 1.025, [BS19] eps = "
                           "1.125 (12 decimals) at gamma = 0.1, eta = 0.5, p = nu = 4",
@@ -605,8 +641,13 @@ def catalogue(scale: str = "test") -> list[Obligation]:
                           "ln(beta/alpha)/k >= 8.4 at k = 1, alpha = 1e-4, beta = 1/2 (so eps > ln(beta/alpha)/k "
                           "gives eps > 8.4)", "k = 1, alpha = 1/10000, beta = 1/2 (the example's numbers, exact)",
                           ineq5_example_objective))
+    obs.extend(_cond1_obligations())  # 004 Def. 8 (1) for the ramp-profile closed forms (def8_cond1.py)
     return obs
 
+
+#: 004 Lemma 4.1 with Def. 8 (2) at the tangency gamma tau in [15/16, 1] (verify.proof.prover.prove_switching)
+THR_TANGENT = "004-Lemma-4.1-Def-8-(2)-gamma[15/16,1]"
+THR_SPLIT = Q(1, 4)  # b = |x - T|/tau - 1/2 <= 1/4: the corner where the switching lemma is used
 
 #: ids of the obligations added for 004 Def. 8 and the printed numbers (verify/claims/sets/proofs_def8.py)
 RAMP_GL = "004-ramp-Def-8-(2)-g_L"
@@ -651,6 +692,20 @@ def controls() -> list[Obligation]:
         Obligation("control-KDE-P-monotone-across-turn", "control (planted)",
                    "P = b - 1/D decreasing on all of (1, b(64)] (the turning point b_P dropped): must fail",
                    "L in [0, 64]", lambda: kde_shape_objective("gL", drop_turn=True), expect="refuted"),
+        *[Obligation(f"control-KDE-tail-{w}-margin-1e-6", "control (planted)",
+                     f"the KDE tail with the sign's margin shifted by 1e-6: {txt} for all L in [64, 2^60] "
+                     f"(true for b < {where}, beyond the former window b <= b(4096) = 90.5; the quantity tends to "
+                     "0): must fail",
+                     "u = 1/sqrt(L) in [2^-30, 1/8] (L in [64, 2^60]), e^{-L} = eta u^4, eta in [0, 64^2 e^{-64}]",
+                     lambda w=w: _kde_tail_control(w), expect="refuted")
+          for w, txt, where in (("curve", "b_L >= 1e-6", "1e6"), ("gE", "D <= -1e-6", "1e6"),
+                                ("gL", "D^2 b_L + D_L >= 1e-6", "126"))],
+        Obligation("control-Lemma-4.1-Def-8-tangency-bound-minus-1e-6", "control (planted)",
+                   "|(ln B)'| <= gamma tau - 1e-6 where the piece 1/(|x - T| + tau/2) of B is active (Lemma 4.1, g_E), "
+                   "at the tangency: must fail next to the crossing for 1 - gamma tau < 1e-6",
+                   "|x - T|/tau in [1/2, 10], gamma tau in [15/16, 1]",
+                   lambda: threshold_def8_objective((Q(0), Q(19, 2)), (Q(15, 16), Q(1)), slack=Q(1, 10**6)),
+                   expect="refuted", method="convex-switching", split=THR_SPLIT),
         Obligation("control-Remark-3.5-lemma-3.5-minus-1e-6", "control (planted)",
                    "Lemma 3.5 eps printed as 1.025 - 1e-6 (12 decimals): must fail",
                    "gamma = 1/10, eta = 1/2, p = nu = 4",
@@ -659,7 +714,26 @@ def controls() -> list[Obligation]:
                    "ln(beta/alpha)/k >= ln(5000) + 1e-6 (the exact threshold 1e-6 too high): must fail",
                    "k = 1, alpha = 1/10000, beta = 1/2",
                    lambda: ineq5_example_objective(Fraction(math.log(5000)) + Q(1, 10**6)), expect="refuted"),
+        *_cond1_controls(),
     ]
+
+
+def _cond1_obligations() -> list[Obligation]:
+    from .def8_cond1 import obligations as cond1  # noqa: PLC0415 - def8_cond1 imports Obligation from here
+
+    return cond1()
+
+
+def _cond1_controls() -> list[Obligation]:
+    from .def8_cond1 import controls as cond1  # noqa: PLC0415
+
+    return cond1()
+
+
+def _kde_tail_control(which: str) -> Any:
+    from .kde_tail import tail_control_objective  # noqa: PLC0415
+
+    return tail_control_objective(which, Fraction(1, 10**6))
 
 
 def _m_dropped() -> Objective:
@@ -692,6 +766,9 @@ def build(obligation_id: str, scale: str = "test") -> Objective:
     raise ValueError(f"unknown obligation id {obligation_id!r}")
 
 
-def run(ob: Obligation, **kw: Any) -> ProofResult:
-    """prove_le on the obligation's objective (keyword arguments passed through)."""
+def run(ob: Obligation, **kw: Any) -> ProofResult | SwitchingProof:
+    """prove_le (or prove_switching, by ``ob.method``) on the obligation's objective (keyword
+    arguments passed through)."""
+    if ob.method == "convex-switching":
+        return prove_switching(ob.build(), ob.split, **{**ob.prove, **kw})
     return prove_le(ob.build(), **{**ob.prove, **kw})

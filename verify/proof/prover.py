@@ -22,6 +22,7 @@ the leaf boxes, which form a proof of F - upper <= 0.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -30,10 +31,13 @@ from typing import Any, Sequence
 
 from flint import arb
 
+import sympy as sp
+
 from .functions import ArbFunction, Objective, OnBox, ball, lower_fraction, upper_fraction, workprec
 
 __all__ = ["Box", "ProofResult", "SupEnclosure", "prove_le", "enclose_sup", "CallableObjective", "box_to_json",
-           "box_from_json", "DEFAULT_PREC"]
+           "box_from_json", "DEFAULT_PREC", "SWITCHING_LEMMA", "SWITCHING_PARTS", "switching_parts", "SwitchingProof",
+           "prove_switching"]
 
 Box = list  # list of (Fraction, Fraction), one pair per variable
 DEFAULT_PREC = 96  # bits of arb working precision
@@ -373,3 +377,163 @@ def enclose_sup(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, width: 
         proof = ProofResult("proven", obj.describe(), list(dom), upper, [b for b, _ in leaves], [u for _, u in leaves],
                             count, time.perf_counter() - t0, prec, reason=f"sup enclosure: F <= {float(upper):.17g}")
     return SupEnclosure(best_lo, upper, best_pt, obj.to_original(best_pt), proof, count, time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------------------------------------------
+# a tangency: the convex switching lemma (derivative-sign box + face + branch and bound)
+# ---------------------------------------------------------------------------------------------------
+#: The lemma behind :func:`prove_switching`, stated once (recorded in every such proof).
+SWITCHING_LEMMA = (
+    "convex switching lemma: let F = Piecewise((F1, c > 0), (F2, otherwise)) on K = [b0, s] x G with (i) F1 = -dc/db "
+    "identically (SymPy), (ii) d^2c/db^2 >= 0 on K (derivative-sign box), (iii) c(b0, g) <= 0 for g in G (the face "
+    "b = b0, one dimension fewer), (iv) F2 <= 0 on K.  Then F <= 0 on K: where c <= 0, F = F2 <= 0; where "
+    "c(b, g) > 0, b > b0 by (iii) and dc/db is nondecreasing on [b0, b] by (ii), so (b - b0) dc/db(b, g) >= "
+    "c(b, g) - c(b0, g) > 0 and F1 = -dc/db(b, g) < 0.  With (v) F <= 0 on [s, b1] x G by branch and bound, "
+    "F <= 0 on [b0, b1] x G.")
+#: The parts of a switching proof, each an ordinary proof of (part) <= 0 on its own box.
+SWITCHING_PARTS = ("regular", "off_branch", "convexity", "face")
+
+
+def switching_parts(full: Objective, split: Fraction) -> dict[str, Any]:
+    """The four objectives of the convex switching lemma (:data:`SWITCHING_LEMMA`) for ``full``, an
+    Objective F = Piecewise((F1, c > 0), (F2, True)) on [b0, b1] x G (b the first variable, bounded),
+    split at b = ``split`` (b0 < split < b1), all derived here from F by SymPy:
+
+    ``regular``    F on [split, b1] x G (plain branch and bound, away from the tangency);
+    ``off_branch`` F2 on [b0, split] x G;  ``convexity`` -d^2c/db^2 on [b0, split] x G;
+    ``face``       c(b0, g) on G (b eliminated);
+    and ``identity``: F1 + dc/db simplified by SymPy (the lemma needs 0).  Raises ValueError when F
+    is not of that form."""
+    F = full.expr
+    if not (isinstance(F, sp.Piecewise) and len(F.args) == 2 and F.args[1].cond == sp.true):
+        raise ValueError(f"the switching lemma needs F = Piecewise((F1, c > 0), (F2, True)); got {F}")
+    (F1, cond), (F2, _) = F.args
+    if not (isinstance(cond, sp.StrictGreaterThan) and cond.rhs == 0):
+        raise ValueError(f"the switching lemma needs a condition c > 0; got {cond}")
+    c = cond.lhs
+    v0, rest = full.variables[0], list(full.variables[1:])
+    if v0.halfline:
+        raise ValueError("the switching variable b must have a bounded range")
+    b, b0, b1 = v0.symbol, Fraction(v0.lo), Fraction(v0.hi)
+    split = Fraction(split)
+    if not b0 < split < b1:
+        raise ValueError(f"split must be in ({b0}, {b1}); got split={split}")
+    Var = type(v0)
+    corner = [Var(b, b0, split)] + rest
+    dc = sp.diff(c, b)
+    face = sp.simplify(c.subs(b, sp.Rational(b0.numerator, b0.denominator)))
+    name = full.name or "F"
+    return {
+        "regular": Objective(F, [Var(b, split, b1)] + rest, name=f"{name} on b >= {split}", meta=full.meta),
+        "off_branch": Objective(F2, corner, name=f"{name}: off branch F2 on b <= {split}", meta=full.meta),
+        "convexity": Objective(-sp.diff(c, b, 2), corner, name=f"{name}: -d^2c/db^2 on b <= {split}", meta=full.meta),
+        "face": Objective(face, rest, name=f"{name}: c on the face b = {b0}", meta=full.meta),
+        "identity": sp.simplify(F1 + dc), "pieces": {"F1": str(F1), "c": str(c), "F2": str(F2), "dc/db": str(dc)},
+    }
+
+
+@dataclass
+class SwitchingProof:
+    """Outcome of :func:`prove_switching`: ``status`` "proven" (all four parts proven and the
+    identity exact), "refuted" (a certified point with F > 0, ``counterexample`` / ``box`` from plain
+    branch and bound on the corner) or "undecided"; ``parts`` the ProofResult of each part."""
+
+    status: str
+    objective: dict[str, Any]
+    domain: list[tuple[Fraction, Fraction]]
+    split: Fraction
+    identity: str
+    parts: dict[str, ProofResult] = field(default_factory=dict)
+    seconds: float = 0.0
+    prec: int = DEFAULT_PREC
+    reason: str = ""
+    counterexample: dict[str, Any] | None = None
+    box: list[tuple[Fraction, Fraction]] | None = None
+    bound: Any = None
+    n_boxes: int = 0
+    threshold: Fraction = Fraction(0)
+
+    @property
+    def boxes(self) -> list:
+        return [b for p in self.parts.values() for b in p.boxes]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status, "combine": "convex-switching", "lemma": SWITCHING_LEMMA, "objective": self.objective,
+            "domain": box_to_json(self.domain), "threshold": str(self.threshold), "split": str(self.split),
+            "identity": self.identity, "seconds": self.seconds, "prec": self.prec, "reason": self.reason,
+            "n_boxes": self.n_boxes, "parts": {k: p.to_json() for k, p in self.parts.items()}}
+        if self.box is not None:
+            out["box"] = box_to_json(self.box)
+            out["bound"] = str(self.bound)
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample
+        return out
+
+
+def prove_switching(full: Objective, split: Fraction, *, max_boxes: int = 200_000, time_limit: float | None = None,
+                    prec: int = DEFAULT_PREC, **kw: Any) -> SwitchingProof:
+    """Prove F <= 0 on full's box where plain branch and bound cannot finish because F touches 0 at
+    a corner (a tangency): the convex switching lemma on [b0, split] x G and :func:`prove_le` on
+    [split, b1] x G (:data:`SWITCHING_LEMMA`).  If the identity or a part fails, plain branch and
+    bound on the corner looks for a certified point with F > 0 ("refuted"); else "undecided"."""
+    t0 = time.perf_counter()
+    parts = switching_parts(full, split)
+    ident = parts["identity"]
+    results: dict[str, ProofResult] = {}
+    failed = [] if ident == 0 else [f"the identity F1 = -dc/db fails (F1 + dc/db = {ident})"]
+    for name in SWITCHING_PARTS:
+        left = None if time_limit is None else max(1.0, time_limit - (time.perf_counter() - t0))
+        res = prove_le(parts[name], max_boxes=max_boxes, time_limit=left, prec=prec, **kw)
+        results[name] = res
+        if res.status != "proven":
+            failed.append(f"part {name} {res.status}: {res.reason}")
+    n = sum(r.n_boxes for r in results.values())
+    common = dict(objective=full.describe(), domain=list(full.domain()), split=Fraction(split), identity=str(ident),
+                  parts=results, prec=prec)
+    if not failed:
+        return SwitchingProof("proven", seconds=time.perf_counter() - t0, n_boxes=n,
+                              reason=f"convex switching lemma at b <= {split}, branch and bound beyond", **common)
+    # a certified point with F > 0 refutes F <= 0 (a failed convexity / face part alone does not):
+    # from the regular part, else from plain branch and bound on the corner
+    bad = results["regular"]
+    if bad.status != "refuted":
+        cert = _tangency_search(full, Fraction(split), prec)
+        if cert is not None:
+            return SwitchingProof("refuted", seconds=time.perf_counter() - t0, n_boxes=n, reason="; ".join(failed),
+                                  counterexample=cert[0], box=cert[1], bound=cert[0]["lower"], **common)
+        corner = list(full.domain())
+        corner[0] = (corner[0][0], Fraction(split))
+        left = None if time_limit is None else max(1.0, time_limit - (time.perf_counter() - t0))
+        bad = prove_le(full, box=corner[:1], max_boxes=max_boxes, time_limit=left, prec=prec, **kw)
+        n += bad.n_boxes
+    if bad.status == "refuted":
+        return SwitchingProof("refuted", seconds=time.perf_counter() - t0, n_boxes=n, reason="; ".join(failed),
+                              counterexample=bad.counterexample, box=bad.box, bound=bad.bound, **common)
+    return SwitchingProof("undecided", seconds=time.perf_counter() - t0, n_boxes=n, reason="; ".join(failed),
+                          box=bad.box, bound=bad.bound, **common)
+
+
+def _tangency_search(full: Objective, split: Fraction, prec: int) -> tuple[dict[str, Any], list] | None:
+    """A certified point with F > 0 next to the face b = b0 of the corner [b0, split] x G, where a
+    tangency sits and plain subdivision does not reach: b = b0 + (split - b0) 2^-k (k = 1..80) with
+    the other variables at the corners of G and at 2^-j (j = 1..40) from them.  The point and the
+    one-point box, or None."""
+    dom = list(full.domain())
+    b0 = dom[0][0]
+    others = []
+    for lo, hi in dom[1:]:
+        vals = {lo, hi}
+        for j in range(1, 41):
+            vals.update({lo + (hi - lo) / 2**j, hi - (hi - lo) / 2**j})
+        others.append(sorted(vals, key=lambda q: min(q - lo, hi - q)))  # the corners first
+    if len(others) > 1:  # the corners and their nearest points only (the product grows fast)
+        others = [v[:6] for v in others]
+    with workprec(prec):
+        for rest in itertools.product(*others):
+            for k in range(1, 81):
+                pt = [b0 + (split - b0) / 2**k, *rest]
+                cert = _certify_point(full, pt, Fraction(0))
+                if cert is not None and cert.get("mp50_confirms") is not False:
+                    return cert, [(q, q) for q in pt]
+    return None

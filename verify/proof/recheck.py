@@ -14,6 +14,13 @@ a claimed upper bound of F on each) and the objective rebuilt from its SymPy exp
     that the boxes tile it -- a removed box leaves a region without a box, a duplicated or
     overlapping box a region that does not split.
 
+A proof by the convex switching lemma (:func:`verify.proof.prover.prove_switching`, a tangency)
+is re-checked by :func:`recheck_switching`: the four part objectives are derived afresh from the
+rebuilt F and the recorded split (which must lie inside the b-range), the identity F1 = -dc/db is
+re-simplified by SymPy, and each part's box list is re-checked by :func:`recheck` against its own
+fresh objective (so the corner [b0, split] x G and the rest [split, b1] x G, which tile F's domain,
+are each covered; the face is checked on G).
+
 The re-checker shares the ball translation (:mod:`verify.proof.functions`) with the prover, not
 its search: it trusts no bound and no box of the proof.
 """
@@ -27,9 +34,9 @@ from typing import Any, Sequence
 
 
 from .functions import upper_fraction, workprec
-from .prover import ProofResult, box_from_json
+from .prover import SWITCHING_PARTS, ProofResult, box_from_json, switching_parts
 
-__all__ = ["RecheckResult", "recheck", "covers"]
+__all__ = ["RecheckResult", "recheck", "recheck_switching", "covers"]
 
 
 @dataclass(frozen=True)
@@ -117,3 +124,35 @@ def recheck(proof: dict[str, Any] | ProofResult, objective: Any, *, prec: int = 
             if len(problems) >= 20:
                 break
     return RecheckResult(not problems, problems, len(boxes), prec, time.perf_counter() - t0)
+
+
+def recheck_switching(proof: dict[str, Any], objective: Any, *, prec: int = 128) -> RecheckResult:
+    """Re-check a convex-switching proof (:meth:`verify.proof.prover.SwitchingProof.to_json`) of
+    F <= 0 against ``objective`` (F rebuilt): every part re-checked against its objective derived
+    here from F and the split, the identity re-simplified, the domain and threshold F's own."""
+    t0 = time.perf_counter()
+    if proof.get("status") != "proven":
+        return RecheckResult(False, [f"status is {proof.get('status')!r}, not 'proven'"], 0, prec, 0.0)
+    problems: list[str] = []
+    if Fraction(proof.get("threshold", "0")) != 0:
+        problems.append(f"the proof's threshold {proof.get('threshold')} is not 0")
+    if tuple(box_from_json(proof["domain"])) != tuple(objective.domain()):
+        problems.append(f"the proof's domain {proof['domain']} is not the objective's domain")
+    try:
+        parts = switching_parts(objective, Fraction(proof["split"]))
+    except ValueError as exc:
+        return RecheckResult(False, problems + [f"the switching lemma does not apply: {exc}"], 0, prec,
+                             time.perf_counter() - t0)
+    if parts["identity"] != 0:
+        problems.append(f"the identity F1 = -dc/db fails on the rebuilt F (F1 + dc/db = {parts['identity']})")
+    recorded = proof.get("parts") or {}
+    if set(recorded) != set(SWITCHING_PARTS):
+        problems.append(f"the proof's parts {sorted(recorded)} are not the lemma's {sorted(SWITCHING_PARTS)}")
+    n = 0
+    for name in SWITCHING_PARTS:
+        if name not in recorded:
+            continue
+        rc = recheck(dict(recorded[name]), parts[name], prec=prec, monotone={})
+        n += rc.n_boxes
+        problems += [f"part {name}: {p}" for p in rc.problems]
+    return RecheckResult(not problems, problems[:20], n, prec, time.perf_counter() - t0)

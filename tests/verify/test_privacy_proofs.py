@@ -1,0 +1,99 @@
+"""Rate proofs attached to the privacy claims they imply (verify.claims.sets.proofs.PRIVACY_PROOFS,
+@proof_for; issue 16): proven with the box and the reduction stated, a planted false rate refuted,
+the quick profile leaving heavy proofs out, one run shared by the rate claim and the privacy claim."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+pytest.importorskip("flint")
+
+from verify.claims import CheckContext, ClaimResult, Verdict  # noqa: E402
+from verify.claims.registry import PROOFS, load_registry  # noqa: E402
+from verify.claims.sets import proofs as P  # noqa: E402
+from verify.serialise import jsonable  # noqa: E402
+
+TESTED = ClaimResult(Verdict.VERIFIED, "tested: no certified violation", {"audits": 5}, "mpmath 50 digits")
+
+
+#: the privacy claims whose rate proofs take seconds (the other two rest on proofs tagged "heavy",
+#: 11 s and 24 s on an idle core: run by the default audit, and their obligations by test_proof_obligations)
+LIGHT = ["004-Lemma-3.5-privacy", "002-Thm-8-privacy"]
+#: two light obligations standing in for a claim that rests on several (as 004-Cor-3.2-privacy does)
+PAIR = P._PrivacyProof(("004-Cor-3.2-scale-sup", "004-Lemma-3.5-rate"), P.COR_REDUCTION, "m >= 1 outputs", "test")
+
+
+@pytest.fixture(scope="module")
+def attached() -> dict[str, ClaimResult]:
+    load_registry()
+    out = {cid: PROOFS[cid](CheckContext(), TESTED) for cid in LIGHT}
+    out["pair"] = P._privacy_proof("004-Cor-3.2-privacy", PAIR)(CheckContext(), TESTED)
+    return out
+
+
+def test_every_privacy_proof_is_attached_to_a_registered_claim():
+    reg = load_registry()
+    assert set(P.PRIVACY_PROOFS) == {"004-Lemma-3.3-privacy", "004-Cor-3.2-privacy", "004-Lemma-3.5-privacy",
+                                     "002-Thm-8-privacy"}
+    for cid in P.PRIVACY_PROOFS:
+        assert reg.get(cid) is not None and cid in PROOFS
+
+
+@pytest.mark.parametrize("cid", [*LIGHT, "pair"])
+def test_privacy_claim_is_proven_with_its_box_and_reduction_and_rechecks(attached, cid):
+    res, spec = attached[cid], P.PRIVACY_PROOFS.get(cid, PAIR)
+    assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
+    ev = jsonable(res.to_json())["evidence"]
+    assert ev["proof"]["relies_on"] == [spec.reduction]
+    for ob in spec.obligations:  # every rate box is named in the domain, against the claim's full range
+        assert ob in ev["domain"]
+    assert spec.full_range in ev["domain"] and "stays tested" in ev["domain"]
+    assert ev["tested"]["evidence"] == {"audits": 5}
+    rc = P.recheck_evidence(ev)
+    assert rc.ok, rc.problems
+
+
+def test_heavy_privacy_proofs_name_their_obligations():
+    assert P.PRIVACY_PROOFS["004-Cor-3.2-privacy"].obligations == ("004-Cor-3.2-scale-sup", "004-Cor-3.2-rate-m3")
+    assert P.PRIVACY_PROOFS["004-Lemma-3.3-privacy"].obligations == ("004-Lemma-3.3-rate",)
+    for cid in ("004-Cor-3.2-privacy", "004-Lemma-3.3-privacy"):
+        assert P._proof_is_heavy(P.PRIVACY_PROOFS[cid].obligations)
+
+
+def test_a_proof_resting_on_two_obligations_rejects_a_dropped_or_edited_part(attached):
+    ev = jsonable(attached["pair"].to_json())["evidence"]
+    assert [p["obligation"] for p in ev["proof"]["parts"]] == list(PAIR.obligations)
+    dropped = copy.deepcopy(ev)
+    dropped["proof"]["parts"] = dropped["proof"]["parts"][1:]
+    assert not P.recheck_evidence(dropped).ok
+    edited = copy.deepcopy(ev)
+    part = edited["proof"]["parts"][1]["proof"]
+    part["boxes"] = part["boxes"][1:]
+    part["bounds"] = part["bounds"][1:]
+    assert not P.recheck_evidence(edited).ok
+
+
+def test_a_planted_false_rate_attached_to_a_privacy_claim_is_refuted_not_proven():
+    spec = P._PrivacyProof(("control-GenCauchy-tight-eta-plus-1e-6",), P.GP_REDUCTION, "p > 1", "planted")
+    res = P._privacy_proof("004-Lemma-3.3-privacy", spec)(CheckContext(), TESTED)
+    assert res.verdict is Verdict.REFUTED and res.strength != "proven", res.summary
+    assert res.evidence["counterexample"]["mp50_confirms"] is True
+
+
+def test_quick_profile_leaves_a_heavy_proof_out_and_keeps_the_test():
+    load_registry()
+    res = PROOFS["004-Lemma-3.3-privacy"](CheckContext(budget=0.1), TESTED)
+    assert res.verdict is Verdict.VERIFIED and res.strength == "tested"
+    assert "004-Lemma-3.3-rate-proof" in res.evidence["proof_left_out"] and res.evidence["audits"] == 5
+    light = PROOFS["002-Thm-8-privacy"](CheckContext(budget=0.1), TESTED)  # not heavy: proven in --quick too
+    assert light.strength == "proven"
+
+
+def test_a_decided_obligation_runs_once_per_process_and_is_returned_as_a_copy():
+    first = P.check_obligation("004-Lemma-3.5-rate")
+    first.evidence["proof"]["boxes"].clear()  # a caller editing its copy
+    second = P.check_obligation("004-Lemma-3.5-rate")
+    assert second.verdict is Verdict.VERIFIED and second.evidence["proof"]["boxes"]
+    assert P.recheck_evidence(second.evidence).ok
