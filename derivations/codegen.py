@@ -42,9 +42,11 @@ bytes.  Write with :func:`write_generated`, check with :func:`check_generated` (
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import pkgutil
+import re
 import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -91,7 +93,13 @@ class GeneratedFunction:
     ``log_args`` names of arguments sampled log-uniformly in tests (wide positive ranges);
     ``rtol``    the relative accuracy promised against mpmath on ``domain`` (1e-12; where the
                 exact function vanishes inside the domain the property test states the
-                condition-number floor it allows there, tests/derivations/test_codegen_generated.py).
+                condition-number floor it allows there, tests/derivations/test_codegen_generated.py);
+    ``square_powers`` print x^3 and x^4 (also in denominators) as (x^2) x and (x^2)^2 with
+                ``numpy.square`` instead of ``x**3``/``x**4``, which NumPy evaluates with ``pow``
+                (about 15 ns per element, 30 times a square): one or two roundings more, so the
+                result may move by an ulp; for evaluators on the hot path of the core, which
+                repeats the printed operations bit for bit (off by default: the other
+                evaluators keep their bits).
     """
 
     name: str
@@ -101,6 +109,7 @@ class GeneratedFunction:
     domain: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     log_args: tuple[str, ...] = ()
     rtol: float = 1e-12
+    square_powers: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,12 +157,13 @@ _PROVEN_KEYS: dict[tuple, Provenance] = {}
 
 def _symbolic_equal(rewritten: sp.Expr, derived: sp.Expr) -> bool:
     """simplify(rewritten - derived) == 0, with the codegen functions expm1/log1p expanded to
-    exp(x) - 1 and log(1 + x) first (SymPy does not simplify through them)."""
-    try:
-        diff = sp.expand_func(rewritten - derived)
-        return bool(sp.simplify(diff) == 0)
-    except Exception:  # noqa: BLE001 - a failed simplification is not a proof; fall back to numbers
-        return False
+    exp(x) - 1 and log(1 + x) first (SymPy does not simplify through them).  No forced log/power
+    expansion (derivations.comparison tries one for printed forms): it assumes positive arguments,
+    which a proof of a rewrite must not.  A failed simplification is not a proof: False, and the
+    caller falls back to numbers."""
+    with contextlib.suppress(Exception):
+        return bool(sp.simplify(sp.expand_func(rewritten - derived)) == 0)
+    return False
 
 
 def prove_rewrite(
@@ -312,10 +322,21 @@ def loggamma_difference(x: sp.Expr, y: sp.Expr, a: sp.Expr, *, minus_a_log_x: bo
 
 
 class _Printer(SciPyPrinter):
-    """SciPyPrinter with vectorised Piecewise/Max/Min and a direct regularised incomplete beta."""
+    """SciPyPrinter with vectorised Piecewise/Max/Min and a direct regularised incomplete beta;
+    with ``square_powers``, x^3 and x^4 by squaring (see :class:`GeneratedFunction`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, square_powers: bool = False) -> None:
         super().__init__({"fully_qualified_modules": True, "inline": True, "allow_unknown_functions": False})
+        self._square_powers = square_powers
+
+    def _print_Pow(self, expr: sp.Pow, rational: bool = False) -> str:
+        n = expr.exp
+        if self._square_powers and n.is_Integer and abs(int(n)) in (3, 4):
+            b = self._print(expr.base)
+            sq = f"numpy.square({b})"
+            pos = f"numpy.square({sq})" if abs(int(n)) == 4 else f"({sq}*{self.parenthesize(expr.base, 50)})"
+            return pos if n > 0 else f"(1/{pos})"
+        return super()._print_Pow(expr, rational=rational)
 
     def _print_Piecewise(self, expr: sp.Piecewise) -> str:  # nested numpy.where
         pieces = list(expr.args)
@@ -388,13 +409,13 @@ def _optimise(expr: sp.Expr) -> sp.Expr:
 
 def render_function(fn: GeneratedFunction) -> str:
     """Python source of one generated function (optimise, CSE, print); cached per function."""
-    return _render_cached(fn.name, tuple(fn.args), sp.sympify(fn.expr), fn.doc)
+    return _render_cached(fn.name, tuple(fn.args), sp.sympify(fn.expr), fn.doc, fn.square_powers)
 
 
 @lru_cache(maxsize=None)
-def _render_cached(name: str, args: tuple[sp.Symbol, ...], expr0: sp.Expr, doc0: str) -> str:
+def _render_cached(name: str, args: tuple[sp.Symbol, ...], expr0: sp.Expr, doc0: str, square_powers: bool = False) -> str:
     fn = GeneratedFunction(name, args, expr0, doc0)
-    printer = _Printer()
+    printer = _Printer(square_powers)
     expr = _optimise(sp.sympify(fn.expr))
     tmp = sp.numbered_symbols("_x")
     repl, reduced = sp.cse([expr], symbols=tmp, order="canonical")
@@ -451,6 +472,30 @@ def collect_modules(targets: Iterable[GeneratedModule]) -> dict[str, list[Genera
     return groups
 
 
+def _positional_body(src: str, fn: GeneratedFunction) -> str:
+    """The statements of a rendered function (no decorator, signature or docstring) with its
+    arguments renamed by position: equal keys mean the same computation on the same inputs."""
+    code = src.split('"""')[-1]
+    for i, a in enumerate(fn.args):
+        code = re.sub(rf"\b{re.escape(a.name)}\b", f"<arg{i}>", code)
+    return f"{len(fn.args)}:{code}"
+
+
+def _render_alias(fn: GeneratedFunction, target: str) -> str:
+    """A generated function whose formula (after optimisation and CSE) is that of ``target``, from
+    the same derivation, up to the names of its arguments: it keeps its own name, signature and
+    docstring and calls ``target`` (e.g. gamma_max = eps/(p + 1) of [NRS07] and eps/(nu + 1) of
+    [BS19], both in derivations.privacy_loss)."""
+    argnames = ", ".join(a.name for a in fn.args)
+    doc = fn.doc.strip().replace('"""', "'''")
+    return "\n".join([
+        "@_elementwise",
+        f"def {fn.name}({argnames}):",
+        '    """' + doc.replace("\n", "\n    ").rstrip() + f"\n    (The formula of {target}.)" + '"""',
+        f"    return {target}({argnames})",
+    ]) + "\n"
+
+
 def render_module(name: str, parts: Sequence[GeneratedModule]) -> str:
     """The full source of ``_generated/<name>.py`` from its contributing targets."""
     derivs = sorted({p.derivation for p in parts})
@@ -481,9 +526,17 @@ def render_module(name: str, parts: Sequence[GeneratedModule]) -> str:
         "__all__ = [" + ", ".join(repr(f.name) for f in funcs) + "]",
         "",
     ]
+    derivation_of = {f.name: p.derivation for p in parts for f in p.functions}
+    first_with_body: dict[str, str] = {}
     for f in funcs:
         body.append("")
-        body.append(render_function(f))
+        src = render_function(f)
+        key = derivation_of[f.name] + "|" + _positional_body(src, f)
+        if key in first_with_body:  # a formula its derivation already printed: call it (same operations, same bits)
+            src = _render_alias(f, first_with_body[key])
+        else:
+            first_with_body[key] = f.name
+        body.append(src)
     text = "\n".join(body)
     # normalise: no trailing spaces, exactly one newline at the end
     text = "\n".join(line.rstrip() for line in text.splitlines())

@@ -408,6 +408,7 @@ def codegen_targets() -> list[GeneratedModule]:
                     "c A(1/q) for q > 1, H(q) = (atanh(sqrt2 q/(1+q^2)) + atan2(sqrt2 q, 1-q^2))/(2 sqrt2) (the printed H),\n"
                     "A(w) = int_0^w u^2/(1+u^4) du = (w^3/3) 2F1(1, 3/4; 7/4; -w^4) (the tail, no 1/2 - ... cancellation).",
                     domain={"z": (-1e300, 1e300)},
+                    square_powers=True,  # q^4, q^3 by squaring: the core's hot path (issue 17)
                 ),
             ),
         )

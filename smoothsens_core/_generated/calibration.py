@@ -188,8 +188,9 @@ def gamma_max_laplace_nrs07(eps, delta):
 @_elementwise
 def gamma_max_student_t_bs19(eps, nu):
     """The largest gamma of eps_student_t_bs19 at a target eps ([BS19] as quoted in 004 (Remark after Lemma 3.5)): eps(gamma, eta = 0) = eps solved,
-    gamma_max = eps/(nu + 1)."""
-    return eps/(nu + 1)
+    gamma_max = eps/(nu + 1).
+    (The formula of gamma_max_gencauchy_nrs07.)"""
+    return gamma_max_gencauchy_nrs07(eps, nu)
 
 
 @_elementwise

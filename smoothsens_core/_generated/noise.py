@@ -34,7 +34,7 @@ def gencauchy4_cdf(z):
     A(w) = int_0^w u^2/(1+u^4) du = (w^3/3) 2F1(1, 3/4; 7/4; -w^4) (the tail, no 1/2 - ... cancellation)."""
     _x0 = numpy.sqrt(2)
     _x1 = numpy.pi**(-1.0)
-    _x2 = (1/3)*_x0*_x1*scipy.special.hyp2f1(3/4, 1, 7/4, -1/z**4)/z**3
+    _x2 = (1/3)*_x0*_x1*scipy.special.hyp2f1(3/4, 1, 7/4, -1/numpy.square(numpy.square(z)))/(numpy.square(z)*z)
     _x3 = _x0*z
     _x4 = z**2
     _x5 = 1 - _x4

@@ -106,7 +106,7 @@ _CDF41_X0 = np.sqrt(2)
 _CDF41_X1 = np.pi**(-1.0)
 _CDF41_K = (1/3)*_CDF41_X0*_CDF41_X1  # the tail's (1/3) sqrt2/pi, as the generated code rounds it
 _CDF41_X7 = (1/2)*_CDF41_X1
-_CDF41_CHUNK = 1 << 17  # elements per slice: the temporaries of one slice stay in cache
+_CDF41_CHUNK = 1 << 16  # elements per slice: the temporaries of one slice (512 KiB each) stay in cache
 
 
 def _gencauchy4_cdf_masked(z: FloatArray) -> FloatArray:
@@ -115,34 +115,47 @@ def _gencauchy4_cdf_masked(z: FloatArray) -> FloatArray:
     By symmetry F(z) = lower(|z|) for z < 0 and 1 - lower(|z|) for z >= 0, with lower(q) the
     generated z < 0 branch at z = -q:  lower(q) = c 2F1(3/4, 1; 7/4; -q^-4)/q^3 (c = sqrt2/(3 pi))
     for q > 1 and 1/2 - (artanh(sqrt2 q/(1 + q^2)) + arctan2(sqrt2 q, 1 - q^2))/(2 pi) for q <= 1.
-    This is the generated expression bit for bit: q^4, q^2 and 1 - q^2 are even in z, artanh and
-    the arctan2 of a sign-flipped first argument are odd, q^3 is odd and the negations are exact
-    (tests/core/test_distributions_gencauchy.py).  Each special function runs once per element, on
-    its own branch only (hyp2f1 on |z| > 1, artanh/arctan2 on |z| <= 1), slice by slice."""
+    This is the generated expression bit for bit: q^4 = (q^2)^2, q^2 and 1 - q^2 are even in z,
+    artanh and the arctan2 of a sign-flipped first argument are odd, q^3 = q^2 q is odd and the
+    negations are exact (tests/core/test_distributions_gencauchy.py).  Each special function runs
+    once per element, on its own branch only (hyp2f1 on |z| > 1, artanh/arctan2 on |z| <= 1), slice
+    by slice; the powers are squares and products as the generator prints them (``square_powers``:
+    NumPy's ``x**4`` calls pow, 30 times a square), and the sign is applied arithmetically (a masked
+    ``copyto`` mispredicts on random signs, and an index scatter costs five passes)."""
     out = np.empty_like(z)
     zf = z.reshape(-1)
     of = out.reshape(-1)
+    # scratch allocated once per call: a fresh 512 KiB temporary per slice is mapped and faulted in
+    # again every slice (glibc returns it to the system on free), which costs a tenth of an np.exp pass
+    k0 = min(zf.size, _CDF41_CHUNK)
+    q_buf, x_buf, y_buf, w_buf = (np.empty(k0) for _ in range(4))
+    m_buf = np.empty(k0, dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         for a in range(0, zf.size, _CDF41_CHUNK):
             zc = zf[a : a + _CDF41_CHUNK]
-            q = np.abs(zc)  # overwritten by lower(q) branch by branch
-            mask = q > 1
+            k = zc.size
+            q = np.abs(zc, out=q_buf[:k])  # overwritten by lower(q) branch by branch
+            mask = np.greater(q, 1, out=m_buf[:k])
             it = np.flatnonzero(mask)
             np.logical_not(mask, out=mask)
             ib = np.flatnonzero(mask)
-            if it.size:  # c 2F1(3/4, 1; 7/4; -1/q^4)/q^3, in place (x*K = K*x: the same rounding)
-                qt = q[it]
-                h = qt**4
+            if it.size:  # c 2F1(3/4, 1; 7/4; -1/(q^2)^2)/(q^2 q), in place (x*K = K*x: the same rounding)
+                nt = it.size
+                qt = q.take(it, out=x_buf[:nt])
+                q2 = np.square(qt, out=y_buf[:nt])
+                h = np.square(q2, out=w_buf[:nt])
                 np.divide(-1, h, out=h)
                 sc.hyp2f1(3/4, 1, 7/4, h, out=h)
                 h *= _CDF41_K
-                np.divide(h, qt**3, out=h)
+                q2 *= qt
+                np.divide(h, q2, out=h)
                 q[it] = h
             if ib.size:  # 1/2 - (artanh(sqrt2 q/(q^2 + 1)) + arctan2(sqrt2 q, 1 - q^2))/(2 pi), in place
-                qb = q[ib]
-                x3 = qb*_CDF41_X0
-                x4 = np.square(qb)
-                t = x4 + 1
+                nb = ib.size
+                qb = q.take(ib, out=x_buf[:nb])
+                x3 = np.multiply(qb, _CDF41_X0, out=y_buf[:nb])
+                x4 = np.square(qb, out=qb)
+                t = np.add(x4, 1, out=w_buf[:nb])
                 np.divide(x3, t, out=t)
                 np.arctanh(t, out=t)
                 np.subtract(1, x4, out=x4)
@@ -151,9 +164,13 @@ def _gencauchy4_cdf_masked(z: FloatArray) -> FloatArray:
                 t *= -_CDF41_X7
                 t += 1/2
                 q[ib] = t
-            oc = of[a : a + _CDF41_CHUNK]
-            np.subtract(1.0, q, out=oc)  # z >= 0 (and NaN): 1 - lower(|z|)
-            np.copyto(oc, q, where=zc < 0)
+            # F = 1 - lower(|z|) for z >= 0 (and NaN), lower(|z|) for z < 0, without a select:
+            # s = 1 for z >= +0, 0 for z <= -0 (lower(0) = 1/2 = 1 - lower(0) at z = -0), and
+            # |s - lower| is 1 - lower (>= 1/2 > 0) or |-lower| = lower, the same roundings
+            s = np.copysign(0.5, zc, out=x_buf[:k])
+            s += 0.5
+            np.subtract(s, q, out=s)
+            np.abs(s, out=of[a : a + _CDF41_CHUNK])
     return out
 
 
@@ -359,9 +376,9 @@ _X1_41 = float(np.pi ** (-1.0))
 def _gencauchy4_cdf_one(z: float) -> float:
     """``_gencauchy4_cdf_masked`` at one point."""
     if abs(z) > 1:
-        zf = np.float64(z)  # z**4 may overflow to inf (-1/inf = -0, as in the array path)
-        with np.errstate(over="ignore", under="ignore"):
-            x2 = float((1/3)*_X0_41*_X1_41*sc.hyp2f1(3/4, 1, 7/4, -1/zf**4)/zf**3)
+        z2 = z*z  # (z^2)^2 and z^2 z as printed (square_powers); a float product overflows to inf,
+        # and -1/inf = -0 and x/inf = 0 in Python as in the array path
+        x2 = (1/3)*_X0_41*_X1_41*float(sc.hyp2f1(3/4, 1, 7/4, -1/(z2*z2)))/(z2*z)
         return -x2 if z < 0 else 1 - x2
     x3 = _X0_41*z
     x4 = z*z  # NumPy's zb**2 is a square (x*x); Python's z**2 calls pow, which may round differently

@@ -22,14 +22,15 @@ max of two one-way terms equals the term of the nearer edge, min(d_1, d_2) = d.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..validation import check_positive, check_real
+from ..validation import check_positive, check_real, shape_points
 from ..growth import GrowthFunction
 from ._chunking import DEFAULT_CHUNK, map_chunks
-from ._common import SensitivityValues, fast_pair, points_nd, scalar_real
+from ._common import SensitivityValues, _check_finite, as_float_array, fast_pair, points_nd, scalar_real
 from ._ramp import check_growth, check_lambda, ramp_lipschitz, ramp_one_point, ramp_smooth_sensitivity
 
 __all__ = [
@@ -59,13 +60,26 @@ def _norm2(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64
     """sqrt(a^2 + b^2) elementwise (a, b >= 0): four IEEE operations, within 2 ulp of the exact value,
     and np.hypot only where that form could under- or overflow (result outside [1e-150, 1e150]).
     np.hypot everywhere costs about six np.exp passes; this about two."""
+    return _hypot_where_unsafe(_sqrt_sum_sq(a, b), a, b)
+
+
+def _sqrt_sum_sq(a: NDArray[np.float64], b: NDArray[np.float64], inplace: bool = False) -> NDArray[np.float64]:
+    """sqrt(a*a + b*b) in four IEEE operations (written into ``a``, ``b`` overwritten, when ``inplace``)."""
     with np.errstate(over="ignore", under="ignore"):
-        h = a * a
-        h += b * b
-        np.sqrt(h, out=h)
+        h = np.multiply(a, a, out=a if inplace else None)
+        h += np.multiply(b, b, out=b if inplace else None)
+        return np.sqrt(h, out=h)
+
+
+def _hypot_where_unsafe(
+    h: NDArray[np.float64], a: NDArray[np.float64], b: NDArray[np.float64], idx: NDArray[np.intp] | None = None
+) -> NDArray[np.float64]:
+    """h = sqrt(a^2 + b^2) of :func:`_norm2`, with np.hypot where h is outside [1e-150, 1e150]; the
+    arguments are a[idx], b[idx] when ``idx`` is given (read at those points only)."""
     if h.size and not (_SAFE_LO <= h.min() and h.max() <= _SAFE_HI):  # two reductions; masks only when needed
         bad = np.flatnonzero((h < _SAFE_LO) | (h > _SAFE_HI))
-        h[bad] = np.hypot(a[bad], b[bad])
+        src = bad if idx is None else idx[bad]
+        h[bad] = np.hypot(a[src], b[src])
     return h
 
 
@@ -89,6 +103,68 @@ def _band_distance(p: NDArray[np.float64], T1: float, T2: float, tau: float) -> 
     return np.where(D > R2, D - R2, np.where(D < R1, inner, 0.0))
 
 
+def _corner_terms(
+    c: NDArray[np.float64], c01: float, c02: float, work: tuple[NDArray[Any], ...] | None = None
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """(v, m) = (max(u1, u2), min(u1, u2)) with u = c0 - p, for one chunk (new arrays, or the first
+    buffers of ``work`` from :func:`_workspace`).  A NaN or infinite coordinate shows as NaN or
+    +inf in v or as -inf in m, so two reductions of these detect a non-finite input (the converse
+    needs the full check: c0 - p may overflow)."""
+    k = c.shape[0]
+    if work is None:
+        v_out = m_out = u_out = None
+    else:
+        u_out, v_out, m_out = work[0][:k], work[1][:k], work[2][:k]
+    if c.strides == (16, 8):  # rows of two adjacent doubles: one complex subtraction computes both
+        u = np.subtract(complex(c01, c02), c.view(np.complex128).reshape(-1), out=u_out)  # componentwise:
+        u1, u2 = u.real, u.imag  # the same two real subtractions, bit for bit, in one contiguous pass
+        return np.maximum(u1, u2, out=v_out), np.minimum(u1, u2, out=m_out)
+    u1 = np.subtract(c01, c[:, 0], out=m_out)
+    u2 = c02 - c[:, 1]
+    v = np.maximum(u1, u2, out=v_out)
+    np.minimum(u1, u2, out=u1)
+    return v, u1
+
+
+def _workspace(k: int) -> tuple[NDArray[Any], ...]:
+    """Scratch for chunks of up to k points, allocated once per call: (complex offsets, v, m, two
+    gather buffers).  A fresh temporary of chunk size is mapped and faulted in again on every chunk
+    (glibc returns it to the system on free): about a tenth of an np.exp pass each."""
+    return (np.empty(k, dtype=np.complex128), *(np.empty(k) for _ in range(4)))
+
+
+def _signed_from_corner(
+    v: NDArray[np.float64], m: NDArray[np.float64], R1: float, R2: float, work: tuple[NDArray[Any], ...] | None = None
+) -> NDArray[np.float64]:
+    """t = max(D' - R2, R1 - D') from the corner terms of :func:`_corner_terms` (both overwritten;
+    t is returned in ``m``): D' = ``_norm2(v, m)`` where m > 0, v elsewhere.  d+ = max(t, 0); t <= 0
+    on the band.  The norm runs on the gathered points with m > 0 only (a dense norm costs more at
+    any share of them: sqrt is four simple passes, and a masked select mispredicts), in the gather
+    buffers of ``work`` when given."""
+    idx = np.flatnonzero(m > 0.0)
+    if idx.size:
+        if work is None:
+            v[idx] = _norm2(v.take(idx), m.take(idx))
+        else:  # _norm2 in the gather buffers (the same operations; v, m keep the arguments)
+            h = _sqrt_sum_sq(v.take(idx, out=work[3][: idx.size]), m.take(idx, out=work[4][: idx.size]), inplace=True)
+            v[idx] = _hypot_where_unsafe(h, v, m, idx)
+    np.subtract(v, R2, out=m)
+    np.subtract(R1, v, out=v)
+    np.maximum(m, v, out=m)
+    return m
+
+
+def _plus_from_corner(
+    v: NDArray[np.float64], m: NDArray[np.float64], R1: float, R2: float, work: tuple[NDArray[Any], ...] | None = None
+) -> NDArray[np.float64]:
+    """d+ = max(D' - R2, R1 - D', 0) (see :func:`_signed_from_corner`).  R1 < R2, so at most one of
+    D' - R2 and R1 - D' is positive: this is the sum of the two clipped terms, bit for bit (one of
+    them is +0)."""
+    t = _signed_from_corner(v, m, R1, R2, work)
+    np.maximum(t, 0.0, out=t)
+    return t
+
+
 def _band_distance_plus(c: NDArray[np.float64], R1: float, R2: float, c01: float, c02: float) -> NDArray[np.float64]:
     """max(d(p), 0) for one chunk, fused and in place (the Lambda = inf path needs only d+):
 
@@ -102,21 +178,8 @@ def _band_distance_plus(c: NDArray[np.float64], R1: float, R2: float, c01: float
     gives with D' (the first term is 0, the second R1 - D' >= R1 > 0).  On the band (R1 <= D <= R2)
     both terms are 0.  Two temporaries fewer than computing D, m and the three terms separately;
     the norm (:func:`_norm2`, symmetric in its arguments) is evaluated only where both u are positive."""
-    u1 = c01 - c[:, 0]
-    u2 = c02 - c[:, 1]
-    dist = np.maximum(u1, u2)
-    np.minimum(u1, u2, out=u1)
-    idx = np.flatnonzero(u1 > 0.0)
-    if idx.size:
-        dist[idx] = _norm2(dist[idx], u1[idx])
-    # R1 < R2, so at most one of D' - R2 and R1 - D' is positive: d+ = max(D' - R2, R1 - D', 0)
-    # (the sum of the two clipped terms, bit for bit: one of them is +0)
-    dp = dist - R2
-    np.subtract(R1, dist, out=dist)
-    np.maximum(dp, dist, out=dp)
-    np.maximum(dp, 0.0, out=dp)
-    return dp
-
+    v, m = _corner_terms(c, c01, c02)
+    return _plus_from_corner(v, m, R1, R2)
 
 
 def _one_point_band_distance(x: float, y: float, R1: float, R2: float, c01: float, c02: float) -> float:
@@ -211,33 +274,67 @@ def smooth_sensitivity_two_way_threshold(
     T1, T2, tau = _params(T1, T2, tau)
     g = check_growth(growth)
     Lam = check_lambda(Lambda)
-    p = points_nd("points", points, 2)
     if math.isinf(Lam):
-        R1, R2, c01, c02 = _geometry(T1, T2, tau)
-        gamma = float(g.gamma)
-        inv_tau = 1.0 / tau
-        is_exp = g.kind == "exp"
-
-        def block(c: NDArray[np.float64]) -> tuple[NDArray[np.float64]]:
-            dp = _band_distance_plus(c, R1, R2, c01, c02)
-            near = dp + tau
-            np.reciprocal(near, out=near)
-            if is_exp:  # e^{-gamma d+} (1/tau), as in _ramp.ramp_smooth_sensitivity
-                dp *= -gamma
-                np.exp(dp, out=dp)
-                dp *= inv_tau
-            else:  # (1/tau) / (1 + gamma d+)
-                dp *= gamma
-                dp += 1.0
-                np.divide(inv_tau, dp, out=dp)
-            np.maximum(near, dp, out=near)
-            return (near,)
-
-        (out,) = map_chunks(block, p, 1, chunk)
-        return out
+        return _smooth_sensitivity_inf(points, T1, T2, tau, g, chunk)
+    p = points_nd("points", points, 2)
     (out,) = map_chunks(
         lambda c: (ramp_smooth_sensitivity(_band_distance(c, T1, T2, tau), tau, Lam, g),), p, 1, chunk
     )
+    return out
+
+
+def _smooth_sensitivity_inf(
+    points: ArrayLike, T1: float, T2: float, tau: float, g: GrowthFunction, chunk: int
+) -> NDArray[np.float64]:
+    """The bulk Lambda = inf path: B*(p) = max(1/(d+ + tau), (1/tau) growth(d+)) per chunk, in place,
+    written straight into the output.  The finiteness of the points is checked inside the loop on
+    the chunk's corner terms (two reductions; the full check with its message only when they are
+    not finite), instead of a separate pass over the input; the shape is checked first, as
+    ``points_nd`` does (a non-finite entry is still reported before a wrong shape)."""
+    arr = as_float_array("points", points)
+    try:
+        p = shape_points("points", arr, 2)
+    except ValueError:
+        _check_finite("points", arr)
+        raise
+    R1, R2, c01, c02 = _geometry(T1, T2, tau)
+    gamma = float(g.gamma)
+    inv_tau = 1.0 / tau
+    is_exp = g.kind == "exp"
+    n = p.shape[0]
+    out = np.empty(n, dtype=np.float64)
+    work = _workspace(min(n, chunk))
+    for start in range(0, n, chunk):
+        c = p[start : start + chunk]
+        v, m = _corner_terms(c, c01, c02, work)
+        if not (math.isfinite(v.max()) and math.isfinite(m.min())):
+            _check_finite("points", p)  # raises naming the first non-finite entry (else c0 - p overflowed)
+        if is_exp:
+            # B* = min(max(1/(t + tau), e^{-gamma t} (1/tau)), 1/tau) with t = max(D' - R2, R1 - D'):
+            # where t > 0 (d+ = t) both terms are the ones of d+ and <= 1/tau, so the min changes
+            # nothing; where t <= 0 (the band, d+ = 0, B* = 1/tau) t + tau lies in [tau/2, tau], so
+            # 1/(t + tau) >= 1/tau (rounding is monotone) and the min gives 1/tau, the same bits as
+            # 1/(0 + tau).  One pass fewer than clipping t, and np.exp never sees the exact zeros of
+            # -gamma d+ on the band, which take libm's tiny-argument branch and mispredict among the
+            # other points (15% of the call with a tenth of the points on the band).
+            t = _signed_from_corner(v, m, R1, R2, work)
+            near = np.add(t, tau, out=v)
+            np.divide(1.0, near, out=near)  # = np.reciprocal, the same IEEE division (and twice as fast)
+            t *= -gamma
+            with np.errstate(over="ignore"):  # e^{gamma |t|} on the band may overflow: min gives 1/tau
+                np.exp(t, out=t)
+                t *= inv_tau
+            np.maximum(near, t, out=near)
+            np.minimum(near, inv_tau, out=out[start : start + chunk])
+            continue
+        else:  # (1/tau) / (1 + gamma d+), as in _ramp.ramp_smooth_sensitivity
+            dp = _plus_from_corner(v, m, R1, R2, work)
+            near = np.add(dp, tau, out=v)
+            np.divide(1.0, near, out=near)
+            dp *= gamma
+            dp += 1.0
+            np.divide(inv_tau, dp, out=dp)
+        np.maximum(near, dp, out=out[start : start + chunk])
     return out
 
 

@@ -4,6 +4,7 @@ np.hypot of the clipped offsets) through ``ramp_smooth_sensitivity`` -- bit for 
 points per case, including points on the lines through c0, far points and signed zeros."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -69,3 +70,45 @@ def test_two_way_with_a_tiny_tau_keeps_its_geometry():
     assert _band_distance(p, 0.0, 0.0, tau)[0] > 0.0
     R1, R2, _, _ = _geometry(0.0, 0.0, tau)
     assert _band_distance_plus(p, R1, R2, c01, c02)[0] == pytest.approx(5e-200 - R2, rel=1e-12)
+
+
+@pytest.mark.parametrize("growth", [growth_exp(0.1), growth_exp(3.0), growth_exp(5e3), growth_linear(0.5)])
+@pytest.mark.parametrize("layout", ["c", "fortran", "strided", "reversed"])
+@pytest.mark.parametrize("tau", [0.5, 1e-140])
+def test_two_way_bulk_path_layouts_chunks_and_band_points(growth, layout, tau):
+    """The bulk path (complex corner offsets for C-ordered rows, workspace buffers, finiteness from
+    the corner terms, min(max(1/(t + tau), e^{-gamma t}/tau), 1/tau) with the signed band distance t,
+    whose exponential overflows on the band for gamma = 5e3) is the ramp formula bit for bit, for
+    every memory layout and chunk size, with a third of the points on the band (where d+ = 0)."""
+    T1, T2 = 1.0, -2.0
+    R1, R2, c01, c02 = _geometry(T1, T2, tau)
+    rng = np.random.default_rng(21)
+    p = _points(5, 3.0 * tau, T1, T2, tau)[:30_001]
+    ang = rng.uniform(0.0, np.pi / 2, 10_000)
+    r = rng.uniform(R1, R2, 10_000)  # on the band: D between R1 and R2 (and its rounding edges)
+    r[:3] = [R1, R2, np.nextafter(R2, 0.0)]
+    p[:10_000] = np.column_stack([c01 - r * np.cos(ang), c02 - r * np.sin(ang)])
+    q = {"c": p, "fortran": np.asfortranarray(p), "strided": np.repeat(p, 2, axis=0)[::2],
+         "reversed": p[:, ::-1][:, ::-1]}[layout]
+    want = ramp_smooth_sensitivity(_band_distance(p, T1, T2, tau), tau, math.inf, growth)
+    for chunk in (1 << 16, 4_099):
+        assert np.array_equal(smooth_sensitivity_two_way_threshold(q, T1, T2, tau, growth, chunk=chunk), want)
+
+
+def test_two_way_bulk_path_reports_a_non_finite_point_in_a_later_chunk_and_shape_errors_in_order():
+    g = growth_exp(0.1)
+    p = np.ones((10_000, 2))
+    for bad, where in ((np.inf, "points[9000, 1]"), (-np.inf, "points[9000, 1]"), (np.nan, "points[9000, 1]")):
+        q = p.copy()
+        q[9000, 1] = bad
+        with pytest.raises(ValueError, match=rf"finite numbers; got {re.escape(where)}="):
+            smooth_sensitivity_two_way_threshold(q, 1.0, 1.0, 0.5, g, chunk=1000)
+    with pytest.raises(ValueError, match="finite"):  # a non-finite entry is named before a wrong shape
+        smooth_sensitivity_two_way_threshold(np.array([[1.0, 2.0, np.nan]]), 1.0, 1.0, 0.5, g)
+    with pytest.raises(ValueError, match=r"shape \(n, 2\)"):
+        smooth_sensitivity_two_way_threshold(np.ones((3, 3)), 1.0, 1.0, 0.5, g)
+    # finite points whose offsets c0 - p overflow are not reported: the same values as the formula
+    q = np.array([[-1.7e308, 0.0], [1.7e308, -1.7e308], [0.0, 0.0]])
+    with np.errstate(over="ignore"):
+        want = ramp_smooth_sensitivity(_band_distance(q, 1e308, -1e308, 0.5), 0.5, math.inf, g)
+        assert np.array_equal(smooth_sensitivity_two_way_threshold(q, 1e308, -1e308, 0.5, g), want)

@@ -251,6 +251,58 @@ def test_generated_gencauchy4_tail_against_quadrature():
             assert abs(float(noise.gencauchy_cdf(z, 4.0, 1.0)) - ref) <= 1e-14 * ref, z
 
 
+def test_square_powers_prints_cubes_and_fourth_powers_as_squares_bit_for_bit():
+    """``GeneratedFunction.square_powers``: x^4 -> numpy.square(numpy.square(x)), x^3 -> (x^2) x, in
+    numerators and denominators; other powers, and every power without the option, print as before."""
+    import sympy as sp
+
+    z, a = sp.symbols("z a")
+    on, off = codegen._Printer(square_powers=True), codegen._Printer()
+    assert on.doprint(-1 / z**4) == "-1/numpy.square(numpy.square(z))"
+    assert on.doprint(a / z**3) == "a/(numpy.square(z)*z)"
+    assert on.doprint((z + 1) ** 3) == "(numpy.square(z + 1)*(z + 1))"
+    assert on.doprint(z**2) == off.doprint(z**2) == "z**2"
+    assert on.doprint(z**5) == off.doprint(z**5) == "z**5"
+    assert off.doprint(-1 / z**4) == "-1/z**4"
+    x = np.random.default_rng(3).lognormal(0.0, 20.0, 10_000)
+    ns = {"numpy": np, "z": x}
+    assert np.array_equal(eval(on.doprint(z**4), ns), (x * x) * (x * x))  # noqa: S307 - printed code
+    assert np.array_equal(eval(on.doprint(z**3), ns), (x * x) * x)  # noqa: S307
+
+
+def test_render_module_prints_a_repeated_formula_of_one_derivation_once():
+    """A function whose formula (after CSE, arguments renamed by position) repeats an earlier one of
+    the same derivation calls it instead of printing it again (gamma_max of [NRS07] and [BS19] are
+    both eps/(k + 1)); the same formula from another derivation, or a different one, is printed."""
+    import sympy as sp
+
+    e, k, nu, g = sp.symbols("eps k nu gamma", positive=True)
+    f = codegen.GeneratedFunction
+    one = codegen.GeneratedModule("m", "derivations.a", (f("ga", (e, k), e / (k + 1), "A."), f("gb", (e, nu), e / (nu + 1), "B."),
+                                                          f("gc", (e, nu), e / (nu + 2), "C.")))
+    other = codegen.GeneratedModule("m", "derivations.b", (f("gd", (e, g), e / (g + 1), "D."),))
+    src = codegen.render_module("m", [one, other])
+    assert "def gb(eps, nu):" in src and "    return ga(eps, nu)" in src and "(The formula of ga.)" in src
+    assert "    return eps/(nu + 2)" in src and "    return eps/(gamma + 1)" in src
+    ns: dict = {}
+    exec(compile(src, "m.py", "exec"), ns)  # noqa: S102 - generated code
+    x, y = np.array([0.3, 7.0]), np.array([2.0, 1e-3])
+    assert np.array_equal(ns["gb"](x, y), ns["ga"](x, y)) and np.array_equal(ns["gb"](x, y), x / (y + 1))
+
+
+def test_generated_gencauchy4_cdf_tail_uses_no_pow():
+    """The (4, 1) CDF's tail is printed with squares (NumPy's x**4 and x**3 call pow, 30 times the
+    cost of a square; issue 17), and the core's masked evaluator repeats it bit for bit
+    (tests/core/test_distributions_gencauchy.py)."""
+    import inspect
+
+    from smoothsens_core._generated import noise
+
+    src = inspect.getsource(noise.gencauchy4_cdf)
+    assert "**4" not in src and "**3" not in src
+    assert "numpy.square(numpy.square(z))" in src
+
+
 def test_generated_functions_broadcast_and_return_scalars():
     from smoothsens_core._generated import calibration, noise
 
