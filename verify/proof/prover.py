@@ -147,12 +147,17 @@ class ProofResult:
             "reason": self.reason, "monotone": {str(k): v for k, v in (self.monotone or {}).items()} or None,
             "boxes": [box_to_json(b) for b in self.boxes], "bounds": [str(b) for b in self.bounds],
         }
-        if self.box is not None:
-            out["box"] = box_to_json(self.box)
-            out["bound"] = str(self.bound)
-        if self.counterexample is not None:
-            out["counterexample"] = self.counterexample
-        return out
+        return _with_failure(out, self)
+
+
+def _with_failure(out: dict[str, Any], res: Any) -> dict[str, Any]:
+    """``out`` plus the failing box, its bound and the counterexample of ``res`` where it has them."""
+    if res.box is not None:
+        out["box"] = box_to_json(res.box)
+        out["bound"] = str(res.bound)
+    if res.counterexample is not None:
+        out["counterexample"] = res.counterexample
+    return out
 
 
 def _widest(box: Sequence[tuple[Fraction, Fraction]], domain: Sequence[tuple[Fraction, Fraction]],
@@ -463,12 +468,7 @@ class SwitchingProof:
             "domain": box_to_json(self.domain), "threshold": str(self.threshold), "split": str(self.split),
             "identity": self.identity, "seconds": self.seconds, "prec": self.prec, "reason": self.reason,
             "n_boxes": self.n_boxes, "parts": {k: p.to_json() for k, p in self.parts.items()}}
-        if self.box is not None:
-            out["box"] = box_to_json(self.box)
-            out["bound"] = str(self.bound)
-        if self.counterexample is not None:
-            out["counterexample"] = self.counterexample
-        return out
+        return _with_failure(out, self)
 
 
 def prove_switching(full: Objective, split: Fraction, *, max_boxes: int = 200_000, time_limit: float | None = None,
