@@ -204,7 +204,7 @@ def test_kde_tail_limits_and_the_symbolic_identity_check():
 
     from verify.proof import kde_tail as K
 
-    assert K.tail_forms()["limits"] == {"bL": 1, "DL": 1, "D": -1, "EP": 2}
+    assert K.tail_forms()["limits"] == {"bL": 1, "DL": 1, "D": -1, "EP": 2, "H": 1}
     R = K.rescaled_forms()
     assert all(K.identity_holds(k, R[k]) for k in ("bL", "DL", "D"))
     q = 1 - K.E_SYM
@@ -248,3 +248,143 @@ def test_kde_tail_planted_margin_is_refuted_at_a_point_of_the_curve(which):
     m = arb(1) / 10**6
     margin_fails = {"curve": bL < m, "gE": D > -m, "gL": EP < m}[which]
     assert margin_fails
+
+
+# --- KDE step (ii): chord >= tangent, H = alpha - b (1 + s) >= 0 on the curve -----------------------------
+def test_kde_chord_tangent_equivalence_against_the_core_partner():
+    """On the curve, ell(b) - |k'(b)| = e^{-alpha^2/2} (alpha - b (1 + s)), s = alpha (alpha - b): checked with
+    kde.py's certified partner (relative 1e-10) at 400 radii in [0, 40]; the chord equals alpha e^{-alpha^2/2}
+    (stationarity), and H > 0 away from b = 1 (float; the rigorous statement is the obligation's)."""
+    from smoothsens_core.sensitivity.kde import kde_chord_partner
+
+    b = np.concatenate([np.linspace(0.0, 0.95, 150), np.linspace(1.05, 40.0, 250)])
+    a = kde_chord_partner(b)
+    s = a * (a - b)
+    k = lambda u: np.exp(-0.5 * u * u)  # noqa: E731
+    chord = (k(b) - k(a)) / (a - b)
+    assert np.allclose(chord, a * k(a), rtol=1e-9, atol=0)
+    H = a - b * (1 + s)
+    assert np.allclose(chord - b * k(b), k(a) * H, rtol=1e-6, atol=1e-15)
+    assert np.all(H > 0) and np.all(chord > b * k(b))
+
+
+def test_kde_chord_tangent_identities_and_the_tail_form():
+    import sympy as sp
+
+    from verify.proof import kde_tail as K
+
+    assert O.kde_chord_tangent_identities() == {"tangent": True, "H": True, "U": True}
+    R = K.rescaled_forms()
+    assert K.identity_holds("H", R["H"])
+    q = 1 - K.E_SYM
+    assert not K.identity_holds("H", q**2)  # the remainder -E r^2 dropped
+    assert K.tail_forms()["H"] == sp.expand(1 - 2 * K.ETA * K.U**2 - K.ETA**2 * K.U**8)
+
+
+def test_kde_chord_slope_boundary_facts():
+    """a -> 0: g(a) = (k(b) - k(a))/(a - b) has g'(0) = (1 - e^{-b^2/2})/b^2 > 0 (k'(0) = 0), so the
+    sup over a is not at a = 0; a -> inf: g -> 0 while g > 0.  (SymPy, exact.)"""
+    import sympy as sp
+
+    a, b = sp.symbols("a b", positive=True)
+    k = lambda u: sp.exp(-u**2 / 2)  # noqa: E731
+    g = (k(b) - k(a)) / (a - b)
+    assert sp.simplify(sp.diff(g, a).subs(a, 0) - (1 - sp.exp(-b**2 / 2)) / b**2) == 0
+    assert sp.limit(g, a, sp.oo) == 0
+
+
+def test_kde_chord_tangent_proven_rechecked_and_tamper_rejected():
+    res = prove_le(O.build(O.KDE_CHORD_TANGENT))
+    assert res.status == "proven", res.reason
+    assert res.max_bound < 0
+    assert recheck(res, O.build(O.KDE_CHORD_TANGENT), prec=128).ok
+    # the three charts are all there, the tail reaching u = 0 (b = inf)
+    names = {p[2] for p in O.build(O.KDE_CHORD_TANGENT).describe()["pieces"]}
+    assert {"chord_tangent_series_pos", "chord_tangent_direct_pos", "chord_tangent_series_neg",
+            "chord_tangent_direct_neg", "tail_neg_H", "b_end"} <= names
+    data = res.to_json()
+    data["boxes"], data["bounds"] = data["boxes"][1:], data["bounds"][1:]
+    assert not recheck(data, O.build(O.KDE_CHORD_TANGENT)).ok
+
+
+def test_kde_chord_tangent_planted_margin_is_refuted_near_b_1():
+    """The unscaled H >= 1e-6 on L in [2^-10, 64] is refuted at a certified point with L > 0 (b != 1),
+    and kde_curve at that point (an independent evaluation, 200 bits) confirms H < 1e-6 there."""
+    from flint import arb, arb_series
+
+    ob = next(o for o in O.controls() if o.id == "control-KDE-chord-tangent-margin-1e-6")
+    res = prove_le(ob.build())
+    assert res.status == "refuted", res.reason
+    cx = res.counterexample
+    L = Q(cx["point"][0])
+    assert L >= Q(1, 2**10) and Q(cx["lower"]) > 0 and cx["mp50_confirms"] is True
+    with workprec(200):
+        La = arb(L.numerator) / L.denominator
+        a, b, _ = O.kde_curve(arb_series([La, 1], prec=2), "neg")
+        a, b = a.coeffs()[0], b.coeffs()[0]
+        H = a - b * (-La).exp()
+        assert H < arb(1) / 10**6 and H > 0 and b > 1
+
+
+@pytest.mark.parametrize("cid", ["004-KDE-chord-tangent-proof", "004-KDE-constants-proof"])
+def test_kde_step_claims_are_proven_and_recheck(registry, cid):
+    res = registry.get(cid).run(CheckContext(budget=0.2))
+    assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
+    rc = P.recheck_evidence(res.evidence)
+    assert rc.ok, rc.problems
+    bad = copy.deepcopy(dict(res.evidence))
+    leaf = bad["proof"]["parts"][1]["proof"] if "parts" in bad["proof"] else bad["proof"]
+    leaf["bounds"][0] = str(Q(leaf["bounds"][0]) - 1)
+    assert _rejected(bad)
+
+
+# --- KDE step (v): the universal constants of kde.py enclosed --------------------------------------------
+def _mp_D(b, mp):
+    """D(b) = 1/alpha - b with alpha the root of chi(a, b) = 1 + a(a - b) - e^{(a^2 - b^2)/2} in (0, 1)
+    (b > 1), by mpmath's findroot (an independent reference: no curve parametrisation)."""
+    a = mp.findroot(lambda x: 1 + x * (x - b) - mp.exp((x * x - b * b) / 2), (mp.mpf("0.05"), mp.mpf("0.999")),
+                    solver="anderson")
+    return 1 / a - b
+
+
+def test_kde_constant_enclosures_contain_the_mpmath_references():
+    """a_W from Lambert W (kde.py's docstring), b_m and b_P as zeros of mpmath's numerical derivative of
+    D and P = b - 1/D (30 digits): each inside its proven enclosure, whose width is <= 1e-12."""
+    import mpmath
+
+    from verify.proof import kde_constants as C
+
+    with mpmath.workdps(30):
+        mp = mpmath.mp
+        aw = mp.sqrt(-2 * mp.lambertw(-mp.exp(-0.5) / 2, -1).real - 1)
+        w = C.locate_a_w()
+        assert w["aw_lo"] <= Q(str(aw)) <= w["aw_hi"] and w["aw_hi"] - w["aw_lo"] <= C.B_WIDTH
+        for kind, V, x0 in (("D", lambda b: _mp_D(b, mp), 2.5), ("P", lambda b: b - 1 / _mp_D(b, mp), 2.1)):
+            bm = mp.findroot(lambda b: mp.diff(V, b), x0)
+            t = C.locate_turn(kind)
+            assert abs(Q(str(bm)) - (t["b_lo"] + t["b_hi"]) / 2) < Q(1, 10**12), (kind, bm)
+            assert t["b_hi"] - t["b_lo"] <= C.B_WIDTH
+            assert abs(Q(str(V(bm))) - (t["V_lo"] + t["V_hi"]) / 2) < Q(1, 10**20) + (t["V_hi"] - t["V_lo"])
+
+
+@pytest.mark.parametrize("kind", ["D", "P"])
+def test_kde_constant_obligation_refutes_a_shifted_enclosure(monkeypatch, kind):
+    """A stated minimum 1e-15 above the true one (V_lo = V_min + 1e-15) is refuted with a certified point."""
+    from verify.proof import kde_constants as C
+
+    real = dict(C.locate_turn(kind))
+    monkeypatch.setattr(C, "locate_turn", lambda k: {**real, "V_lo": real["V_hi"] + Q(1, 10**15)})
+    res = prove_le(C.turn_objective(kind))
+    assert res.status == "refuted" and Q(res.counterexample["lower"]) > 0
+
+
+def test_kde_constants_claim_refuted_when_a_core_constant_is_off(registry, monkeypatch):
+    from verify.proof import kde_constants as C
+
+    real = dict(C.core_constants())
+    assert C.compare_core()["ok"]
+    monkeypatch.setattr(C, "core_constants", lambda: {**real, "D_min": real["D_min"] + 1e-9})
+    cmp = C.compare_core()
+    assert not cmp["ok"] and not cmp["rows"]["D_min"]["ok"]
+    res = registry.get("004-KDE-constants-proof").run(CheckContext(budget=0.2))
+    assert res.verdict is Verdict.REFUTED, res.summary

@@ -16,7 +16,9 @@ positive factor r or r^3 (which keeps every sign):
     r b_L   = 1 - q^2/r^2,
     r^3 D_L = q^2 - E r^4/q^2,
     r D     = E r^2/q - q,
-    r^3 E_P = (r D)^2 (r b_L) + r^3 D_L      (E_P = D^2 b_L + D_L, the sign of P_b; obligations.py).
+    r^3 E_P = (r D)^2 (r b_L) + r^3 D_L      (E_P = D^2 b_L + D_L, the sign of P_b; obligations.py),
+    r H     = q^2 - E r^2                    (H = a - b (1 + s): chord >= tangent iff H >= 0,
+                                              :func:`verify.proof.obligations.kde_chord_tangent_objective`).
 
 :func:`tail_forms` does not trust these lines: it differentiates a, b, D of the curve with SymPy
 (total derivative in L, E = e^{-L} and r as functions of L) and checks each identity exactly -- with
@@ -34,7 +36,7 @@ in u then enclose the partial derivatives of R in u for every eta in the ball, s
 form of :class:`~verify.proof.functions.SeriesObjective` stays valid.
 
 The limits at L = inf (u = 0, eta = 0, since eta(u) -> 0): r b_L -> 1, r^3 D_L -> 1, r D -> -1,
-r^3 E_P -> 2, i.e. a ~ 1/sqrt(2L), b ~ sqrt(2L), D ~ -1/b, so D < 0 and b_L, D_L, E_P > 0 on the
+r^3 E_P -> 2, r H -> 1, i.e. a ~ 1/sqrt(2L), b ~ sqrt(2L), D ~ -1/b, so D < 0 and b_L, D_L, E_P > 0 on the
 whole tail, D -> 0 and b -> inf (b >= r: the chart L -> b is onto [1, inf)).
 """
 
@@ -55,7 +57,7 @@ TAIL_U = Fraction(1, 8)
 U = sp.Symbol("u", nonnegative=True)  # 1/sqrt(L)
 ETA = sp.Symbol("eta", nonnegative=True)  # e^{-L} L^2, in [0, 64^2 e^{-64}] for L >= 64
 #: the rescaled quantities, the power of r they carry, and the sign each shape lemma needs
-SCALE = {"bL": 1, "DL": 3, "D": 1, "EP": 3}
+SCALE = {"bL": 1, "DL": 3, "D": 1, "EP": 3, "H": 1}
 
 
 def eta_max() -> Any:
@@ -75,6 +77,7 @@ def rescaled_forms() -> dict[str, sp.Expr]:
     q, r2 = 1 - E_SYM, 2 * (L_SYM - 1 + E_SYM)
     R = {"bL": 1 - q**2 / r2, "DL": q**2 - E_SYM * r2**2 / q**2, "D": E_SYM * r2 / q - q}
     R["EP"] = R["D"] ** 2 * R["bL"] + R["DL"]
+    R["H"] = q**2 - E_SYM * r2  # r (a - b (1 + s)), s = -q, 1 + s = E
     return R
 
 
@@ -84,7 +87,7 @@ R_SYM = sp.Symbol("r_", positive=True)
 
 @lru_cache(maxsize=1)
 def _curve_in_E_r() -> dict[str, sp.Expr]:
-    """{"bL": b_L, "DL": D_L, "D": D} of the curve of obligations.kde_curve (chart L) as rational
+    """{"bL": b_L, "DL": D_L, "D": D, "H": a - b (1 + s)} of the curve of obligations.kde_curve (chart L) as rational
     functions of (E, r): E = e^{-L}, r = sqrt(2 (L - 1 + E)), so L = r^2/2 + 1 - E.  The derivative
     along L is the total one, d/dL = -E d/dE + r' d/dr (dE/dL = -E by E = e^{-L}; r' from
     G = r^2 - 2 (L - 1 + E) = 0 by implicit differentiation).  Raises RuntimeError if
@@ -106,12 +109,12 @@ def _curve_in_E_r() -> dict[str, sp.Expr]:
     a = q / r
     b = a - s / a
     D = (1 + s) / a - a
-    return {"bL": d_dL(b), "DL": d_dL(D), "D": D}
+    return {"bL": d_dL(b), "DL": d_dL(D), "D": D, "H": a - b * (1 + s)}
 
 
 def identity_holds(key: str, form: sp.Expr) -> bool:
     """True iff ``form`` (in L_, E_) equals r^SCALE[key] times the curve's quantity ``key`` ("bL",
-    "DL" or "D") identically: the difference, rational in (E, r) once L = r^2/2 + 1 - E, cancels to 0
+    "DL", "D" or "H") identically: the difference, rational in (E, r) once L = r^2/2 + 1 - E, cancels to 0
     (a decision procedure for rational functions, no simplification heuristics)."""
     derived = _curve_in_E_r()
     diff = R_SYM ** SCALE[key] * derived[key] - form.subs(L_SYM, R_SYM**2 / 2 + 1 - E_SYM)
@@ -123,13 +126,13 @@ def tail_forms() -> dict[str, Any]:
     """{"bL", "DL", "D", "EP": R(u, eta) (SymPy, rational), "inv_r": 1/r(u, eta), "limits": the values
     at u = eta = 0}.  Raises RuntimeError if an identity of the module docstring does not hold."""
     R = rescaled_forms()
-    for k in ("bL", "DL", "D"):  # r^3 E_P = (r D)^2 (r b_L) + r^3 D_L is then algebra
+    for k in ("bL", "DL", "D", "H"):  # r^3 E_P = (r D)^2 (r b_L) + r^3 D_L is then algebra
         if not identity_holds(k, R[k]):
             raise RuntimeError(f"kde_tail: the rescaled form of {k} is not r^{SCALE[k]} times its derivative")
     # compactify: L = 1/u^2, E = eta u^4 (eta = E L^2)
     at = {E_SYM: ETA * U**4}
     forms: dict[str, Any] = {}
-    for k in ("bL", "DL", "D"):
+    for k in ("bL", "DL", "D", "H"):
         f = sp.cancel(R[k].subs(at).subs(L_SYM, 1 / U**2))
         den = sp.fraction(f)[1]
         if den.subs({U: 0, ETA: 0}) == 0:
@@ -196,14 +199,15 @@ def tail_pieces(which: str, slack: Fraction = Fraction(0)) -> list[tuple[Fractio
 
     "curve": -r b_L <= 0 (b increasing in L up to b = inf);
     "gE":    -r^3 D_L <= 0 (D increasing past b(64)) and r D <= 0 (D < 0);
-    "gL":    -r^3 E_P <= 0 (P increasing past b(64)).
+    "gL":    -r^3 E_P <= 0 (P increasing past b(64));
+    "chord": -r H <= 0 (chord >= tangent, H = a - b (1 + s); r H -> 1 at b = inf).
     ``slack`` is added to every piece (as to the other pieces of the shape objective)."""
     from flint import arb  # noqa: PLC0415
 
     forms = tail_forms()
-    want = {"curve": [("bL", -1)], "gE": [("DL", -1), ("D", 1)], "gL": [("EP", -1)]}
+    want = {"curve": [("bL", -1)], "gE": [("DL", -1), ("D", 1)], "gL": [("EP", -1)], "chord": [("H", -1)]}
     if which not in want:
-        raise ValueError(f"which must be 'curve', 'gE' or 'gL'; got which={which!r}")
+        raise ValueError(f"which must be 'curve', 'gE', 'gL' or 'chord'; got which={which!r}")
     sl = arb(slack.numerator) / slack.denominator
     out = []
     for key, sign in want[which]:

@@ -47,7 +47,8 @@ from .functions import Objective, Variable
 from .prover import ProofResult, SupEnclosure, SwitchingProof, enclose_sup, prove_le, prove_switching
 
 __all__ = ["Obligation", "rate_expression", "loss_rate_objective", "scale_sup_objective", "threshold_def8_objective",
-           "ramp_def8_linear_objective", "kde_curve", "kde_shape_objective", "remark_3_5_example_objective", "ineq5_example_objective",
+           "ramp_def8_linear_objective", "kde_curve", "kde_shape_objective", "kde_chord_tangent_objective",
+           "kde_chord_tangent_identities", "remark_3_5_example_objective", "ineq5_example_objective",
            "tight_objective", "tight_enclosure", "tight_points", "catalogue", "controls", "build", "run"]
 
 Q = Fraction
@@ -434,6 +435,134 @@ def kde_shape_objective(which: str, *, slack: Fraction = Fraction(0), drop_turn:
                                  "drop_turn": drop_turn})
 
 
+#: |s| <= KDE_SMALL: the chord-minus-tangent quantity H/s^2 = a U(s) from U's power series (0/0 at s = 0);
+#: the chart L covers it up to L = 1/4 (s = e^{-1/4} - 1 = -0.221)
+KDE_SMALL = Fraction(1, 4)
+
+
+def _kde_U(s: Any) -> Any:
+    """U(s) = (2 T(s) (1 + s) - 1)/s = sum_{k >= 0} 2 (-1)^k s^k/((k + 2)(k + 3)) (U(0) = 1/3) as an
+    arb_series, for |s| <= 1/3 only (the pieces use it on |s| <= 1/4, where the quotient is a removable
+    0/0; 1/3 leaves room for the outward rounding of the boxes' balls).
+
+    The coefficients follow from T's, t_k = (-1)^k/(k + 2): the coefficient of s^j (j >= 1) in
+    2 T (1 + s) - 1 is 2 (t_j + t_{j-1}) = 2 (-1)^(j+1)/((j + 1)(j + 2)), and that of s^0 is 2 t_0 - 1 = 0
+    (:func:`kde_chord_tangent_identities` checks the first terms with SymPy).  Truncation: on every
+    coefficient j <= 4 a ball of radius 2 N^4 3^{-(N-4)} >= sum_{k >= N} C(k, j) 3^{-(k-j)} (|coefficient|
+    <= 1/3 <= 1, |s| <= 1/3; successive terms shrink by a factor (k + 1)/(3 (k + 1 - j)) < 1/2), as
+    :func:`_kde_T` does on |s| <= 1/4."""
+    from flint import arb, arb_series  # noqa: PLC0415
+
+    s0 = s.coeffs()[0]
+    if not abs(s0).upper() <= arb(1) / 3:
+        raise ValueError("_kde_U is the power series of U, valid for |s| <= 1/3 only")
+    if s.prec > 5:
+        raise ValueError("the tail bound of _kde_U covers derivatives of order <= 4")
+    out = arb_series([0], prec=s.prec)
+    for k in reversed(range(_KDE_N)):
+        out = out * s + arb(2 * (-1) ** k) / ((k + 2) * (k + 3))
+    rad = 2 * arb(_KDE_N) ** 4 * (arb(1) / 3) ** (_KDE_N - 4)
+    cs = [c + arb(0, rad) for c in out.coeffs()]
+    return arb_series(cs + [arb(0, rad)] * (s.prec - len(cs)), prec=s.prec)
+
+
+@lru_cache(maxsize=1)
+def kde_chord_tangent_identities() -> dict[str, bool]:
+    """The algebra behind the chord >= tangent obligation, checked by SymPy (exact cancellation):
+
+    "tangent": on the curve (e^{(a^2 - b^2)/2} = 1 + s), ell(b) - |k'(b)| = a e^{-a^2/2} - b e^{-b^2/2}
+               = e^{-a^2/2} (a - b (1 + s)) =: e^{-a^2/2} H;
+    "H":       H = a - b (1 + s) = s D = a s^2 U(s) with b = a - s/a, a^2 = 1/(2T), U = (2T(1 + s) - 1)/s;
+    "U":       U = (2 s + s^2 - 2 (1 + s) ln(1 + s))/s^3 and its power series (first 12 terms) is
+               sum 2 (-1)^k s^k/((k + 2)(k + 3)).
+    Each value is True iff the identity holds."""
+    a, s, T = sp.symbols("a s T", positive=True)
+    b = a - s / a
+    H = a - b * (1 + s)
+    Tv = 1 / (2 * a**2)
+    U = (2 * Tv * (1 + s) - 1) / s
+    D = (1 + s) / a - a
+    e_b = sp.exp(-a**2 / 2) * (1 + s)  # e^{-b^2/2} on the curve
+    tangent = sp.simplify(a * sp.exp(-a**2 / 2) - b * e_b - sp.exp(-a**2 / 2) * H) == 0
+    h_ok = sp.cancel(H - s * D) == 0 and sp.cancel(H - a * s**2 * U) == 0
+    sv = sp.Symbol("s")
+    Tc = (sv - sp.log(1 + sv)) / sv**2
+    Uc = (2 * Tc * (1 + sv) - 1) / sv
+    closed = sp.simplify(Uc - (2 * sv + sv**2 - 2 * (1 + sv) * sp.log(1 + sv)) / sv**3) == 0
+    ser = sp.series(Uc, sv, 0, 12).removeO()
+    coeffs = sum(sp.Rational(2 * (-1) ** k, (k + 2) * (k + 3)) * sv**k for k in range(12))
+    return {"tangent": bool(tangent), "H": bool(h_ok), "U": bool(closed and sp.expand(ser - coeffs) == 0)}
+
+
+def kde_chord_tangent_objective(*, margin: Fraction | None = None) -> Any:
+    """Step (ii) of the KDE closed form (004 Lemmas 4.5-4.6, kde.py): chord >= tangent,
+    ell(b) = alpha e^{-alpha^2/2} >= |k'(b)| = b e^{-b^2/2} for every radius b >= 0, as F <= 0 along the
+    chord-partner curve of :func:`kde_curve` (the charts of :func:`kde_shape_objective`).
+
+    On the curve e^{-b^2/2} = (1 + s) e^{-a^2/2}, so ell - |k'(b)| = e^{-a^2/2} H with
+    H = a - b (1 + s): chord >= tangent iff alpha >= b (1 + s).  H = s D = a s^2 U(s) vanishes to second
+    order at s = 0 (b = 1, where chord = tangent), so the obligation proves the sign of H rescaled by a
+    positive factor (:func:`kde_chord_tangent_identities`):
+      s in [0, 1/4] and L in [0, 1/4] (|s| <= 1/4):  -a U(s) <= 0         (H/s^2 = a U, U's power series);
+      s in [1/4, s_end], L in [1/4, 64]:             -(a - b (1 + s))/s^2 <= 0  (H from the curve's a, b);
+      s = s_end:                                      b <= 0 (the chart s covers b in [0, 1]);
+      tail u = 1/sqrt(L) in [0, 1/8]:                 -r H = -(q^2 - E r^2) <= 0 (:mod:`verify.proof.kde_tail`,
+                                                      SymPy-checked; r H -> 1 at b = inf).
+    So H > 0 for every b != 1 (strict: each bound is < 0), H = 0 at b = 1.
+
+    ``margin`` (planted control): the unscaled alpha - b (1 + s) >= margin on L in [2^-10, 64] (b from
+    1.0005 to 11.31): false near b = 1, where H ~ s^2/3."""
+    from flint import arb  # noqa: PLC0415
+
+    from .functions import SeriesObjective  # noqa: PLC0415
+    from .kde_tail import TAIL_U, tail_pieces  # noqa: PLC0415
+
+    def s_of(v: Any, side: str) -> Any:
+        return v if side == "pos" else (-v).exp() - 1
+
+    def small(side: str) -> Callable[[Any], Any]:
+        def fn(v: Any) -> Any:
+            a, _, _ = kde_curve(v, side)
+            return -a * _kde_U(s_of(v, side))
+        fn.__name__ = f"chord_tangent_series_{side}"
+        return fn
+
+    def direct(side: str) -> Callable[[Any], Any]:
+        def fn(v: Any) -> Any:
+            a, b, _ = kde_curve(v, side)
+            s = s_of(v, side)
+            return -(a - b * (1 + s)) / (s * s)
+        fn.__name__ = f"chord_tangent_direct_{side}"
+        return fn
+
+    if margin is not None:
+        m = arb(margin.numerator) / margin.denominator
+
+        def unscaled(v: Any) -> Any:
+            a, b, _ = kde_curve(v, "neg")
+            return -(a - b * (1 + s_of(v, "neg"))) + m
+        unscaled.__name__ = "chord_tangent_unscaled_margin"
+        return SeriesObjective([(Q(1, 2**10), KDE_L_END, unscaled)], order=3,
+                               name=f"control: KDE chord >= tangent with a margin {margin} on the unscaled H",
+                               meta={"control": True, "margin": str(margin), "chart": "L in [2^-10, 64]"})
+
+    bad = [k for k, ok in kde_chord_tangent_identities().items() if not ok]
+    if bad:  # the rescaling (and so the statement proven) rests on these identities
+        raise RuntimeError(f"kde_chord_tangent_objective: the identities {bad} do not hold")
+
+    def b_end(v: Any) -> Any:
+        return kde_curve(v, "pos")[1]
+    b_end.__name__ = "b_end"
+    pieces = [(Q(0), KDE_SMALL, small("pos")), (KDE_SMALL, KDE_S_END, direct("pos")),
+              (KDE_S_END, KDE_S_END, b_end), (Q(0), KDE_SMALL, small("neg")), (KDE_SMALL, KDE_L_END, direct("neg")),
+              *tail_pieces("chord")]
+    return SeriesObjective(pieces, name="KDE chord-partner curve: chord >= tangent", order=3,
+                           meta={"source": "004 Sec. 4.3, Lemmas 4.5-4.6 (kde.py closed form), step (ii)",
+                                 "s_end": str(KDE_S_END), "L_end": str(KDE_L_END), "small": str(KDE_SMALL),
+                                 "tail": {"chart": "u = 1/sqrt(L)", "u": ["0", str(TAIL_U)],
+                                          "remainder": "e^{-L} = eta u^4, eta in [0, 64^2 e^{-64}]"}})
+
+
 # ---------------------------------------------------------------------------------------------------
 # printed numbers: arb enclosures (a point box in the statement's parameters)
 # ---------------------------------------------------------------------------------------------------
@@ -632,6 +761,13 @@ def catalogue(scale: str = "test") -> list[Obligation]:
                               f"(1 <= b <= b({KDE_L_END}) = 11.31), u = 1/sqrt(L) in [0, 1/8] (b >= 11.31, u = 0 is "
                               "b = inf; e^{-L} = eta u^4, eta in [0, 64^2 e^{-64}])",
                               lambda which=which: kde_shape_objective(which)))
+    obs.append(Obligation(KDE_CHORD_TANGENT, "004 Sec. 4.3, Lemmas 4.5-4.6 (kde.py closed form), step (ii)",
+                          "chord >= tangent: ell(b) = alpha e^{-alpha^2/2} >= |k'(b)| = b e^{-b^2/2}, i.e. "
+                          "H = alpha - b (1 + s) >= 0 on the chord-partner curve (H = a s^2 U(s), U(0) = 1/3)",
+                          f"b in [0, inf): s in [0, {KDE_S_END}] (b <= 1), L = -ln(1 + s) in [0, {KDE_L_END}], "
+                          "u = 1/sqrt(L) in [0, 1/8] (u = 0 is b = inf; e^{-L} = eta u^4, eta in [0, 64^2 e^{-64}])",
+                          kde_chord_tangent_objective))
+    obs.extend(_kde_constant_obligations())  # step (v): kde.py's universal constants (kde_constants.py)
     obs.append(Obligation(REMARK_35, "004 Remark after Lemma 3.5",
                           "Lemma 3.3 eps = 1.44 (2 decimals), [NRS07] eps = 3, Lemma 3.5 eps = 1.025, [BS19] eps = "
                           "1.125 (12 decimals) at gamma = 0.1, eta = 0.5, p = nu = 4",
@@ -654,6 +790,7 @@ RAMP_GL = "004-ramp-Def-8-(2)-g_L"
 RAMP_GL_GMAX = 64
 REMARK_35 = "004-Remark-3.5-example-numbers"
 KDE_SHAPE = {"curve": "004-KDE-chord-partner-curve", "gE": "004-KDE-shape-g_E", "gL": "004-KDE-shape-g_L"}
+KDE_CHORD_TANGENT = "004-KDE-chord-tangent"
 INEQ5 = "003-Ineq-5-example-numbers"
 
 
@@ -700,6 +837,11 @@ def controls() -> list[Obligation]:
                      lambda w=w: _kde_tail_control(w), expect="refuted")
           for w, txt, where in (("curve", "b_L >= 1e-6", "1e6"), ("gE", "D <= -1e-6", "1e6"),
                                 ("gL", "D^2 b_L + D_L >= 1e-6", "126"))],
+        Obligation("control-KDE-chord-tangent-margin-1e-6", "control (planted)",
+                   "chord >= tangent with a margin 1e-6 on the unscaled H = alpha - b (1 + s) >= 1e-6 for L in "
+                   "[2^-10, 64] (true for b >= 1.002; H ~ s^2/3 -> 0 at b = 1): must fail",
+                   "L = -ln(1 + s) in [2^-10, 64] (b in [1.0005, 11.31])",
+                   lambda: kde_chord_tangent_objective(margin=Q(1, 10**6)), expect="refuted"),
         Obligation("control-Lemma-4.1-Def-8-tangency-bound-minus-1e-6", "control (planted)",
                    "|(ln B)'| <= gamma tau - 1e-6 where the piece 1/(|x - T| + tau/2) of B is active (Lemma 4.1, g_E), "
                    "at the tangency: must fail next to the crossing for 1 - gamma tau < 1e-6",
@@ -728,6 +870,12 @@ def _cond1_controls() -> list[Obligation]:
     from .def8_cond1 import controls as cond1  # noqa: PLC0415
 
     return cond1()
+
+
+def _kde_constant_obligations() -> list[Obligation]:
+    from .kde_constants import obligations as kde_constants  # noqa: PLC0415 - it imports Obligation from here
+
+    return kde_constants()
 
 
 def _kde_tail_control(which: str) -> Any:
