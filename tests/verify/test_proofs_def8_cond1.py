@@ -21,6 +21,7 @@ from verify.proof import obligations as O  # noqa: E402
 from verify.proof.functions import workprec  # noqa: E402
 from verify.proof.prover import prove_le  # noqa: E402
 from verify.proof.recheck import recheck  # noqa: E402
+from proof_checks import refuted_control  # noqa: E402
 
 COND1 = [C.COND1_BAND, C.COND1_ABOVE, C.COND1B_GE, C.COND1B_GL]
 CONTROLS = [C.CONTROL_SHAVE, C.CONTROL_FAR_END]
@@ -42,12 +43,7 @@ def test_cond1_obligations_are_in_the_catalogue_proven_and_rechecked(ob_id):
 
 @pytest.mark.parametrize("ob_id", CONTROLS)
 def test_planted_false_lipschitz_constants_are_refuted_with_a_certified_point(ob_id):
-    ob = next(o for o in O.controls() if o.id == ob_id)
-    assert ob.expect == "refuted"
-    res = prove_le(ob.build())
-    assert res.status == "refuted", (ob_id, res.reason)
-    cx = res.counterexample
-    assert Q(cx["lower"]) > 0 and cx["mp50_confirms"] is True
+    refuted_control(ob_id)
     # and through the claim layer: REFUTED (planted control), never VERIFIED
     out = P.check_obligation(ob_id, "test", refuted_rule="R-FALSE", planted=True)
     assert out.verdict is Verdict.REFUTED

@@ -92,12 +92,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
+from verify.claims import CheckContext, ClaimResult, Verdict, claim
 from verify.claims.registry import proof_for, with_proof
 
 __all__ = ["attach_obligation"]
-
-_CODE = "verify/proof/obligations.py, verify/proof/prover.py, verify/proof/recheck.py"
 
 
 def attach_obligation(ob_id: str, tested: ClaimResult, *, what: str, scale: str = "test") -> ClaimResult:
@@ -142,23 +140,7 @@ def prove_ineq5_example(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     return attach_obligation(_obligation_ids()[1], tested, what="ln(5000) >= 8.4")
 
 
-@claim(
-    "004-Def-8-ramp-g_L-proof",
-    seed="004",
-    section="Sec. 3.1.2, Def. 8 (2) with g_L for the closed forms of Lemma 4.1, App. C.3, Lemma 4.3",
-    statement=(
-        "PROOF that the ramp-profile smooth upper bound B*(x) = R(d(x)) of the one-way threshold (004 Lemma 4.1), "
-        "the bounded range (App. C.3, tent and trapezoid) and the two-way threshold (Lemma 4.3, every region), "
-        "with R(d) = 1/w (d <= 0), max(1/(d + w), 1/(w (1 + gamma d))) (d > 0), satisfies 004 Def. 8 (2) with "
-        "g_L: B(x) <= (1 + gamma |x - x'|) B(x') for all x, x' (Lambda = inf), for gamma w in [0, 64].  By "
-        "d 1-Lipschitz, scaling to w = 1 and the sufficient condition |(1/R)'| <= gamma inf(1/R) (the local "
-        "form |(ln B)'| <= gamma is not sufficient for g_L), proven on d/w in [0, inf) by branch and bound on arb "
-        "balls and re-checked; REFUTED with a certified point; else INCONCLUSIVE."
-    ),
-    kind=CheckKind.NUMERIC,
-    code="smoothsens_core/sensitivity/_ramp.py (ramp_one_point, g_L); " + _CODE,
-    tags=("proof",),
-)
+@claim("004-Def-8-ramp-g_L-proof")
 def check_ramp_def8_linear(ctx: CheckContext) -> ClaimResult:
     from verify.claims.sets.proofs import check_obligation  # noqa: PLC0415
 
@@ -185,28 +167,7 @@ def _def8_threshold_parts() -> tuple[tuple[str, str], ...]:
     )
 
 
-@claim(
-    "004-Def-8-threshold-proof",
-    seed="004",
-    section="Sec. 3.1.2, Def. 8 (1) and (2) for the closed forms of Lemma 4.1, App. C.3, Lemma 4.3",
-    statement=(
-        "PROOF that the closed-form B* of the ramp-profile queries (one-way threshold 004 Lemma 4.1, bounded range "
-        "App. C.3 tent and trapezoid, two-way threshold Lemma 4.3 along its regions; _ramp.py) is a g-smooth upper "
-        "bound of L_{f,inf} (004 Def. 8, Lambda = inf): (1) B*(x) >= L(x) >= L_{f,inf}(x) for all x, from "
-        "|f(z) - f(x)| <= L(x)|z - x| for all x, z (L = 1/(d + w) the core's closed form) and B* >= L (g_E: "
-        "d/w <= 19/2, gamma w in [1/20, 2]; g_L: all d, gamma w in [0, 64]); (2) with g_E for the one-way threshold, "
-        "B(x) <= e^{gamma |x - x'|} B(x') for |x - T|, |x' - T| <= 10 tau and gamma tau in [1/20, 2] (obligations "
-        "004-Lemma-4.1-Def-8-(2)-gamma[...]), and with g_L for every ramp form, all x, x', gamma w in [0, 64] "
-        "(obligation 004-ramp-Def-8-(2)-g_L).  Each part proven by branch and bound on arb balls and re-checked; "
-        "reductions (s 1-Lipschitz with d = dist(s, [0, w]), scaling w = 1, the mirror symmetry) stated as relies_on; "
-        "that L is attained (L = L_{f,inf}) is left to the tested claims.  REFUTED with a certified point; else "
-        "INCONCLUSIVE."
-    ),
-    kind=CheckKind.NUMERIC,
-    code="smoothsens_core/sensitivity/_ramp.py (ramp_lipschitz, ramp_smooth_sensitivity); verify/proof/def8_cond1.py; "
-         + _CODE,
-    tags=("proof",),
-)
+@claim("004-Def-8-threshold-proof")
 def check_def8_threshold(ctx: CheckContext) -> ClaimResult:
     from verify.claims.sets.proofs import _proof_summary, check_obligation  # noqa: PLC0415
     from verify.proof.def8_cond1 import RELIES_ON  # noqa: PLC0415
@@ -244,32 +205,9 @@ def check_def8_threshold(ctx: CheckContext) -> ClaimResult:
          "recheck": [ev.get("recheck") for ev in evs], **_proof_summary(proof)},
         results[0].precision, sum(res.seconds for res in results), strength="proven")
 
-_KDE_WHAT = {
-    "curve": "b strictly monotone along the chord-partner curve, so alpha(b) is unique for every b >= 0",
-    "gE": "D decreasing on [0, 1], D < 0 and unimodal on (1, inf) (the g_E candidates b1, b2 of kde.py)",
-    "gL": "Q = 1/D - b increasing on (0, 1), P = b - 1/D unimodal on (1, inf) (the g_L candidates of kde.py)",
-}
-
 
 def _kde_claim(which: str) -> None:
-    @claim(
-        f"004-KDE-shape-{which}-proof",
-        seed="004",
-        section="Sec. 4.3, Lemmas 4.5-4.7 (the corrected KDE closed form of kde.py)",
-        statement=(
-            f"PROOF: {_KDE_WHAT[which]}, along the chord-partner curve chi(a, b) = 1 + a(a - b) - "
-            "e^{(a^2 - b^2)/2} = 0 written explicitly (s = a(a - b): a^2 = 1/(2T(s)), b = a - s/a, T(s) = "
-            "(s - ln(1+s))/s^2; D = 1/alpha - b on the curve; no root is solved), for every radius b >= 0: "
-            "charts s in [0, 2.514] (b <= 1), L = -ln(1+s) in [0, 64] (1 <= b <= 11.31) and the tail "
-            "u = 1/sqrt(L) in [0, 1/8] (b >= 11.31 up to b = inf at u = 0), where the shape quantities are "
-            "rescaled by powers of r = sqrt(2(L - 1 + e^{-L})) (identities checked by SymPy) and e^{-L} = eta u^4 "
-            "is a remainder with eta in [0, 64^2 e^{-64}].  Branch and bound on arb Taylor series, re-checked; "
-            "REFUTED with a certified point; else INCONCLUSIVE."),
-        kind=CheckKind.NUMERIC,
-        code=("smoothsens_core/sensitivity/kde.py; verify/proof/obligations.py (kde_curve, kde_shape_objective), "
-              "verify/proof/kde_tail.py; " + _CODE),
-        tags=("proof",),
-    )
+    @claim(f"004-KDE-shape-{which}-proof")
     def check(ctx: CheckContext) -> ClaimResult:
         from verify.claims.sets.proofs import check_obligation  # noqa: PLC0415
         from verify.proof import obligations as O  # noqa: PLC0415
@@ -282,27 +220,7 @@ for _w in ("curve", "gE", "gL"):
     _kde_claim(_w)
 
 
-@claim(
-    "004-KDE-chord-tangent-proof",
-    seed="004",
-    section="Sec. 4.3, Lemmas 4.5-4.6 (the corrected KDE closed form of kde.py), step (ii)",
-    statement=(
-        "PROOF that the chord to the partner is at least the tangent, ell(b) = alpha e^{-alpha^2/2} >= |k'(b)| = "
-        "b e^{-b^2/2} (k(u) = e^{-u^2/2}), for every radius b >= 0, strictly for b != 1: on the chord-partner "
-        "curve e^{-b^2/2} = (1 + s) e^{-alpha^2/2} (s = alpha(alpha - b)), so ell - |k'(b)| = e^{-alpha^2/2} H with "
-        "H = alpha - b(1 + s) = s D = alpha s^2 U(s), U = (2T(s)(1 + s) - 1)/s, U(0) = 1/3 (identities checked by "
-        "SymPy).  Proven as the sign of H times a positive factor (1/s^2; the power series of U for |s| <= 1/4; "
-        "r on the tail, r H = q^2 - E r^2) along the curve in the charts of the shape lemmas: s in [0, 2.514] "
-        "(b <= 1), L = -ln(1+s) in [0, 64], u = 1/sqrt(L) in [0, 1/8] up to b = inf.  With the curve lemma "
-        "(alpha(b) the only zero of chi(., b) besides a = b) and the boundary facts of g(a) = |k(a) - k(b)|/|a - b| "
-        "(g'(0) = (1 - e^{-b^2/2})/b^2 > 0, g -> 0 as a -> inf, g > 0) this gives sup_a g = g(alpha(b)) = "
-        "alpha e^{-alpha^2/2}.  Branch and bound on arb Taylor series, re-checked; REFUTED with a certified point; "
-        "else INCONCLUSIVE."),
-    kind=CheckKind.NUMERIC,
-    code=("smoothsens_core/sensitivity/kde.py (_ell: max(chord, tangent)); verify/proof/obligations.py "
-          "(kde_chord_tangent_objective), verify/proof/kde_tail.py; " + _CODE),
-    tags=("proof",),
-)
+@claim("004-KDE-chord-tangent-proof")
 def check_kde_chord_tangent(ctx: CheckContext) -> ClaimResult:
     from verify.claims.sets.proofs import check_obligation  # noqa: PLC0415
     from verify.proof import obligations as O  # noqa: PLC0415
@@ -311,24 +229,7 @@ def check_kde_chord_tangent(ctx: CheckContext) -> ClaimResult:
     return check_obligation(O.KDE_CHORD_TANGENT, "test", refuted_rule="R-FALSE")
 
 
-@claim(
-    "004-KDE-constants-proof",
-    seed="004",
-    section="Sec. 4.3, Lemmas 4.6-4.7 (the universal constants of kde.py), step (v)",
-    statement=(
-        "PROOF of enclosures of the universal constants of the KDE closed form (kde.py), on the explicit "
-        "chord-partner curve: a_W = alpha(0) (root of (1 + a^2) e^{-a^2/2} = 1), (b_m, D_min) = argmin and min of "
-        "D on (1, inf), (b_P, P_min) = argmin and min of P = b - 1/D on (1, inf), each in a rational interval of "
-        "width <= 1e-12 (the minimisers as the sign change of D_L resp. D^2 b_L + D_L on a bracket of the curve "
-        "parameter; the values as intervals; unique by the shape lemmas), and that the core's floats agree: "
-        "|KDE_A_W - a_W| <= 2^-52, |D_min^core - D_min| <= 1e-12, |P_min^core - P_min| <= 1e-12, and the core's "
-        "minimisers are 1e-12-minimisers (D(b_m^core) <= D_min + 1e-12, P(b_P^core) <= P_min + 1e-12; a float "
-        "minimiser of a flat function is not closer than ~sqrt(eps), the distance |b^core - b| is reported).  "
-        "Five interval proofs, re-checked; REFUTED if a core constant is outside its statement; else INCONCLUSIVE."),
-    kind=CheckKind.NUMERIC,
-    code="smoothsens_core/sensitivity/kde.py (KDE_A_W, _d_min, _p_min); verify/proof/kde_constants.py; " + _CODE,
-    tags=("proof",),
-)
+@claim("004-KDE-constants-proof")
 def check_kde_constants(ctx: CheckContext) -> ClaimResult:
     from verify.claims.sets.proofs import _proof_summary, check_obligation  # noqa: PLC0415
     from verify.proof import kde_constants as C  # noqa: PLC0415
