@@ -91,6 +91,27 @@ def test_run_audit_with_process_pool_matches_serial():
         run_audit(claims, ctx, workers=0)
 
 
+def test_schedule_order_is_longest_first_and_previous_timings_need_the_same_budget(tmp_path):
+    from verify.claims.runner import previous_timings, schedule_order
+
+    claims = [_fake_claim(f"004-Test-{i}", lambda ctx: ClaimResult(Verdict.VERIFIED, "ok", {}), tags)
+              for i, tags in enumerate([(), ("proof",), (), ("proof",)])]
+    assert schedule_order(claims) == [1, 3, 0, 2]  # no timings: interval proofs first, then registry order
+    hint = {"004-Test-0": 5.0, "004-Test-1": 0.5, "004-Test-2": 9.0}  # 004-Test-3 unknown: the median, 5.0
+    assert schedule_order(claims, hint) == [2, 0, 3, 1]
+    ctx = CheckContext(budget=0.1)
+    rep = run_audit(claims, ctx, progress=False)
+    path = tmp_path / "v.json"
+    rep.write(tmp_path / "r.md", path)
+    got = previous_timings(path, ctx)
+    assert set(got) == {c.id for c in claims} and all(v >= 0 for v in got.values())
+    assert previous_timings(path, CheckContext(budget=1.0)) is None  # other budget: other work
+    assert previous_timings(path, CheckContext(budget=0.1, prove_all=True)) is None
+    assert previous_timings(tmp_path / "missing.json", ctx) is None
+    (tmp_path / "bad.json").write_text("{not json")
+    assert previous_timings(tmp_path / "bad.json", ctx) is None
+
+
 def test_cli_audit_bad_input_gives_clear_errors(capsys):
     assert main(["audit", "--claim", "004-Nope-1"]) == 2
     assert "unknown claim id '004-Nope-1'" in capsys.readouterr().err

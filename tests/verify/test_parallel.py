@@ -1,5 +1,6 @@
-"""Dask as the one parallel backend (issue 18): same report serially and on a LocalCluster, even
-when a worker is killed mid-run; seeds per chunk independent of scheduling."""
+"""Parallel backends (issues 17, 18): the same report serially, on a local process pool (the audit's
+--quick/--workers path) and on a Dask LocalCluster, even when a worker is killed mid-run; seeds per
+chunk independent of scheduling; longest claims first."""
 
 from __future__ import annotations
 
@@ -68,6 +69,68 @@ def test_local_cluster_report_equals_serial_report(serial):
         dask = run_audit(_claims(), CTX, executor=ex, progress=False)
     assert serial.backend == "serial" and dask.backend.startswith("dask LocalCluster")
     assert _stable(dask) == _stable(serial)
+
+
+def test_local_pool_report_equals_serial_report(serial):
+    claims = _claims()
+    with parallel.LocalPoolExecutor(2) as ex:
+        assert ex.method == "fork" or ex.method in ("forkserver", "spawn")
+        assert len(ex.pids()) == 2  # every worker started before the first task
+        pooled = run_audit(claims, CTX, executor=ex, progress=False)
+    assert pooled.backend.startswith("local process pool (2 worker(s)")
+    assert _stable(pooled) == _stable(serial)
+    # the audit's own local path (workers > 1, no scheduler) is this pool, not a Dask cluster
+    own = run_audit(claims[:3], CTX, workers=2, progress=False)
+    assert own.backend.startswith("local process pool") and own.workers == 2
+
+
+def test_local_pool_runs_tasks_of_one_affinity_key_on_one_worker():
+    import time
+
+    with parallel.LocalPoolExecutor(2) as ex:
+        # first round: task 0 (key A) and the first task of another key, task 1 (B); each worker then
+        # takes the next task of its own key, whichever finishes first (FIFO would split them at random)
+        out = ex.map(time.sleep, [(0.5,)] * 4, label="t", affinity=["A", "B", "A", "B"])
+        assert out == [None] * 4
+        a0, b0, a1, b1 = ex.ran_on
+        assert a0 == a1 and b0 == b1 and a0 != b0
+        ex.map(time.sleep, [(0.0,)] * 3, label="t")  # no affinity: every task its own key
+        with pytest.raises(ValueError, match="one key per task"):
+            ex.map(time.sleep, [(0.0,)] * 2, affinity=["A"])
+
+
+class _KillPoolOnce(parallel.LocalPoolExecutor):
+    """A local pool that SIGKILLs one of its worker processes after the first task finishes."""
+
+    def map(self, fn, tasks, *, label="task", progress=None, affinity=None):
+        self.killed = []
+
+        def hook(i, res):
+            if not self.killed:
+                pid = self.pids()[0]
+                os.kill(pid, signal.SIGKILL)
+                self.killed.append(pid)
+            if progress is not None:
+                progress(i, res)
+
+        return super().map(fn, tasks, label=label, progress=hook, affinity=affinity)
+
+
+def test_killed_pool_worker_mid_run_gives_the_identical_report(serial):
+    with _KillPoolOnce(2) as ex:
+        report = run_audit(_claims(), CTX, executor=ex, progress=False)
+        killed = ex.killed
+    assert killed, "the test did not kill a worker"
+    assert _stable(report) == _stable(serial)
+    assert sum(e.internal_error for e in report.entries) == 0
+    assert any("worker process died" in ev for ev in report.events), report.events
+
+
+def test_pool_gives_up_when_workers_keep_dying():
+    with parallel.LocalPoolExecutor(1, retries=1) as ex:
+        with pytest.raises(RuntimeError, match="worker processes kept dying"):
+            ex.map(os._exit, [(3,)], label="t")  # the task ends its worker process
+        assert len(ex.events) == 2 and "worker process died" in ex.events[0]
 
 
 class _KillOnce(parallel.DaskExecutor):

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from smoothsens_core import __version__
-from verify.parallel import Executor, SerialExecutor, get_executor, progress_bar
+from verify.parallel import DaskExecutor, Executor, LocalPoolExecutor, SerialExecutor, progress_bar
 from verify.claims import (
     OMISSIONS,
     PAPERS,
@@ -389,22 +389,34 @@ def _run_one(cid: str, seed: int, budget: float, dps: int, prove_all: bool = Fal
 
 
 def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, progress: bool = True,
-              scheduler: str | None = None, executor: Executor | None = None) -> AuditReport:
+              scheduler: str | None = None, executor: Executor | None = None,
+              cost_hint: dict[str, float] | None = None) -> AuditReport:
     """Run ``claims`` with context ``ctx`` and collect the report.
 
-    Parallelism is Dask's (:mod:`verify.parallel`): ``executor`` if given, else ``scheduler`` (the
-    address of a running Dask scheduler) or ``workers`` > 1 (a LocalCluster of that many workers,
-    shut down at the end); serial otherwise.  Each claim is one task: its result depends only on
-    (claim, seed, budget, dps), so the report is the same however the tasks are scheduled.  A check
+    ``executor`` if given; else ``scheduler`` (the address of a running Dask scheduler), or
+    ``workers`` > 1 (a pool of that many local worker processes forked from this one, which inherit
+    the loaded registry: :class:`verify.parallel.LocalPoolExecutor`, shut down at the end); serial
+    otherwise.  Each claim is one task: its result depends only on (claim, seed, budget, dps), so
+    the report is the same however the tasks are scheduled.  On workers the tasks start longest
+    first (:func:`schedule_order`, from ``cost_hint`` = claim id -> seconds of an earlier run when
+    given), so the last task to start is a short one and the workers finish together.  A check
     that raises becomes INCONCLUSIVE with ``internal_error`` in its evidence (Claim.run); a task
-    that still fails after the retries (e.g. its workers kept dying) is reported the same way."""
+    that fails on its worker (e.g. an import error on a remote worker) is reported the same way."""
     claims = list(claims)
     if workers < 1:
         raise ValueError(f"workers must be an integer >= 1; got workers={workers}")
     t0 = time.perf_counter()
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     own = executor is None
-    ex = get_executor(scheduler, workers if len(claims) > 1 else 1) if own else executor
+    if own:
+        if scheduler:
+            ex: Executor = DaskExecutor(scheduler)
+        elif workers > 1 and len(claims) > 1:
+            ex = LocalPoolExecutor(min(workers, len(claims)))
+        else:
+            ex = SerialExecutor()
+    else:
+        ex = executor
     results: dict[str, ClaimResult] = {}
     bar = progress_bar(len(claims), "audit", progress)
 
@@ -421,11 +433,13 @@ def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, p
         if isinstance(ex, SerialExecutor):
             ex.map(lambda c: c.run(ctx), [(c,) for c in claims], label="claim", progress=done)
         else:
-            # Longest first (interval proofs, then the rest in registry order): the last task to start is
-            # then a short one, so the workers finish together.  Results map back to the claims by index.
-            order = sorted(range(len(claims)), key=lambda i: "proof" not in claims[i].tags)
-            ex.map(_run_one_safe, [(claims[i].id, ctx.seed, ctx.budget, ctx.dps, ctx.prove_all) for i in order],
-                   label="claim", progress=lambda k, res: done(order[k], res))
+            order = schedule_order(claims, cost_hint)  # results map back to the claims by index
+            tasks = [(claims[i].id, ctx.seed, ctx.budget, ctx.dps, ctx.prove_all) for i in order]
+            if isinstance(ex, LocalPoolExecutor):  # the claims of one module share its cached derivations
+                ex.map(_run_one_safe, tasks, label="claim", progress=lambda k, res: done(order[k], res),
+                       affinity=[getattr(claims[i].check, "__module__", "") for i in order])
+            else:
+                ex.map(_run_one_safe, tasks, label="claim", progress=lambda k, res: done(order[k], res))
     finally:
         if bar is not None:
             bar.close()
@@ -437,6 +451,36 @@ def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, p
     report.backend = backend
     report.events = events
     return report
+
+
+def schedule_order(claims: Sequence[Claim], cost_hint: dict[str, float] | None = None) -> list[int]:
+    """Indices of ``claims`` in the order to start them on workers: longest first.
+
+    With ``cost_hint`` (claim id -> seconds, e.g. of the previous run with the same budget:
+    :func:`previous_timings`), by decreasing hint; a claim without a hint counts as the median of
+    the hints.  Without hints: the interval proofs (tag "proof") first, then the rest in registry
+    order.  The order changes only when the claims finish, never their results."""
+    if cost_hint:
+        known = sorted(float(v) for v in cost_hint.values())
+        median = known[len(known) // 2]
+        cost = [float(cost_hint.get(c.id, median)) for c in claims]
+        return sorted(range(len(claims)), key=lambda i: -cost[i])  # stable: ties keep registry order
+    return sorted(range(len(claims)), key=lambda i: "proof" not in claims[i].tags)
+
+
+def previous_timings(path: Path, ctx: CheckContext) -> dict[str, float] | None:
+    """Claim id -> seconds of the JSON report ``path`` of an earlier run, if it exists, is readable
+    and ran with the same budget and proof setting as ``ctx`` (other runs time other work); else None."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        run = data.get("context", {})
+        if run.get("budget") != ctx.budget or bool(run.get("prove_all")) != bool(ctx.prove_all):
+            return None
+        out = {c["id"]: float(c["seconds"]) for c in data.get("claims", [])
+               if isinstance(c, dict) and isinstance(c.get("seconds"), (int, float))}
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+    return out or None
 
 
 def _run_one_safe(cid: str, seed: int, budget: float, dps: int, prove_all: bool = False) -> ClaimResult:

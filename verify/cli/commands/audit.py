@@ -15,6 +15,7 @@ from verify.claims.runner import (
     EXIT_STRICT_FINDINGS,
     EXIT_USAGE,
     is_planted,
+    previous_timings,
     run_audit,
     select_claims,
 )
@@ -101,8 +102,9 @@ def register(subparsers: Any) -> None:
                    help=f"quick profile: budget {QUICK_BUDGET} and, unless --workers is given, one process per core "
                         "(at most 2): under a minute")
     p.add_argument("--workers", type=int_at_least(1), default=None, metavar="N",
-                   help="run claims on a Dask LocalCluster of N worker processes (default 1 = serial; with "
-                        "--quick: min(2, cores)); needs the [dask] extra, else runs serially and says so")
+                   help="run claims on N local worker processes, forked from this one (default 1 = serial; "
+                        "with --quick: min(2, cores)); longest claims first, by the timings of the previous "
+                        "report at --json when it ran with the same budget")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run claims on an existing Dask cluster, e.g. tcp://host:8786 (the workers need "
                         "smoothsens installed); the report is the same as a serial run with the same seed")
@@ -175,20 +177,25 @@ def run(args: argparse.Namespace) -> int:
     budget = args.budget if args.budget is not None else (QUICK_BUDGET if args.quick else 1.0)
     ctx = CheckContext(seed=args.seed, budget=budget, dps=args.precision, prove_all=args.prove_all)
     workers = args.workers if args.workers is not None else (min(2, os.cpu_count() or 1) if args.quick else 1)
+    md = args.markdown if args.markdown is not None else args.out / "report.md"
+    js = args.json if args.json is not None else args.out / "verdicts.json"
+    hint = previous_timings(js, ctx)  # the previous report's seconds per claim: longest claims start first
     # User claims exist only in this process (their files are not importable on Dask workers): they
     # run serially here, the papers' claims on the chosen backend; one report.
     local_ids = {c.id for c in files} | {c.id for c in user}
     local = [c for c in claims if c.id in local_ids]
     remote = [c for c in claims if c.id not in local_ids]
     if local and (remote and (workers > 1 or args.scheduler)):
-        report = run_audit(remote, ctx, workers=workers, scheduler=args.scheduler, progress=not args.no_progress)
+        report = run_audit(remote, ctx, workers=workers, scheduler=args.scheduler, progress=not args.no_progress,
+                           cost_hint=hint)
         extra = run_audit(local, ctx, workers=1, progress=not args.no_progress)
         report.entries = [*report.entries, *extra.entries]
         report.seconds += extra.seconds
     elif local:
         report = run_audit(claims, ctx, workers=1, progress=not args.no_progress)
     else:
-        report = run_audit(claims, ctx, workers=workers, scheduler=args.scheduler, progress=not args.no_progress)
+        report = run_audit(claims, ctx, workers=workers, scheduler=args.scheduler, progress=not args.no_progress,
+                           cost_hint=hint)
     print(report.table())
     report.skipped = skipped
     for ev in report.events:
@@ -206,8 +213,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nStatements left out ({len(report.omissions)}):")
         for o in report.omissions:
             print(f"* {o.seed} {o.where}: {o.reason}")
-    md = args.markdown if args.markdown is not None else args.out / "report.md"
-    js = args.json if args.json is not None else args.out / "verdicts.json"
     for path in report.write(md, js):
         print(f"wrote {path}")
     status = report.exit_status(strict=args.strict)
