@@ -30,10 +30,11 @@ def test_every_catalogue_entry_has_a_check_and_keeps_its_metadata():
         assert c.check.__module__.startswith("verify.claims.sets.")
 
 
-def test_catalogue_files_are_read_as_written_one_file_per_seed():
+def test_catalogue_files_are_read_as_written_per_seed():
     folder = files("verify.claims").joinpath("catalogue")
     names = sorted(f.name for f in folder.iterdir() if f.name.endswith(".toml"))
-    assert names == ["000.toml", "002.toml", "003.toml", "004.toml"]
+    assert {"000.toml", "002.toml", "003.toml", "004.toml"} <= set(names)
+    assert all(n.split(".", 1)[0] in R.SEEDS for n in names)  # <seed>.toml or <seed>.<topic>.toml
     raw = tomllib.loads(folder.joinpath("003.toml").read_text(encoding="utf-8"))
     c = R.load_registry().get("003-Thm-V.4")
     assert c.statement == raw["003-Thm-V.4"]["statement"]
@@ -98,3 +99,19 @@ def test_parse_catalogue_rejects_bad_entries(seed, text, match):
 def test_an_id_listed_twice_is_refused():
     with pytest.raises(ValueError, match="catalogue 002: not valid TOML"):
         R.parse_catalogue("002", '["002-X"]\n' + _ENTRY + '\n["002-X"]\n' + _ENTRY)
+
+
+def test_an_id_listed_in_two_catalogue_files_is_refused(monkeypatch, tmp_path):
+    (tmp_path / "004.toml").write_text('["004-Test-twice"]\n' + _ENTRY)
+    (tmp_path / "004.extra.toml").write_text('["004-Test-twice"]\n' + _ENTRY)
+
+    class _Files:
+        def joinpath(self, name):
+            return tmp_path
+
+    import importlib.resources
+
+    monkeypatch.setattr(importlib.resources, "files", lambda pkg: _Files())
+    monkeypatch.setattr(R, "_CATALOGUE", None)
+    with pytest.raises(ValueError, match=r"004.toml: claim ids listed in another catalogue file too: \['004-Test-twice'\]"):
+        R.catalogue()

@@ -335,8 +335,9 @@ class Registry:
 REGISTRY = Registry()
 
 
-#: The claim catalogue: the papers' statements as data, one TOML file per seed in
-#: ``verify/claims/catalogue/<seed>.toml``, one table per claim id (section, statement, kind, code, tags).
+#: The claim catalogue: the papers' statements as data, TOML files per seed in
+#: ``verify/claims/catalogue/<seed>.toml`` or ``<seed>.<topic>.toml`` (e.g. ``004.proofs.toml``), one
+#: table per claim id (section, statement, kind, code, tags).
 CATALOGUE_DIR = "catalogue"
 _CATALOGUE_KEYS = frozenset({"section", "statement", "kind", "code", "tags"})
 _CATALOGUE: dict[str, dict[str, Any]] | None = None
@@ -390,8 +391,9 @@ def parse_catalogue(seed: str, text: str, source: str = "") -> dict[str, dict[st
 
 
 def catalogue() -> Mapping[str, Mapping[str, Any]]:
-    """The claim catalogue (read once): claim id -> metadata, from every ``catalogue/<seed>.toml``
-    shipped with :mod:`verify.claims`."""
+    """The claim catalogue (read once): claim id -> metadata, from every ``catalogue/<seed>.toml`` and
+    ``catalogue/<seed>.<topic>.toml`` shipped with :mod:`verify.claims`; an id listed in two files is
+    refused."""
     global _CATALOGUE
     if _CATALOGUE is None:
         from importlib.resources import files
@@ -401,9 +403,12 @@ def catalogue() -> Mapping[str, Mapping[str, Any]]:
         for f in sorted(folder.iterdir(), key=lambda t: t.name):
             if not f.name.endswith(".toml"):
                 continue
-            part = parse_catalogue(f.name[: -len(".toml")], f.read_text(encoding="utf-8"),
-                                   f"verify/claims/{CATALOGUE_DIR}/{f.name}")
-            entries.update(part)  # disjoint: each file's ids start with its own seed
+            where = f"verify/claims/{CATALOGUE_DIR}/{f.name}"
+            part = parse_catalogue(f.name.split(".", 1)[0], f.read_text(encoding="utf-8"), where)
+            twice = sorted(set(part) & set(entries))
+            if twice:
+                raise ValueError(f"{where}: claim ids listed in another catalogue file too: {twice}")
+            entries.update(part)
         _CATALOGUE = entries
     return _CATALOGUE
 
