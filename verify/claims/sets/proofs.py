@@ -42,6 +42,8 @@ Needs python-flint (the ``[proof]`` extra); without it every claim here is INCON
 
 from __future__ import annotations
 
+import importlib
+
 import copy
 import time
 from dataclasses import dataclass
@@ -196,6 +198,16 @@ def rebuild_objective(evidence: Mapping[str, Any]) -> tuple[Any, Fraction, dict[
     raise ValueError(f"unknown rebuild record {rb!r}")
 
 
+#: Proof kinds (``evidence["proof"]["method"]``) re-checked by their own independent re-checker:
+#: method -> (module, function); the function takes the proof record and returns an object with
+#: ``ok``, ``problems``, ``n_boxes``, ``prec``, ``seconds`` (:class:`verify.proof.RecheckResult`).
+METHOD_RECHECKERS: dict[str, tuple[str, str]] = {
+    "symbolic": ("verify.proof.symbolic", "recheck"),      # verify.claims.sets.proofs_symbolic
+    "ramp-def8": ("verify.proof.ramp_def8", "recheck"),    # 004 Def. 8 for the ramp closed forms, any Lambda
+    "kde-def8": ("verify.proof.kde_def8", "recheck"),      # 004 Def. 8 for the KDE closed form (chain (i)-(iv))
+}
+
+
 def recheck_evidence(evidence: Mapping[str, Any], *, prec: int = 128) -> Any:
     """Re-check ``evidence["proof"]`` against the objective rebuilt from ``evidence["rebuild"]``
     (verify.proof.recheck), and that the proof proves what the claim states: its threshold is the
@@ -206,10 +218,10 @@ def recheck_evidence(evidence: Mapping[str, Any], *, prec: int = 128) -> Any:
     proof = evidence.get("proof")
     if not isinstance(proof, Mapping):
         return RecheckResult(False, ["the evidence carries no proof"], 0, prec, 0.0)
-    if proof.get("method") == "symbolic":  # verify.claims.sets.proofs_symbolic: its own independent re-checker
-        from verify.proof import symbolic  # noqa: PLC0415
-
-        return symbolic.recheck(proof)
+    method = proof.get("method")
+    if method in METHOD_RECHECKERS:  # a proof kind with its own independent re-checker
+        module, name = METHOD_RECHECKERS[method]
+        return getattr(importlib.import_module(module), name)(proof)
     if isinstance(proof.get("parts"), list):  # a privacy claim resting on several obligations: each re-checked
         return _recheck_all(evidence, proof, prec)
     obj, threshold, monotone = rebuild_objective(evidence)
