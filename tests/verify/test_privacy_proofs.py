@@ -18,9 +18,8 @@ from verify.serialise import jsonable  # noqa: E402
 TESTED = ClaimResult(Verdict.VERIFIED, "tested: no certified violation", {"audits": 5}, "mpmath 50 digits")
 
 
-#: the privacy claims whose rate proofs take seconds (the other two rest on proofs tagged "heavy",
-#: 11 s and 24 s on an idle core: run by the default audit, and their obligations by test_proof_obligations)
-LIGHT = ["004-Lemma-3.5-privacy", "002-Thm-8-privacy"]
+#: every privacy claim's proof takes seconds (004: the symbolic sup proofs; 002 Thm. 8: its rate box)
+LIGHT = ["004-Lemma-3.3-privacy", "004-Cor-3.2-privacy", "004-Lemma-3.5-privacy", "002-Thm-8-privacy"]
 #: two light obligations standing in for a claim that rests on several (as 004-Cor-3.2-privacy does)
 PAIR = P._PrivacyProof(("004-Cor-3.2-scale-sup", "004-Lemma-3.5-rate"), P.COR_REDUCTION, "m >= 1 outputs", "test")
 
@@ -46,20 +45,57 @@ def test_privacy_claim_is_proven_with_its_box_and_reduction_and_rechecks(attache
     res, spec = attached[cid], P.PRIVACY_PROOFS.get(cid, PAIR)
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
     ev = jsonable(res.to_json())["evidence"]
-    assert ev["proof"]["relies_on"] == [spec.reduction]
+    assert ev["proof"]["relies_on"][0] == spec.reduction
     for ob in spec.obligations:  # every rate box is named in the domain, against the claim's full range
         assert ob in ev["domain"]
-    assert spec.full_range in ev["domain"] and "stays tested" in ev["domain"]
+    assert spec.full_range in ev["domain"]
+    if spec.symbolic:  # all gamma, eta > 0 and m >= 1: no box left tested
+        assert spec.symbolic in ev["domain"] and "stays tested" not in ev["domain"]
+    else:
+        assert "stays tested" in ev["domain"]
     assert ev["tested"]["evidence"] == {"audits": 5}
     rc = P.recheck_evidence(ev)
     assert rc.ok, rc.problems
 
 
-def test_heavy_privacy_proofs_name_their_obligations():
-    assert P.PRIVACY_PROOFS["004-Cor-3.2-privacy"].obligations == ("004-Cor-3.2-scale-sup", "004-Cor-3.2-rate-m3")
-    assert P.PRIVACY_PROOFS["004-Lemma-3.3-privacy"].obligations == ("004-Lemma-3.3-rate",)
-    for cid in ("004-Cor-3.2-privacy", "004-Lemma-3.3-privacy"):
-        assert P._proof_is_heavy(P.PRIVACY_PROOFS[cid].obligations)
+def test_004_privacy_proofs_rest_on_the_symbolic_sups_and_cover_every_catalogued_mechanism(attached):
+    from verify.audit.catalogue import catalogue
+
+    for cid in ("004-Lemma-3.3-privacy", "004-Cor-3.2-privacy", "004-Lemma-3.5-privacy", "002-Thm-8-privacy"):
+        spec = P.PRIVACY_PROOFS[cid]
+        assert not P._proof_is_heavy(spec.obligations)
+        rows = jsonable(attached[cid].to_json())["evidence"]["catalogue"]
+        assert sorted(r["key"] for r in rows) == sorted(e.key for e in catalogue() if e.claim == cid)
+        assert all(r["inside"] and r["calibration_rel_diff"] <= P.CALIBRATION_RTOL for r in rows), rows
+    assert {r["m"] for r in attached["004-Cor-3.2-privacy"].evidence["catalogue"]} == {2, 3}  # m = 2 proven too
+    assert "m = 2: tested" not in P.PRIVACY_PROOFS["004-Cor-3.2-privacy"].full_range
+
+
+def test_a_catalogued_mechanism_outside_the_domain_keeps_the_claim_tested():
+    narrow = P._PrivacyProof(("002-Thm-8-rate",), P.THM8_REDUCTION, "0 < gamma < eps", "test", "", "polyplace")
+    rows = P._catalogue_membership("002-Thm-8-privacy", narrow, (P.Fraction(1, 20), P.Fraction(1, 5)))
+    outside = [r["key"] for r in rows if not r["inside"]]
+    assert outside == ["polyplace-gamma0.5eps", "polyplace-gamma0.9eps"]
+    res = P._outside(TESTED, [r for r in rows if not r["inside"]], rows)
+    assert res.strength == "tested" and "polyplace-gamma0.9eps" in res.evidence["proof_not_attached"]
+
+
+def test_an_edited_symbolic_part_is_rejected(attached):
+    ev = jsonable(attached["004-Cor-3.2-privacy"].to_json())["evidence"]
+    assert P.recheck_evidence(ev).ok
+    other = copy.deepcopy(ev)  # the Lemma 3.3 (m = 1) proof handed in for Cor. 3.2
+    other["proof"]["parts"][0]["proof"] = jsonable(attached["004-Lemma-3.3-privacy"].to_json())["evidence"]["proof"]["parts"][0]["proof"]
+    assert not P.recheck_evidence(other).ok
+    edited = copy.deepcopy(ev)
+    edited["proof"]["parts"][0]["proof"]["domain"] = "p > 0, theta > 0"
+    assert not P.recheck_evidence(edited).ok
+
+
+@pytest.mark.parametrize("ctl", ["control-GenCauchy-shift-sup-minus-1e-6", "control-StudentT-shift-sup-minus-1e-6"])
+def test_a_shift_sup_bound_1e_6_too_small_is_refuted_at_a_certified_point(ctl):
+    res = P.check_obligation(ctl, "test", refuted_rule="R-INVALID", planted=True)
+    assert res.verdict is Verdict.REFUTED, res.summary
+    assert res.evidence["counterexample"]["mp50_confirms"] is True
 
 
 def test_a_proof_resting_on_two_obligations_rejects_a_dropped_or_edited_part(attached):
@@ -83,12 +119,13 @@ def test_a_planted_false_rate_attached_to_a_privacy_claim_is_refuted_not_proven(
 
 
 def test_quick_profile_leaves_a_heavy_proof_out_and_keeps_the_test():
-    load_registry()
-    res = PROOFS["004-Lemma-3.3-privacy"](CheckContext(budget=0.1), TESTED)
+    heavy = P._PrivacyProof(("004-Lemma-3.3-rate",), P.GP_REDUCTION, "p > 1", "heavy")
+    res = P._privacy_proof("004-Lemma-3.3-privacy", heavy)(CheckContext(budget=0.1), TESTED)
     assert res.verdict is Verdict.VERIFIED and res.strength == "tested"
     assert "004-Lemma-3.3-rate-proof" in res.evidence["proof_left_out"] and res.evidence["audits"] == 5
-    light = PROOFS["002-Thm-8-privacy"](CheckContext(budget=0.1), TESTED)  # not heavy: proven in --quick too
-    assert light.strength == "proven"
+    load_registry()
+    for cid in LIGHT:  # none heavy: proven in --quick too
+        assert PROOFS[cid](CheckContext(budget=0.1), TESTED).strength == "proven"
 
 
 def test_a_decided_obligation_runs_once_per_process_and_is_returned_as_a_copy():

@@ -83,6 +83,8 @@ PAPER_OBLIGATIONS: tuple[_Spec, ...] = (
           "R-INVALID", "smoothsens_core/calibration (calibrate_gencauchy)"),
     _Spec("004-Cor-3.2-scale-sup", "004-Cor-3.2-scale-sup-proof", "004",
           "Sec. 3.2.1, Cor. 3.2 / Lemma 3.3 (sup of the scale term)", "R-INVALID", "derivations/privacy_loss.py"),
+    _Spec("004-Lemma-3.5-scale-sup", "004-Lemma-3.5-scale-sup-proof", "004",
+          "Sec. 3.2.1, Lemma 3.5 (sup of the scale term)", "R-INVALID", "derivations/privacy_loss.py"),
     _Spec("004-Cor-3.2-rate-m3", "004-Cor-3.2-rate-m3-proof", "004", "Sec. 3.2.1, Cor. 3.2 (m = 3 outputs)",
           "R-INVALID", "smoothsens_core/calibration (calibrate_gencauchy, m)"),
     _Spec("004-Lemma-3.5-rate", "004-Lemma-3.5-rate-proof", "004", "Sec. 3.2.1, Lemma 3.5 (proof of the GP rate)",
@@ -259,6 +261,8 @@ def _recheck_all(evidence: Mapping[str, Any], proof: Mapping[str, Any], prec: in
         problems.append(f"the proof's parts {[p.get('rebuild') for p in parts]} are not the claim's {wanted}")
     n = 0
     for w, p in zip(wanted, parts):
+        if w.get("what") == "symbolic" and (p.get("proof") or {}).get("claim") != w.get("claim"):
+            problems.append(f"the part's symbolic proof is of {(p.get('proof') or {}).get('claim')!r}, not {w.get('claim')!r}")
         rc = recheck_evidence({"rebuild": w, "proof": p.get("proof")}, prec=prec)
         n += rc.n_boxes
         problems += [f"{w.get('obligation')}: {q}" for q in rc.problems]
@@ -273,6 +277,8 @@ def describe_recheck(evidence: Mapping[str, Any], rc: Any) -> str:
         return symbolic.describe(evidence["proof"], rc)
     if rc.ok:
         s = _proof_summary(evidence["proof"])
+        if s["max_bound_float"] is None:  # no interval part (a privacy claim resting on a symbolic proof)
+            return f"proof re-checked: {rc.n_boxes} steps/boxes cover {evidence.get('domain', '?')} ({rc.seconds:.1f} s)"
         return (f"proof re-checked: {rc.n_boxes} boxes cover {evidence.get('domain', '?')}, max bound "
                 f"{s['max_bound_float']:.6g} <= {float(_frac(s['threshold'])):.17g} (arb {rc.prec} bits, "
                 f"{rc.seconds:.1f} s)")
@@ -580,30 +586,117 @@ THM8_REDUCTION = (
     "PolyPlace(1, alpha = eps/gamma): <= eps by the proven rate bound (002 Lemma 12's (10) as an inequality)")
 
 
+#: 004 Lemmas 3.3, 3.5 and Cor. 3.2 for every gamma, eta > 0 and every m >= 1: the FTC bound above, split into
+#: the two one-dimensional sups (linear in (eta, gamma) >= 0), with the sups and the calibration proven symbolically.
+SUP_REDUCTION = (
+    "004 Lemma 3.3's proof (App. A.1; Lemma 3.5 and Cor. 3.2 alike) in the FTC form of the step above, for m >= 1 "
+    "iid coordinates (m = 1: Lemmas 3.3, 3.5): the log-density is sum_j l(a_j, s), and along the segment |dl/dt| <= "
+    "e^-s(t) sum_j |psi(z_j)| |a_j - a_j'| + |s - s'| sum_j |1 + z_j psi(z_j)| <= C ||f(x) - f(x')||_1 e^-s(t) + "
+    "gamma d m U <= d (eta C + m gamma U) with C = sup_z |psi(z)| and U = sup_z |1 + z psi(z)| (||f(x) - f(x')||_1 "
+    "e^-s(t) <= eta d, |s - s'| <= gamma d as above); the bound is linear in (eta, gamma) >= 0, so no box in gamma, "
+    "eta or m is needed; C, U and the calibration eps = m gamma U + eta C are the symbolic proof's steps (sup|D_shift|, "
+    "sup|D_scale|, 'eps = m gamma sup|D_scale| + eta sup|D_shift| equals the printed eps'), so the loss is <= eps d")
+
+
 @dataclass(frozen=True)
 class _PrivacyProof:
     obligations: tuple[str, ...]  # rate obligations whose proofs the claim carries (all needed)
     reduction: str  # the stated step from them to the claim
     full_range: str  # the claim's own range, against which the proof's box is stated
     via: str  # one line for the summary
+    #: the symbolic proof (a claim of verify.proof.symbolic.SPECS) of sup|psi|, sup|1 + z psi| and the calibration
+    #: on the lemma's whole domain; with it no rate obligation (gamma/eps box) is needed
+    symbolic: str = ""
+    #: the family of the catalogued mechanisms (verify/audit/catalogue.py) checked against the proven domain
+    family: str = ""
 
 
 #: privacy claim id -> the rate obligations whose proofs it carries, and the reduction
 PRIVACY_PROOFS: Mapping[str, _PrivacyProof] = {
     "004-Lemma-3.3-privacy": _PrivacyProof(
-        ("004-Lemma-3.3-rate",), GP_REDUCTION, "p > 1, theta >= 1, gamma > 0 with eta > 0, any metric",
-        "004 Lemma 3.3's reduction to GP (FTC along a segment)"),
+        (), GP_REDUCTION + "; " + SUP_REDUCTION,
+        "all gamma, eta > 0 with eps = gamma U + eta C (U = max(1, p theta - 1), C = theta (p-1)^((p-1)/p)), "
+        "p > 1, theta >= 1, any metric",
+        "004 Lemma 3.3's reduction to GP (FTC along a segment, the two sups)", "004-Lemma-3.3-epsilon", "gencauchy"),
     "004-Cor-3.2-privacy": _PrivacyProof(
-        ("004-Cor-3.2-scale-sup", "004-Cor-3.2-rate-m3"), COR_REDUCTION,
-        "m >= 1 outputs, p > 1, theta >= 1, gamma > 0 with eta > 0 (the claim also audits m = 2: tested only)",
-        "004 Cor. 3.2's reduction to GP for m = 3 outputs (FTC along a segment, l1 metric)"),
+        (), GP_REDUCTION + "; " + SUP_REDUCTION,
+        "all m >= 1 outputs, all gamma, eta > 0 with eps = m gamma U + eta C (U = max(1, p theta - 1), "
+        "C = theta (p-1)^((p-1)/p)), p > 1, theta >= 1, l1 metric on the outputs",
+        "004 Cor. 3.2's reduction to GP for every m (FTC along a segment, the two sups)", "004-Cor-3.2-epsilon",
+        "gencauchy"),
     "004-Lemma-3.5-privacy": _PrivacyProof(
-        ("004-Lemma-3.5-rate",), GP_REDUCTION, "nu > 1, gamma < eps/nu, any metric",
-        "004 Lemma 3.3's reduction to GP (FTC along a segment)"),
+        (), GP_REDUCTION + "; " + SUP_REDUCTION,
+        "all gamma, eta > 0 with eps = nu gamma + (nu + 1)/(2 sqrt nu) eta (U = nu, C = (nu + 1)/(2 sqrt nu)), "
+        "nu > 1, any metric", "004 Lemma 3.5's reduction to GP (FTC along a segment, the two sups)",
+        "004-Lemma-3.5-epsilon", "student_t"),
     "002-Thm-8-privacy": _PrivacyProof(
         ("002-Thm-8-rate",), THM8_REDUCTION, "0 < gamma < eps, Hamming neighbours",
-        "002 Lemma 9's reduction to eps-DP"),
+        "002 Lemma 9's reduction to eps-DP", "", "polyplace"),
 }
+
+#: |eps - (m gamma U + eta C)| / eps allowed for a catalogued mechanism (the core computes eta and eps in
+#: binary64: the proven eps' = m gamma U + eta C of its exact parameters differs from its eps by rounding only)
+CALIBRATION_RTOL = 1e-14
+
+
+def _catalogue_membership(cid: str, spec: _PrivacyProof, g_box: tuple[Fraction, Fraction] | None) -> list[dict[str, Any]]:
+    """Every catalogued mechanism of claim ``cid`` (verify/audit/catalogue.py) against the proven domain:
+    its parameters read from the mechanism (noise shape, m, gamma of its growth, eta, eps), the proven
+    eps' = m gamma U + eta C (PolyPlace: alpha gamma, with eta = gamma and gamma/eps' = 1/alpha in ``g_box``)
+    from the exact binary values at mpmath 50 digits, and whether eps' agrees with the mechanism's eps to
+    :data:`CALIBRATION_RTOL` (float rounding of the core's calibration)."""
+    import mpmath  # noqa: PLC0415
+
+    from verify.audit.catalogue import catalogue  # noqa: PLC0415
+
+    def mp(x: float) -> Any:
+        q = Fraction(x)
+        return mpmath.mpf(q.numerator) / q.denominator
+
+    rows = []
+    with mpmath.workdps(50):
+        for e in catalogue():
+            if e.claim != cid:
+                continue
+            mech, noise = e.mechanism, e.mechanism.noise
+            gamma, eta, eps, m = mech.growth.gamma, mech.eta, mech.eps, int(mech.m)
+            row: dict[str, Any] = {"key": e.key, "gamma": gamma, "eta": eta, "eps": eps, "m": m,
+                                   "metric": mech.metric, "growth": mech.growth.kind}
+            why = []
+            if spec.family == "gencauchy":
+                p, th = float(noise.p), float(noise.theta)
+                row.update(p=p, theta=th)
+                P_, T_ = mp(p), mp(th)
+                C, U = T_ * (P_ - 1) ** ((P_ - 1) / P_), max(mpmath.mpf(1), P_ * T_ - 1)
+                eps_p = m * mp(gamma) * U + mp(eta) * C
+                why += [w for w, bad in (("p <= 1", not p > 1), ("theta < 1", not th >= 1),
+                                         ("m != 1 (Lemma 3.3)", cid == "004-Lemma-3.3-privacy" and m != 1)) if bad]
+            elif spec.family == "student_t":
+                nu = float(noise.nu)
+                row["nu"] = nu
+                N_ = mp(nu)
+                C, U = (N_ + 1) / (2 * mpmath.sqrt(N_)), N_
+                eps_p = mp(gamma) * U + mp(eta) * C
+                why += ["nu <= 1"] * (not nu > 1) + ["m != 1"] * (m != 1)
+            elif spec.family == "polyplace":
+                alpha = float(noise.alpha)
+                row.update(alpha=alpha, s=float(noise.s))
+                eps_p = mp(alpha) * mp(gamma)
+                g = 1 / Fraction(alpha)  # gamma/eps' exactly
+                row["gamma_over_eps"] = str(g)
+                why += [w for w, bad in ((f"gamma/eps = {float(g):.6g} outside [{g_box[0]}, {g_box[1]}]",
+                                          g_box is None or not g_box[0] <= g <= g_box[1]),
+                                         ("eta != gamma", eta != gamma), ("s != 1", float(noise.s) != 1.0)) if bad]
+            else:
+                raise ValueError(f"family must be 'gencauchy', 'student_t' or 'polyplace'; got {spec.family!r}")
+            rel = abs(eps_p / mp(eps) - 1)
+            row.update(eps_proven=mpmath.nstr(eps_p, 50), calibration_rel_diff=float(rel), eps_proven_le_eps=bool(eps_p <= mp(eps)))
+            why += [w for w, bad in (("gamma <= 0", not gamma > 0), ("eta <= 0", not eta > 0), ("m < 1", m < 1),
+                                     (f"eps != m gamma U + eta C (relative {float(rel):.2g})", rel > CALIBRATION_RTOL),
+                                     (f"growth {mech.growth.kind!r} is not g_E", mech.growth.kind != "exp")) if bad]
+            row["inside"], row["outside_because"] = not why, why
+            rows.append(row)
+    return rows
 
 
 def _proof_is_heavy(ob_ids: tuple[str, ...]) -> list[str]:
@@ -624,6 +717,8 @@ def _privacy_proof(cid: str, spec: _PrivacyProof):  # type: ignore[no-untyped-de
                                    f"the proof of {', '.join(heavy)} (over 10 s, tag 'heavy') is left out in the quick "
                                    f"profile; it is attached in the default audit")},
                                tested.precision, tested.seconds, tested.rule, tested.strength)
+        if spec.symbolic:
+            return _symbolic_privacy_proof(cid, spec, tested)
         results = [check_obligation(ob_id, scale, refuted_rule="R-INVALID") for ob_id in spec.obligations]
         for res in results:
             if res.verdict is Verdict.REFUTED:  # a certified point where a rate bound fails on its box
@@ -631,6 +726,12 @@ def _privacy_proof(cid: str, spec: _PrivacyProof):  # type: ignore[no-untyped-de
         if any(res.verdict is not Verdict.VERIFIED for res in results):
             return tested  # not proven: the tested result stands (the reason is in the obligation's own claim)
         evs = [dict(res.evidence) for res in results]
+        members: list[dict[str, Any]] = []
+        if spec.family == "polyplace" and len(evs) == 1:  # every catalogued mechanism inside the rate box?
+            members = _catalogue_membership(cid, spec, _pp_g_box(evs[0]["obligation"], scale))
+            outside = [r for r in members if not r["inside"]]
+            if outside:
+                return _outside(tested, outside, members)
         boxes = "; ".join(f"{ev['obligation']}: {ev['domain']}" for ev in evs)
         domain = (f"{boxes} (the rate proofs' {scale} boxes, eps = 1 by homogeneity; the claim's full range is "
                   f"{spec.full_range}: outside these boxes it stays tested); relies on: {spec.reduction}")
@@ -646,12 +747,69 @@ def _privacy_proof(cid: str, spec: _PrivacyProof):  # type: ignore[no-untyped-de
             ev = {"obligations": list(spec.obligations), "statement": " AND ".join(e["statement"] for e in evs),
                   "rebuild": {"what": "all", "parts": [e["rebuild"] for e in evs]},
                   "recheck": [e.get("recheck") for e in evs], **_proof_summary(proof_rec)}
+        if members:
+            ev["catalogue"] = members
         return with_proof(tested, summary=f"proven: {ev.get('statement', spec.obligations)} on {boxes} (interval "
-                                          f"proof{'s' if len(evs) > 1 else ''} re-checked) plus {spec.via}",
+                                          f"proof{'s' if len(evs) > 1 else ''} re-checked) plus {spec.via}"
+                                          + (f"; all {len(members)} catalogued mechanisms inside" if members else ""),
                           proof=proof_rec, domain=domain, precision=results[0].precision, **ev)
 
     proof.__name__ = f"proof_{cid.replace('-', '_').replace('.', '_')}"
     return proof
+
+
+def _pp_g_box(ob_id: str, scale: str) -> tuple[Fraction, Fraction]:
+    """The gamma/eps box of a PolyPlace rate obligation (its objective's last variable)."""
+    var = _obligation(ob_id, scale).build().variables[-1]
+    return Fraction(var.lo), Fraction(var.hi)
+
+
+def _outside(tested: ClaimResult, outside: list[dict[str, Any]], members: list[dict[str, Any]]) -> ClaimResult:
+    """The tested result, with the catalogued mechanisms outside the proven domain named."""
+    names = "; ".join(f"{r['key']} ({', '.join(r['outside_because'])})" for r in outside)
+    return ClaimResult(tested.verdict, tested.summary,
+                       {**tested.evidence, "proof_not_attached": f"catalogued mechanisms outside the proven domain: "
+                                                                 f"{names}", "catalogue": members},
+                       tested.precision, tested.seconds, tested.rule, tested.strength)
+
+
+def _symbolic_privacy_proof(cid: str, spec: _PrivacyProof, tested: ClaimResult) -> ClaimResult:
+    """004 Lemmas 3.3 / 3.5, Cor. 3.2 for all gamma, eta > 0 and m >= 1: the symbolic proof of C = sup|psi|,
+    U = sup|1 + z psi| and eps = m gamma U + eta C on the lemma's domain (re-checked by
+    verify.proof.symbolic.recheck), the reduction :data:`SUP_REDUCTION`, and every catalogued mechanism
+    of the claim inside that domain with eps = m gamma U + eta C (mpmath 50 digits).  Branch and bound
+    does not prove C: the bound is attained at an interior z* (a tangency; shift_sup_objective)."""
+    from verify.claims.sets.proofs_symbolic import WITNESSES  # noqa: PLC0415
+    from verify.proof import symbolic as S  # noqa: PLC0415
+
+    t0 = time.perf_counter()
+    witnesses, derivation = WITNESSES[spec.symbolic]()
+    record = S.make_record(spec.symbolic, witnesses, derivation=derivation)
+    rc = S.recheck(record)
+    if not rc.ok:
+        return tested  # not proven: the symbolic claim says why
+    members = _catalogue_membership(cid, spec, None)
+    outside = [r for r in members if not r["inside"]]
+    if outside:
+        return _outside(tested, outside, members)
+    sym_domain = S.SPECS[spec.symbolic].domain
+    rebuild = {"what": "symbolic", "claim": spec.symbolic}
+    proof_rec = {"method": "interval", "combine": "all", "status": "proven", "threshold": "0",
+                 "parts": [{"obligation": spec.symbolic, "domain": sym_domain, "rebuild": rebuild, "proof": record}],
+                 "relies_on": [spec.reduction, *record.get("relies_on", [])]}
+    rc_json = {"ok": rc.ok, "problems": list(rc.problems), "n_steps": rc.n_steps, "n_points": rc.n_points,
+               "prec": rc.prec, "seconds": round(rc.seconds, 3)}
+    keys = ", ".join(r["key"] for r in members)
+    domain = (f"{spec.full_range} (the symbolic proof {spec.symbolic}: {sym_domain}; z over R, h even); every "
+              f"catalogued mechanism of the claim ({keys}) inside, eps = m gamma U + eta C to {CALIBRATION_RTOL:g} "
+              f"(binary64 rounding of the core); relies on: {spec.reduction}")
+    return with_proof(tested,
+                      summary=(f"proven for {spec.full_range}: C = sup|psi|, U = sup|1 + z psi| and the calibration "
+                               f"by the symbolic proof {spec.symbolic} ({rc.n_steps} SymPy steps, re-checked) plus "
+                               f"{spec.via}; all {len(members)} catalogued mechanisms inside"),
+                      proof=proof_rec, domain=domain, precision=f"symbolic (SymPy exact); arb {rc.prec} bits",
+                      rebuild={"what": "all", "parts": [rebuild]}, recheck=[rc_json], catalogue=members,
+                      seconds_proof=round(time.perf_counter() - t0, 3))
 
 
 def _attach_privacy_proofs() -> None:
