@@ -9,7 +9,10 @@ path and the paper reference) and its :class:`GeneratedFunction` s: function nam
 symbols, SymPy expression, docstring, and the domain of each argument (used by the property
 tests that compare every generated evaluator with an mpmath evaluation of the same expression).
 Several derivation modules may contribute to the same output module; their functions are merged
-(sorted by name; a duplicate name is an error).
+(sorted by name; a duplicate name is an error).  A derivation keeps the data of its functions
+(docstrings, domains, log-sampled arguments, the output modules' banner text) in
+``derivations/<name>.toml`` and only ``name -> (argument symbols, expression)`` in code:
+:class:`FunctionTable` joins the two and refuses a function missing on either side.
 
 Pipeline per function
 ---------------------
@@ -64,6 +67,7 @@ __all__ = [
     "loggamma_difference",
     "GeneratedFunction",
     "GeneratedModule",
+    "FunctionTable",
     "discover_targets",
     "collect_modules",
     "render_module",
@@ -132,6 +136,96 @@ def _as_function(f: Any) -> GeneratedFunction:
         return f
     name, args, expr, doc = f  # the plain tuple form of the discovery interface
     return GeneratedFunction(str(name), tuple(args), expr, str(doc))
+
+
+class FunctionTable:
+    """The data of a derivation's generated evaluators, kept beside it in ``derivations/<name>.toml``.
+
+    A derivation module owns its formulas (the SymPy expressions) in code and their metadata as
+    data: for each output module ``[modules.<module>]`` with ``derivation`` and ``doc`` (the fields
+    of :class:`GeneratedModule`), and for each generated function ``[functions.<name>]`` with
+    ``module`` (one of those), ``doc`` (the docstring: plain math and the paper reference),
+    ``domain`` (``{argument = [lo, hi]}`` for every argument) and optionally ``log_args``, ``rtol``
+    and ``square_powers`` (the fields of :class:`GeneratedFunction`).  :meth:`modules` joins them
+    with the derivation's ``name -> (argument symbols, expression)``; a function missing on either
+    side, a misspelt field, an unknown module or a domain that does not name exactly the arguments
+    raises ValueError, so the generator stops instead of writing an undocumented evaluator.
+    """
+
+    _MODULE_FIELDS = frozenset({"derivation", "doc"})
+    _REQUIRED = frozenset({"module", "doc", "domain"})
+    _OPTIONAL = frozenset({"log_args", "rtol", "square_powers"})
+
+    def __init__(self, path: str | Path) -> None:
+        import tomllib  # noqa: PLC0415 - read only when a derivation generates
+
+        self.path = Path(path)
+        with open(self.path, "rb") as fh:
+            data = tomllib.load(fh)
+        if set(data) != {"modules", "functions"}:
+            raise ValueError(f"{self.path.name}: top-level tables must be [modules.*] and [functions.*]; got {sorted(data)}")
+        self._modules: dict[str, dict[str, Any]] = data["modules"]
+        self._functions: dict[str, dict[str, Any]] = data["functions"]
+        for name, entry in self._modules.items():
+            if set(entry) != self._MODULE_FIELDS:
+                raise ValueError(f"{self.path.name}: [modules.{name}] must have exactly the fields "
+                                 f"{sorted(self._MODULE_FIELDS)}; got {sorted(entry)}")
+        for name, entry in self._functions.items():
+            keys = set(entry)
+            if not self._REQUIRED <= keys <= self._REQUIRED | self._OPTIONAL:
+                raise ValueError(f"{self.path.name}: [functions.{name}] needs {sorted(self._REQUIRED)} and may have "
+                                 f"{sorted(self._OPTIONAL)}; got {sorted(keys)}")
+            if entry["module"] not in self._modules:
+                raise ValueError(f"{self.path.name}: [functions.{name}] module {entry['module']!r} is not one of "
+                                 f"{sorted(self._modules)}")
+
+    @classmethod
+    def beside(cls, module_file: str | Path) -> "FunctionTable":
+        """The table of the derivation module at ``module_file`` (``x.py`` -> ``x.toml``)."""
+        return cls(Path(module_file).with_suffix(".toml"))
+
+    def domain(self, name: str) -> dict[str, tuple[float, float]]:
+        """The stated domain of the function ``name`` (a derivation reuses it for its provenance check)."""
+        if name not in self._functions:
+            raise ValueError(f"{self.path.name}: no [functions.{name}]")
+        return {a: (lo, hi) for a, (lo, hi) in self._functions[name]["domain"].items()}
+
+    def function(self, name: str, args: Sequence[sp.Symbol], expr: sp.Expr) -> GeneratedFunction:
+        """The :class:`GeneratedFunction` ``name`` of this table with its argument symbols and expression."""
+        entry = self._functions[name]
+        argnames = [a.name for a in args]
+        domain = self.domain(name)
+        if sorted(domain) != sorted(argnames):
+            raise ValueError(f"{self.path.name}: [functions.{name}] domain must name exactly the arguments "
+                             f"{argnames}; got {sorted(domain)}")
+        log_args = tuple(entry.get("log_args", ()))
+        if not set(log_args) <= set(argnames):
+            raise ValueError(f"{self.path.name}: [functions.{name}] log_args {list(log_args)} are not all arguments {argnames}")
+        optional = {k: entry[k] for k in ("rtol", "square_powers") if k in entry}
+        return GeneratedFunction(name, tuple(args), expr, entry["doc"], domain=domain, log_args=log_args, **optional)
+
+    def modules(self, formulas: Mapping[str, tuple[Sequence[sp.Symbol], sp.Expr]],
+                extra: Mapping[str, Sequence[GeneratedFunction]] | None = None) -> list[GeneratedModule]:
+        """The :class:`GeneratedModule` s of this table (in its order), each function built from
+        ``formulas[name] = (argument symbols, expression)``, which must name exactly the table's
+        functions; ``extra[module]`` appends functions whose docstrings are computed (formatted from
+        the derived expression) rather than written."""
+        missing, unused = sorted(set(self._functions) - set(formulas)), sorted(set(formulas) - set(self._functions))
+        if missing or unused:
+            raise ValueError(f"{self.path.name}: functions without a formula {missing}, formulas without an entry {unused}")
+        extra = dict(extra or {})
+        if not set(extra) <= set(self._modules):
+            raise ValueError(f"{self.path.name}: extra functions for unknown modules {sorted(set(extra) - set(self._modules))}")
+        return [
+            GeneratedModule(
+                module=module,
+                derivation=meta["derivation"],
+                functions=(*(self.function(name, *formulas[name]) for name, entry in self._functions.items()
+                             if entry["module"] == module), *extra.get(module, ())),
+                doc=meta["doc"],
+            )
+            for module, meta in self._modules.items()
+        ]
 
 
 class ProvenanceError(ValueError):

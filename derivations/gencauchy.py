@@ -29,7 +29,7 @@ from typing import Any
 import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
-from derivations.codegen import GeneratedFunction, GeneratedModule, loggamma_difference, prove_rewrite
+from derivations.codegen import FunctionTable, GeneratedModule, loggamma_difference, prove_rewrite
 from derivations.comparison import Comparison, compare_forms
 
 __all__ = [
@@ -338,7 +338,8 @@ def codegen_targets() -> list[GeneratedModule]:
     var, _ = derive_variance()
     cdf = derive_cdf()
     cdf4, _ = derive_cdf_p4()
-    dom = {"p": (0.5, 50.0), "theta": (0.2, 1e6)}
+    table = FunctionTable.beside(__file__)  # docstrings, domains: derivations/gencauchy.toml
+    dom = table.domain("gencauchy_log_normaliser")  # also that of gencauchy_variance
     edges_pt = [{"p": 1.0 + 1e-6, "theta": 1.0}, {"p": 0.5, "theta": 2.0 + 1e-6}, {"p": 50.0, "theta": 1e6},
                 {"p": 2.0, "theta": 5.5}, {"p": 4.0, "theta": 10.25}, {"p": 0.5, "theta": 12.0}]
     log_c, bound_c = numeric_log_normaliser()
@@ -360,56 +361,9 @@ def codegen_targets() -> list[GeneratedModule]:
     )
     cdf4_num = prove_rewrite("gencauchy4_cdf", numeric_cdf_p4(), cdf4, {"z": (-40.0, 40.0)}, dps=60, symbolic=False,
                              edges=[{"z": zz} for zz in (-1e6, -1e3, -30.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.0 + 1e-9, 1e3, 1e6)])
-    return [
-        GeneratedModule(
-            module="noise",
-            derivation="derivations.gencauchy (004 Sec. 2.1, App. C.1)",
-            doc="GenCauchy(0, 1, p, theta) of 004 Sec. 2.1: log normaliser, CDF, variance (derivations.gencauchy).",
-            functions=(
-                GeneratedFunction(
-                    "gencauchy_log_normaliser",
-                    (P, THETA),
-                    log_c,
-                    "ln c_{p,theta} of 004 Sec. 2.1 (derived = printed):\n"
-                    "ln c = ln p - ln 2 - lnGamma(1/p) + [lnGamma(theta) - lnGamma(theta - 1/p)];  p > 0, p theta > 1.\n"
-                    "The bracket is the lnGamma difference for theta - 1/p < 10 and Stirling's formula with\n"
-                    "Binet's series (8 terms, |error| < 4e-18) beyond, so large theta loses no digits.",
-                    domain=dom,
-                    log_args=("p", "theta"),
-                ),
-                GeneratedFunction(
-                    "gencauchy_variance",
-                    (P, THETA),
-                    var_expr,
-                    "Var of GenCauchy(0,1,p,theta) (derived from the density):\n"
-                    "Var = Gamma(3/p) Gamma(theta - 3/p) / (Gamma(1/p) Gamma(theta - 1/p)) if p theta > 3,\n"
-                    "+inf otherwise (004 Sec. 2.1: Var = 1 at p = 4, theta = 1); the ratio\n"
-                    "Gamma(theta - 3/p)/Gamma(theta - 1/p) as exp(-[lnGamma difference]) (Stirling for large theta).",
-                    domain=dom,
-                    log_args=("p", "theta"),
-                ),
-                GeneratedFunction(
-                    "gencauchy_cdf",
-                    (Z, P, THETA),
-                    cdf_num,
-                    "CDF of GenCauchy(0,1,p,theta) (derived; regularised incomplete beta I):\n"
-                    "F(z) = T/2 for z < 0, 1 - T/2 for z >= 0, T = P(|Z| > |z|) =\n"
-                    "I_s(theta - 1/p, 1/p), s = 1/(1+|z|^p) (as |z|^-p/(1+|z|^-p)) for |z| >= 1;\n"
-                    "1 - I_t(1/p, theta - 1/p) (betaincc), t = |z|^p/(1+|z|^p) for |z| < 1.",
-                    domain={"z": (-1e30, 1e30), "p": (0.5, 20.0), "theta": (0.2, 1e4)},
-                    log_args=("p", "theta"),
-                ),
-                GeneratedFunction(
-                    "gencauchy4_cdf",
-                    (Z,),
-                    cdf4_num,
-                    "CDF of GenCauchy(0,1,4,1), 004 App. C.1, in a cancellation-free form (c = sqrt2/pi, q = |z|):\n"
-                    "F(z) = lower(q) for z < 0, 1 - lower(q) for z >= 0;  lower(q) = 1/2 - c H(q) for q <= 1,\n"
-                    "c A(1/q) for q > 1, H(q) = (atanh(sqrt2 q/(1+q^2)) + atan2(sqrt2 q, 1-q^2))/(2 sqrt2) (the printed H),\n"
-                    "A(w) = int_0^w u^2/(1+u^4) du = (w^3/3) 2F1(1, 3/4; 7/4; -w^4) (the tail, no 1/2 - ... cancellation).",
-                    domain={"z": (-1e300, 1e300)},
-                    square_powers=True,  # q^4, q^3 by squaring: the core's hot path (issue 17)
-                ),
-            ),
-        )
-    ]
+    return table.modules({
+        "gencauchy_log_normaliser": ((P, THETA), log_c),
+        "gencauchy_variance": ((P, THETA), var_expr),
+        "gencauchy_cdf": ((Z, P, THETA), cdf_num),
+        "gencauchy4_cdf": ((Z,), cdf4_num),
+    })

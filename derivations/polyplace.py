@@ -34,7 +34,7 @@ from functools import lru_cache
 import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
-from derivations.codegen import GeneratedFunction, GeneratedModule, prove_rewrite
+from derivations.codegen import FunctionTable, GeneratedModule, prove_rewrite
 from derivations.comparison import Comparison, compare_forms
 
 __all__ = [
@@ -345,7 +345,8 @@ def codegen_targets() -> list[GeneratedModule]:
     w_exact, v_exact = ((ALPHA - 1) / ALPHA) ** ALPHA, ((ALPHA + 1) / ALPHA) ** ALPHA
     exact = {W: w_exact, V: v_exact}
     numeric = {W: w_numeric, V: v_numeric}
-    dom = {"s": (1e-6, 1e6), "alpha": (1.0 + 1e-9, 1e8)}
+    table = FunctionTable.beside(__file__)  # docstrings, domains: derivations/polyplace.toml
+    dom = table.domain("polyplace_log_normaliser")  # also that of polyplace_variance
     edges_s = [{"s": 1.0, **e} for e in _ALPHA_EDGES]
     # ln N: expand_log splits N = alpha/(2 s D) into logs (D = 2 W + alpha - 1 stays one log)
     log_n = prove_rewrite("polyplace_log_normaliser", sp.expand_log(sp.log(n_derived), force=True).subs(numeric),
@@ -363,81 +364,11 @@ def codegen_targets() -> list[GeneratedModule]:
     k_num = prove_rewrite("polyplace_inner_constant", tails["K"].subs(numeric), tails["K"].subs(exact), {"alpha": dom["alpha"]},
                           log_args=("alpha",), edges=_ALPHA_EDGES, symbolic=False)
     eps_pp, alpha_pp = derive_eps_thm8()
-    return [
-        GeneratedModule(
-            module="noise",
-            derivation="derivations.polyplace (002 Def. 6, Lemma 7, Lemma 13)",
-            doc="PolyPlace(s, alpha) of 002 Def. 6: log normaliser, variance, survival-function constants (derivations.polyplace).",
-            functions=(
-                GeneratedFunction(
-                    "polyplace_log_normaliser",
-                    (S, ALPHA),
-                    log_n,
-                    "ln N_{s,alpha} of 002 Def. 6 (Lemma 7), derived from the density:\n"
-                    "ln N = ln(alpha) - ln(2) - ln(s) - ln(2 W + alpha - 1),  W = ((alpha-1)/alpha)^alpha\n"
-                    "(W = exp(alpha ln W), ln W = ln(alpha-1) - ln(alpha) for alpha < 2, alpha log1p(-1/alpha) otherwise).\n"
-                    "Domain: s > 0, alpha > 1.",
-                    domain=dom,
-                    log_args=("s", "alpha"),
-                ),
-                GeneratedFunction(
-                    "polyplace_variance",
-                    (S, ALPHA),
-                    var_expr,
-                    "Variance of PolyPlace(s, alpha), 002 Lemma 13 (derived; equals the printed form):\n"
-                    "Var = 2 s^2 ((19 alpha^2 + 5) W + (alpha - 2)(alpha - 1)^2)\n"
-                    "      / ((2 W + alpha - 1)(alpha^2 - 1)(alpha^2 - 4))   for alpha > 2,\n"
-                    "W = ((alpha-1)/alpha)^alpha; +inf for 1 < alpha <= 2 (tail ~ |x|^(-alpha-1)).",
-                    domain=dom,
-                    log_args=("s", "alpha"),
-                ),
-                GeneratedFunction(
-                    "polyplace_log_tail_constant",
-                    (ALPHA,),
-                    log_c_num,
-                    "ln C of the PolyPlace(1, alpha) tail P(Z > z) = C (1 + z)^(-alpha), z >= 1/alpha (integrated\n"
-                    "from 002 Def. 6; C = -I2(alpha, z)(1+z)^alpha of 002 App. A):\n"
-                    "C = (alpha + 1) W V / (2 (2 W + alpha - 1)),  W = (1 - 1/alpha)^alpha, V = (1 + 1/alpha)^alpha\n"
-                    "(W V = (1 - 1/alpha^2)^alpha; ln W as in polyplace_log_normaliser, ln V = alpha log1p(1/alpha)).",
-                    domain={"alpha": dom["alpha"]},
-                    log_args=("alpha",),
-                ),
-                GeneratedFunction(
-                    "polyplace_inner_constant",
-                    (ALPHA,),
-                    k_num,
-                    "K of the PolyPlace(1, alpha) survival function near 0: P(Z > z) = 1/2 - K (1 - (1 - z)^alpha)\n"
-                    "for 0 <= z < 1/alpha (integrated from 002 Def. 6; K (1 - (1-z)^alpha) = I1(alpha, z) - I1(alpha, 0)\n"
-                    "of 002 App. A):  K = (alpha - 1) / (2 (2 W + alpha - 1)).",
-                    domain={"alpha": dom["alpha"]},
-                    log_args=("alpha",),
-                ),
-            ),
-        ),
-        GeneratedModule(
-            module="calibration",
-            derivation="derivations.polyplace (002 Thm. 8, Lemma 12)",
-            doc="PolyPlace mechanism of 002 Thm. 8: eps = alpha/s at s = 1/gamma (derivations.polyplace).",
-            functions=(
-                GeneratedFunction(
-                    "eps_polyplace",
-                    (GAMMA, ALPHA),
-                    eps_pp,
-                    "eps certified by PolyPlace(SS/gamma, alpha), 002 Thm. 8: the two log-derivatives of\n"
-                    "002 Lemma 12 sum to alpha/s, with s = 1/gamma per unit of the smooth sensitivity:\n"
-                    "eps = alpha gamma;  gamma > 0, alpha > 1.",
-                    domain={"gamma": (1e-6, 10.0), "alpha": (1.0 + 1e-9, 1e8)},
-                    log_args=("gamma", "alpha"),
-                ),
-                GeneratedFunction(
-                    "alpha_polyplace",
-                    tuple(sorted(alpha_pp.free_symbols, key=lambda v: v.name != "eps")),
-                    alpha_pp,
-                    "alpha of PolyPlace(SS/gamma, alpha) for a target eps, 002 Thm. 8 (eps_polyplace solved):\n"
-                    "alpha = eps / gamma;  0 < gamma < eps.",
-                    domain={"eps": (1e-6, 10.0), "gamma": (1e-6, 10.0)},
-                    log_args=("eps", "gamma"),
-                ),
-            ),
-        ),
-    ]
+    return table.modules({
+        "polyplace_log_normaliser": ((S, ALPHA), log_n),
+        "polyplace_variance": ((S, ALPHA), var_expr),
+        "polyplace_log_tail_constant": ((ALPHA,), log_c_num),
+        "polyplace_inner_constant": ((ALPHA,), k_num),
+        "eps_polyplace": ((GAMMA, ALPHA), eps_pp),
+        "alpha_polyplace": (tuple(sorted(alpha_pp.free_symbols, key=lambda v: v.name != "eps")), alpha_pp),
+    })

@@ -39,7 +39,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from derivations.codegen import GeneratedFunction, GeneratedModule
+from derivations.codegen import FunctionTable, GeneratedFunction, GeneratedModule
 from derivations.comparison import Comparison, compare_forms
 
 __all__ = [
@@ -226,116 +226,46 @@ def codegen_targets() -> list[GeneratedModule]:
     a000, b000, _, cmps_000 = derive_thm1_000()
     b000_printed = cmps_000[1].printed  # 000 Thm. 1's beta as printed (the comparison's printed form)
     eps_lnrs = quoted_laplace_nrs07()
-    dom_common = {"gamma": (1e-6, 10.0), "eta": (1e-6, 10.0)}
-    inv = {name: calibration_inverse(e) for name, e in (
-        ("gencauchy_gp", eps_gc), ("student_t_gp", eps_t), ("laplace_gl", eps_l),
-        ("gencauchy_nrs07", quoted_nrs07()), ("student_t_bs19", quoted_bs19()), ("laplace_nrs07", eps_lnrs))}
-    inverse_doc = {
-        "gencauchy_gp": ("004 Lemma 3.3 / Cor. 3.2", (EPS, GAMMA, P, THETA, M), (EPS, P, THETA, M),
-                         {"p": (1.0 + 1e-6, 50.0), "theta": (1.0, 50.0), "m": (1.0, 100.0)}),
-        "student_t_gp": ("004 Lemma 3.5", (EPS, GAMMA, NU), (EPS, NU), {"nu": (1.0 + 1e-6, 1e6)}),
-        "laplace_gl": ("004 Lemma 3.6", (EPS, GAMMA, DELTA), (EPS, DELTA), {"delta": (1e-300, 1.0 - 1e-9)}),
-        "gencauchy_nrs07": ("[NRS07] as quoted in 004 (Remark after Lemma 3.5)", (EPS, GAMMA, P), (EPS, P), {"p": (1.0 + 1e-6, 50.0)}),
-        "student_t_bs19": ("[BS19] as quoted in 004 (Remark after Lemma 3.5)", (EPS, GAMMA, NU), (EPS, NU), {"nu": (1e-3, 1e6)}),
-        "laplace_nrs07": ("002 Claim 18 (after [NRS07])", (EPS, GAMMA, DELTA), (EPS, DELTA), {"delta": (1e-300, 1.0 - 1e-9)}),
+    table = FunctionTable.beside(__file__)  # docstrings, domains: derivations/privacy_loss.toml
+    formulas = {
+        "eps_gencauchy_gp": ((GAMMA, ETA, P, THETA, M), eps_gc),
+        "eps_student_t_gp": ((GAMMA, ETA, NU), eps_t),
+        "eps_gencauchy_nrs07": ((GAMMA, ETA, P), quoted_nrs07()),
+        "eps_student_t_bs19": ((GAMMA, ETA, NU), quoted_bs19()),
+        "eps_laplace_gl": ((GAMMA, ETA, DELTA), eps_l),
+        "delta_laplace_gl": ((GAMMA, ETA, EPS), delta_l),
+        "admissible_alpha_000": ((EPS, K, L), a000),
+        "eps_laplace_nrs07": ((GAMMA, ETA, DELTA), eps_lnrs),
+        "admissible_beta_000_printed": ((EPS, K), b000_printed),
+        "admissible_beta_000": ((EPS, K), b000),
+    }
+    # The inverses of each eps_<name> in (eta, gamma): their docstrings quote the solved expressions,
+    # their shape arguments and domains are those of eps_<name>.
+    inverse_source = {
+        "gencauchy_gp": "004 Lemma 3.3 / Cor. 3.2",
+        "student_t_gp": "004 Lemma 3.5",
+        "laplace_gl": "004 Lemma 3.6",
+        "gencauchy_nrs07": "[NRS07] as quoted in 004 (Remark after Lemma 3.5)",
+        "student_t_bs19": "[BS19] as quoted in 004 (Remark after Lemma 3.5)",
+        "laplace_nrs07": "002 Claim 18 (after [NRS07])",
     }
     inverses = []
-    for name, (src, eta_args, gmax_args, shape_dom) in inverse_doc.items():
-        eta_e, gmax_e = inv[name]
+    for name, src in inverse_source.items():
+        eps_args, eps_e = formulas[f"eps_{name}"]
+        shape = tuple(a for a in eps_args if a not in (GAMMA, ETA))
+        shape_dom = {k: v for k, v in table.domain(f"eps_{name}").items() if k not in ("gamma", "eta")}
+        eta_e, gmax_e = calibration_inverse(eps_e)
         log_shape = tuple(k for k in shape_dom if k in ("nu", "delta"))
         inverses.append(GeneratedFunction(
-            f"eta_{name}", eta_args, eta_e,
+            f"eta_{name}", (EPS, GAMMA, *shape), eta_e,
             f"eta of eps_{name} solved for a target eps ({src}), derived by sp.solve:\n"
             f"eta = {sp.sstr(eta_e)};  eta > 0 iff gamma < gamma_max_{name}.",
             domain={"eps": (1e-3, 50.0), "gamma": (1e-6, 10.0), **shape_dom}, log_args=("eps", "gamma", *log_shape),
         ))
         inverses.append(GeneratedFunction(
-            f"gamma_max_{name}", gmax_args, gmax_e,
+            f"gamma_max_{name}", (EPS, *shape), gmax_e,
             f"The largest gamma of eps_{name} at a target eps ({src}): eps(gamma, eta = 0) = eps solved,\n"
             f"gamma_max = {sp.sstr(gmax_e)}.",
             domain={"eps": (1e-3, 50.0), **shape_dom}, log_args=("eps", *log_shape),
         ))
-    return [
-        GeneratedModule(
-            module="calibration",
-            derivation="derivations.privacy_loss (004 Lemmas 3.3, 3.5, 3.6, Cor. 3.2; 000 Thm. 1)",
-            doc=(
-                "Privacy parameters of the smooth-sensitivity mechanisms, derived from the noise\n"
-                "densities: eps = gamma * sup|D_scale| + eta * sup|D_shift| (derivations.privacy_loss)."
-            ),
-            functions=(
-                GeneratedFunction(
-                    "eps_gencauchy_gp", (GAMMA, ETA, P, THETA, M), eps_gc,
-                    "eps of the GenCauchy(0,1,p,theta) smooth-sensitivity mechanism with g_E(.; gamma),\n"
-                    "004 Lemma 3.3 (m = 1) / Cor. 3.2 (m coordinates, l1 metric), derived:\n"
-                    "eps = m gamma max(1, p theta - 1) + eta theta (p - 1)^((p-1)/p);  p > 1, theta >= 1.",
-                    domain={**dom_common, "p": (1.0 + 1e-6, 50.0), "theta": (1.0, 50.0), "m": (1.0, 100.0)},
-                    log_args=("gamma", "eta"),
-                ),
-                GeneratedFunction(
-                    "eps_student_t_gp", (GAMMA, ETA, NU), eps_t,
-                    "eps of the Student's t T_nu(0,1) mechanism with g_E(.; gamma), 004 Lemma 3.5, derived:\n"
-                    "eps = nu gamma + eta (nu + 1)/(2 sqrt nu);  nu > 1 (sup|D_scale| = max(1, nu) = nu).",
-                    domain={**dom_common, "nu": (1.0 + 1e-6, 1e6)},
-                    log_args=("gamma", "eta", "nu"),
-                ),
-                GeneratedFunction(
-                    "eps_gencauchy_nrs07", (GAMMA, ETA, P), quoted_nrs07(),
-                    "[NRS07] eps of GenCauchy(0,1,p,1) as quoted in 004 (Remark after Lemma 3.5):\n"
-                    "eps = (p + 1) gamma + (p + 1) eta.",
-                    domain={**dom_common, "p": (1.0 + 1e-6, 50.0)},
-                    log_args=("gamma", "eta"),
-                ),
-                GeneratedFunction(
-                    "eps_student_t_bs19", (GAMMA, ETA, NU), quoted_bs19(),
-                    "[BS19] eps of T_nu(0,1) as quoted in 004 (Remark after Lemma 3.5):\n"
-                    "eps = (nu + 1) gamma + (nu + 1)/(2 sqrt nu) eta.",
-                    domain={**dom_common, "nu": (1e-3, 1e6)},
-                    log_args=("gamma", "eta", "nu"),
-                ),
-                GeneratedFunction(
-                    "eps_laplace_gl", (GAMMA, ETA, DELTA), eps_l,
-                    "eps of the Laplace mechanism with g_L(x,x') = 1 + gamma dist, 004 Lemma 3.6, derived:\n"
-                    "eps = eta + gamma ln(1/delta);  gamma, eta > 0, 0 < delta < 1.",
-                    domain={**dom_common, "delta": (1e-300, 1.0 - 1e-9)},
-                    log_args=("gamma", "eta", "delta"),
-                ),
-                GeneratedFunction(
-                    "delta_laplace_gl", (GAMMA, ETA, EPS), delta_l,
-                    "delta of the Laplace mechanism with g_L for a target eps > eta, 004 Lemma 3.6 inverted:\n"
-                    "delta = exp(-(eps - eta)/gamma).",
-                    domain={"gamma": (1e-3, 10.0), "eta": (1e-6, 1.0), "eps": (1.0, 50.0)},
-                    log_args=("gamma", "eta"),
-                ),
-                GeneratedFunction(
-                    "admissible_alpha_000", (EPS, K, L), a000,
-                    "000 Thm. 1 sliding parameter of h(z) ~ 1/(|z|^k + l), derived (= printed):\n"
-                    "alpha = eps l^(1/k) / (2 (k-1)^((k-1)/k));  k > 1, l > 0.",
-                    domain={"eps": (1e-6, 10.0), "k": (1.0 + 1e-6, 50.0), "l": (1e-6, 1e6)},
-                    log_args=("eps", "l"),
-                ),
-                GeneratedFunction(
-                    "eps_laplace_nrs07", (GAMMA, ETA, DELTA), eps_lnrs,
-                    "eps of the Laplace mechanism with g_E as scaled in 002 Claim 18 (after [NRS07]), quoted:\n"
-                    "eps = eta + gamma ln(2/delta);  0 < delta < 1.",
-                    domain={**dom_common, "delta": (1e-300, 1.0 - 1e-9)},
-                    log_args=("gamma", "eta", "delta"),
-                ),
-                *inverses,
-                GeneratedFunction(
-                    "admissible_beta_000_printed", (EPS, K), b000_printed,
-                    "000 Thm. 1 dilation parameter AS PRINTED: beta = eps / (2 (k - 1)); wrong for 1 < k < 2\n"
-                    "(erratum; use admissible_beta_000), kept to exhibit the erratum.",
-                    domain={"eps": (1e-6, 10.0), "k": (1.0 + 1e-6, 50.0)},
-                    log_args=("eps",),
-                ),
-                GeneratedFunction(
-                    "admissible_beta_000", (EPS, K), b000,
-                    "000 Thm. 1 dilation parameter of h(z) ~ 1/(|z|^k + l), derived:\n"
-                    "beta = eps / (2 max(1, k - 1))  (printed eps/(2(k-1)) is wrong for 1 < k < 2).",
-                    domain={"eps": (1e-6, 10.0), "k": (1.0 + 1e-6, 50.0)},
-                    log_args=("eps",),
-                ),
-            ),
-        )
-    ]
+    return table.modules(formulas, extra={"calibration": inverses})

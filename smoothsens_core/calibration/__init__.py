@@ -48,7 +48,9 @@ derivations/polyplace.py); the private names ``_eps_*`` / ``_delta_*`` are those
 from __future__ import annotations
 
 import math
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
@@ -318,24 +320,43 @@ class _LinearLaw:
         )
 
 
-_GENCAUCHY = _LinearLaw(
-    "gencauchy", "004 Lemma 3.3", "eps = max(m gamma, m (p theta - 1) gamma) + theta (p-1)^((p-1)/p) eta", "g_E",
-    gamma_max_gencauchy_gp, eta_gencauchy_gp, _eps_gencauchy_gp, "m max(1, p theta - 1) gamma < eps")
-_STUDENT_T = _LinearLaw(
-    "student_t", "004 Lemma 3.5", "eps = nu gamma + (nu + 1)/(2 sqrt(nu)) eta", "g_E",
-    gamma_max_student_t_gp, eta_student_t_gp, _eps_student_t_gp, "nu gamma < eps")
-_LAPLACE_GL = _LinearLaw(
-    "laplace_gl", "004 Lemma 3.6", "eps = eta + gamma ln(1/delta)", "g_L",
-    gamma_max_laplace_gl, eta_laplace_gl, _eps_laplace_gl, "gamma ln(1/delta) < eps")
-_GENCAUCHY_NRS07 = _LinearLaw(
-    "gencauchy_nrs07", "NRS07 (004 Remark 3.5; 002 Cl. 16)", "eps = (p + 1) gamma + (p + 1) eta", "g_E",
-    gamma_max_gencauchy_nrs07, eta_gencauchy_nrs07, _eps_gencauchy_nrs07, "(p + 1) gamma < eps")
-_STUDENT_T_BS19 = _LinearLaw(
-    "student_t_bs19", "BS19 (004 Remark 3.5; 002 Cl. 17)", "eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta", "g_E",
-    gamma_max_student_t_bs19, eta_student_t_bs19, _eps_student_t_bs19, "(nu + 1) gamma < eps")
-_LAPLACE_NRS07 = _LinearLaw(
-    "laplace_nrs07", "NRS07 (002 Cl. 18)", "eps = eta + gamma ln(2/delta)", "g_E",
-    gamma_max_laplace_nrs07, eta_laplace_nrs07, _eps_laplace_nrs07, "gamma ln(2/delta) < eps")
+#: The printed laws' metadata (source, formula, growth, need), one table per family: package data
+#: next to this module, read once at import by :func:`_load_laws`.
+_LAWS_FILE = Path(__file__).with_name("laws.toml")
+_LAW_FIELDS = ("source", "formula", "growth", "need")
+
+
+def _load_laws(path: Path, evaluators: Mapping[str, tuple[Any, Any, Any]]) -> dict[str, _LinearLaw]:
+    """The laws of ``path`` (a TOML table per family: source, formula, growth, need), each with its
+    generated ``(gamma_max, eta_of, eps_of)`` from ``evaluators``.  Raises ValueError when the two do
+    not name the same families or an entry's fields are not exactly :data:`_LAW_FIELDS`, so a missing,
+    extra or misspelt entry stops the import instead of calibrating with a wrong formula text."""
+    with open(path, "rb") as fh:
+        table = tomllib.load(fh)
+    if set(table) != set(evaluators):
+        raise ValueError(f"{path.name}: the families must be those with generated evaluators; missing "
+                         f"{sorted(set(evaluators) - set(table))}, extra {sorted(set(table) - set(evaluators))}")
+    laws = {}
+    for family, (gamma_max, eta_of, eps_of) in evaluators.items():
+        entry = table[family]
+        if set(entry) != set(_LAW_FIELDS) or not all(isinstance(entry[k], str) for k in _LAW_FIELDS):
+            raise ValueError(f"{path.name}: [{family}] must have the text fields {list(_LAW_FIELDS)}; got {entry!r}")
+        if entry["growth"] not in ("g_E", "g_L"):
+            raise ValueError(f"{path.name}: [{family}] growth must be 'g_E' or 'g_L'; got {entry['growth']!r}")
+        laws[family] = _LinearLaw(family=family, gamma_max=gamma_max, eta_of=eta_of, eps_of=eps_of,
+                                  **{k: entry[k] for k in _LAW_FIELDS})
+    return laws
+
+
+#: family -> its printed law (004 Lemmas 3.3, 3.5, 3.6; NRS07 / BS19 as quoted by 004 and 002).
+_LAWS = _load_laws(_LAWS_FILE, {
+    "gencauchy": (gamma_max_gencauchy_gp, eta_gencauchy_gp, _eps_gencauchy_gp),
+    "student_t": (gamma_max_student_t_gp, eta_student_t_gp, _eps_student_t_gp),
+    "laplace_gl": (gamma_max_laplace_gl, eta_laplace_gl, _eps_laplace_gl),
+    "gencauchy_nrs07": (gamma_max_gencauchy_nrs07, eta_gencauchy_nrs07, _eps_gencauchy_nrs07),
+    "student_t_bs19": (gamma_max_student_t_bs19, eta_student_t_bs19, _eps_student_t_bs19),
+    "laplace_nrs07": (gamma_max_laplace_nrs07, eta_laplace_nrs07, _eps_laplace_nrs07),
+})
 
 
 def _calibrate_student_t(law: _LinearLaw, eps: Any, gamma: Any, nu: Any, split: Any, metric: Any) -> Calibration:
@@ -382,7 +403,7 @@ def calibrate_gencauchy(
     p = _check_p(p)
     theta = _check_theta(theta)
     m = check_integer("m", m, minimum=1)
-    return _GENCAUCHY.calibrate(
+    return _LAWS["gencauchy"].calibrate(
         eps, 0.0, gamma, split, metric, (p, theta, m), {"m": m, "p": p, "theta": theta},
         _dist().GenCauchy(p, theta), {"p": p, "theta": theta, "m": float(m)},
         source="004 Lemma 3.3" if m == 1 else "004 Cor. 3.2",
@@ -398,7 +419,7 @@ def calibrate_student_t(
     which needs gamma < eps/nu.  With ``gamma`` None, nu gamma = split eps (default eps/3, 004 Sec. 5).
     The noise std is finite only for nu > 2 (Var = nu/(nu-2)).
     """
-    return _calibrate_student_t(_STUDENT_T, eps, gamma, nu, split, metric)
+    return _calibrate_student_t(_LAWS["student_t"], eps, gamma, nu, split, metric)
 
 
 def calibrate_laplace_approx(
@@ -410,7 +431,7 @@ def calibrate_laplace_approx(
     gamma < eps / ln(1/delta).  B must be a g_L-smooth upper bound (not g_E).
     With ``gamma`` None, gamma ln(1/delta) = split eps (default eps/3).
     """
-    return _calibrate_laplace(_LAPLACE_GL, eps, delta, gamma, split, metric)
+    return _calibrate_laplace(_LAWS["laplace_gl"], eps, delta, gamma, split, metric)
 
 
 def calibrate_polyplace(
@@ -456,7 +477,7 @@ def calibrate_gencauchy_nrs07(
     eps = (p + 1) gamma + (p + 1) eta, so eta = eps/(p + 1) - gamma, needing gamma < eps/(p + 1)."""
     eps = check_positive("eps", eps)
     p = _check_p(p)
-    return _GENCAUCHY_NRS07.calibrate(
+    return _LAWS["gencauchy_nrs07"].calibrate(
         eps, 0.0, gamma, split, metric, (p,), {"p": p}, _dist().GenCauchy(p, 1.0), {"p": p, "theta": 1.0}
     )
 
@@ -466,7 +487,7 @@ def calibrate_student_t_bs19(
 ) -> Calibration:
     """[BS19] T_nu(0,1) as quoted in 004 (Remark after Lemma 3.5) and 002 Claim 17:
     eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta, needing gamma < eps/(nu + 1)."""
-    return _calibrate_student_t(_STUDENT_T_BS19, eps, gamma, nu, split, metric)
+    return _calibrate_student_t(_LAWS["student_t_bs19"], eps, gamma, nu, split, metric)
 
 
 def calibrate_laplace_nrs07(
@@ -474,7 +495,7 @@ def calibrate_laplace_nrs07(
 ) -> Calibration:
     """Laplace with g_E scaled as in 002 Claim 18 (after [NRS07]): eps = eta + gamma ln(2/delta),
     so eta = eps - gamma ln(2/delta), needing gamma < eps / ln(2/delta)."""
-    return _calibrate_laplace(_LAPLACE_NRS07, eps, delta, gamma, split, metric)
+    return _calibrate_laplace(_LAWS["laplace_nrs07"], eps, delta, gamma, split, metric)
 
 
 FAMILIES: dict[str, Any] = {

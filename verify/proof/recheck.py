@@ -28,26 +28,14 @@ its search: it trusts no bound and no box of the proof.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
-
+from ._results import RecheckResult
 from .functions import upper_fraction, workprec
 from .prover import SWITCHING_PARTS, ProofResult, box_from_json, switching_parts
 
 __all__ = ["RecheckResult", "recheck", "recheck_switching", "covers"]
-
-
-@dataclass(frozen=True)
-class RecheckResult:
-    """``ok`` True iff both (a) and (b) hold; ``problems`` lists every failure found (first 20)."""
-
-    ok: bool
-    problems: list[str] = field(default_factory=list)
-    n_boxes: int = 0
-    prec: int = 0
-    seconds: float = 0.0
 
 
 def covers(region: Sequence[tuple[Fraction, Fraction]], boxes: Sequence[Sequence[tuple[Fraction, Fraction]]]) -> bool:

@@ -33,12 +33,14 @@ record; they are not re-proven here.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
 import sympy as sp
+
+from ._results import RecheckOutcome
 
 __all__ = ["Spec", "SPECS", "SymbolicRecheck", "recheck", "make_record", "is_zero", "arb_eval", "describe"]
 
@@ -48,18 +50,16 @@ WIDTH = Fraction(1, 10**25)
 
 
 @dataclass(frozen=True)
-class SymbolicRecheck:
+class SymbolicRecheck(RecheckOutcome):
     """Outcome of :func:`recheck`: ``ok`` iff every step and every ball check passed."""
 
-    ok: bool
-    problems: list[str] = field(default_factory=list)
     n_steps: int = 0
     n_points: int = 0
     prec: int = PREC
     seconds: float = 0.0
 
     @property
-    def n_boxes(self) -> int:  # the interface of verify.proof.RecheckResult (describe_recheck)
+    def n_boxes(self) -> int:  # the work count every RecheckOutcome reports (describe_recheck)
         return self.n_steps
 
 

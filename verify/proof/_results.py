@@ -1,0 +1,37 @@
+"""The outcome of an independent re-check of a proof record (issue 16), free of python-flint.
+
+Every re-checker of :mod:`verify.proof` (:func:`verify.proof.recheck.recheck` on ball boxes,
+:func:`verify.proof.symbolic.recheck` on SymPy steps, and the method re-checkers named in
+``verify.claims.sets.proofs.METHOD_RECHECKERS``) answers with a :class:`RecheckOutcome`: ``ok``
+iff every check passed, ``problems`` the failures found.  Its subclasses add what their method
+counts (boxes, or SymPy steps and ball points), the arb precision and the time taken;
+``describe_recheck`` reads ``ok``, ``problems``, ``n_boxes``, ``prec`` and ``seconds`` from any of them.
+
+This module imports the standard library only, so a caller can build or read an outcome without
+importing the ball arithmetic (:mod:`verify.proof.recheck` imports python-flint at import time).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["RecheckOutcome", "RecheckResult"]
+
+
+@dataclass(frozen=True)
+class RecheckOutcome:
+    """``ok`` True iff the record passed every check of its re-checker; ``problems`` lists every
+    failure found (the re-checkers keep the first 20)."""
+
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RecheckResult(RecheckOutcome):
+    """The re-check of a branch-and-bound proof: ``n_boxes`` boxes re-evaluated at ``prec`` bits of
+    arb in ``seconds`` (:func:`verify.proof.recheck.recheck`)."""
+
+    n_boxes: int = 0
+    prec: int = 0
+    seconds: float = 0.0
