@@ -207,6 +207,7 @@ METHOD_RECHECKERS: dict[str, tuple[str, str]] = {
     "symbolic": ("verify.proof.symbolic", "recheck"),      # verify.claims.sets.proofs_symbolic
     "ramp-def8": ("verify.proof.ramp_def8", "recheck"),    # 004 Def. 8 for the ramp closed forms, any Lambda
     "kde-def8": ("verify.proof.kde_def8", "recheck"),      # 004 Def. 8 for the KDE closed form (chain (i)-(iv))
+    "def8-smoothness": ("verify.claims.sets.proofs_def8", "recheck_smoothness"),  # the two together
 }
 
 
@@ -277,7 +278,8 @@ def describe_recheck(evidence: Mapping[str, Any], rc: Any) -> str:
         return symbolic.describe(evidence["proof"], rc)
     if rc.ok:
         s = _proof_summary(evidence["proof"])
-        if s["max_bound_float"] is None:  # no interval part (a privacy claim resting on a symbolic proof)
+        # a chain of steps (its own re-checker), or no interval part (a privacy claim on a symbolic proof)
+        if s["max_bound_float"] is None or evidence["proof"].get("method") in METHOD_RECHECKERS:
             return f"proof re-checked: {rc.n_boxes} steps/boxes cover {evidence.get('domain', '?')} ({rc.seconds:.1f} s)"
         return (f"proof re-checked: {rc.n_boxes} boxes cover {evidence.get('domain', '?')}, max bound "
                 f"{s['max_bound_float']:.6g} <= {float(_frac(s['threshold'])):.17g} (arb {rc.prec} bits, "

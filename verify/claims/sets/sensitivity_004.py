@@ -797,7 +797,8 @@ omitted("004", "Lemma 3.7 (smooth upper bounds from a family G_r)", "a construct
 omitted("004", "Lemma C.1 (B >= B* under the relaxed condition (2), g_E)", "used by the black-box bound auditor "
         "(verify.audit_smooth_bound) to turn B < B* into a violation; no separate claim")
 omitted("004", "Lemmas A.4, A.6 (reduction of the KDE sup to the line through t)", "proof steps of Lemmas 4.5-4.7; "
-        "the reduction is checked as 004-Lemma-4.5 and by brute force in 004-Lemma-4.6/4.7")
+        "the reduction is tested as 004-Lemma-4.5 and by brute force in 004-Lemma-4.6/4.7, and proven as step (i) "
+        "of 004-Def-8-KDE-proof")
 omitted("004", "Sec. 4.1.1 (MSE of noise a priori) and Sec. 5 (experiments on the IPUMS and NYC data)",
         "the data sets are not available here; the analytic MSE is checked against simulation in "
         "tests/verify/test_experiments_core.py and `smoothsens experiment noise-mse`, the experiments are "
