@@ -66,7 +66,7 @@ from ._callables import RngUse, check_arity, check_rng_use
 from .mechanism import clopper_pearson
 from verify.serialise import jsonable
 
-from ..outcome import OutcomePredicates
+from ..outcome import OrderedPair, OutcomePredicates
 
 __all__ = [
     "Reachability",
@@ -344,11 +344,9 @@ class FloatingCertificate:
 
 
 @dataclass(frozen=True)
-class FloatingPairResult:
-    """One ordered pair: how many of ``n`` draws of M(x) M(x') cannot produce."""
+class FloatingPairResult(OrderedPair):
+    """One ordered pair (x, x' floats): how many of ``n`` draws of M(x) M(x') cannot produce."""
 
-    x: float
-    x_prime: float
     n: int
     impossible: int
     undetermined: int
@@ -358,7 +356,7 @@ class FloatingPairResult:
     mismatch: str | None = None
 
     def describe(self) -> str:
-        s = (f"x={self.x!r} vs x'={self.x_prime!r}: {self.impossible}/{self.n} draws of M(x) impossible under M(x')"
+        s = (f"{self.pair_text()}: {self.impossible}/{self.n} draws of M(x) impossible under M(x')"
              f" (delta >= {self.delta_lower:.3g})")
         if self.undetermined:
             s += f", {self.undetermined} undetermined (counted as possible)"
@@ -367,7 +365,7 @@ class FloatingPairResult:
         return s
 
     def to_json(self) -> dict[str, Any]:
-        return {"x": self.x, "x_prime": self.x_prime, "n": self.n, "impossible": self.impossible,
+        return {**self.pair_json(), "n": self.n, "impossible": self.impossible,
                 "undetermined": self.undetermined, "not_from_x": self.not_from_x,
                 "delta_lower": self.delta_lower,
                 "certificate": self.certificate.to_json() if self.certificate else None, "mismatch": self.mismatch}

@@ -95,7 +95,7 @@ from ._callables import RngUse, check_arity, check_rng_use
 from verify.parallel import Executor, SerialExecutor, iter_chunks, spawn_seeds
 from verify.serialise import jsonable
 
-from ..outcome import OutcomePredicates
+from ..outcome import OrderedPair, OutcomePredicates
 
 __all__ = ["PairEstimate", "MechanismAuditReport", "audit_blackbox_mechanism", "clopper_pearson",
            "DEFAULT_MECHANISM_BUDGET", "DEFAULT_CHUNK"]
@@ -121,11 +121,9 @@ def clopper_pearson(k: NDArray[np.int64] | int, n: int, level: float) -> tuple[F
 
 
 @dataclass(frozen=True)
-class PairEstimate:
+class PairEstimate(OrderedPair):
     """The audit of one ordered pair (x, x'): chosen event, counts, bounds and (if known) exact loss."""
 
-    x: Any
-    x_prime: Any
     dist: float
     event: str
     selection_counts: tuple[int, int]
@@ -156,12 +154,12 @@ class PairEstimate:
                 ex += f" (mpmath {self.eps_exact_mp[:12]})"
         bound = (f"eps >= {self.eps_lower:.6g} (estimate {self.eps_hat:.6g})" if self.criterion == "eps" else
                  f"delta >= {self.delta_lower:.3g} at eps = {self.claimed_eps:g} (joint exact test)")
-        return (f"x={_fmt(self.x)} vs x'={_fmt(self.x_prime)} (dist {self.dist:.6g}), S = {self.event}: "
+        return (f"{self.pair_text(_fmt)} (dist {self.dist:.6g}), S = {self.event}: "
                 f"{self.estimation_counts[0]}/{self.n_estimation} vs {self.estimation_counts[1]}/{self.n_estimation}; "
                 f"{bound}{ex}")
 
     def to_json(self) -> dict[str, Any]:
-        return {"x": jsonable(self.x), "x_prime": jsonable(self.x_prime), "dist": self.dist, "event": self.event,
+        return {**self.pair_json(jsonable), "dist": self.dist, "event": self.event,
                 "selection_counts": list(self.selection_counts), "estimation_counts": list(self.estimation_counts),
                 "n_estimation": self.n_estimation, "p_x_lower": self.p_x_lower,
                 "p_x_prime_upper": self.p_x_prime_upper, "eps_lower": jsonable(self.eps_lower),
