@@ -6,7 +6,9 @@ boxes stated in ``verify.proof.obligations.catalogue("full")``, used by ``smooth
 --prove-all``; minutes to hours) or ``--scale both`` (test, then full).  Every proof is re-checked
 by ``verify.proof.recheck``; the table gives, per claim of ``verify.claims.sets.proofs``, the
 outcome, the number of boxes, the seconds of the build (SymPy -> arb), of the proof and of the
-re-check.
+re-check; and, for the proofs that are chains of steps with their own re-checker
+(``METHOD_RECHECKERS``: 004 Def. 8 for the ramp forms and the KDE closed form, ...), the seconds of
+``prove()`` and of the re-check.
 """
 
 from __future__ import annotations
@@ -62,6 +64,24 @@ def main() -> None:
         print(f"{tight_claim[pt['family']]:<36} [{float(en.lower):.12f}, {float(en.upper):.12f}] width {float(en.width):.1e} "
               f"{en.n_boxes:>5} boxes {t1:5.1f}s  core [{core.lower:.12f}, {core.upper:.12f}] "
               f"{'agrees' if agree else 'DISAGREES'}  recheck {'ok' if rc.ok else 'REJECTED'}", flush=True)
+    print()
+    # the proofs that are chains of steps with their own re-checker (METHOD_RECHECKERS), each proven and
+    # re-checked once here: SymPy steps / enumerated cases / the interval obligations they rest on
+    import importlib
+
+    from verify.claims.sets.proofs import METHOD_RECHECKERS
+
+    for method, (module, _) in METHOD_RECHECKERS.items():
+        mod = importlib.import_module(module)
+        if not hasattr(mod, "prove"):  # symbolic (one record per claim) and the combined def8-smoothness record
+            continue
+        t0 = time.perf_counter()
+        rec = mod.prove()
+        t1 = time.perf_counter() - t0
+        rc = mod.recheck(rec)
+        steps = rec.get("steps") or []
+        print(f"{method:<20} {rec.get('status', '?'):<8} {len(steps):>3} steps, {rc.n_boxes:>5} checks/boxes re-checked  "
+              f"prove {t1:5.2f}s  recheck {'ok' if rc.ok else 'REJECTED'} {rc.seconds:5.2f}s", flush=True)
     print()
     print(f"{'claim [scale]':<55} | {'outcome':<10} | {'boxes':>8} | {'build s':>7} | {'prove s':>8} | recheck | domain")
     for r in rows:

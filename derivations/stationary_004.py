@@ -41,7 +41,7 @@ import sympy as sp
 
 from sympy.codegen.cfunctions import expm1, log1p
 
-from derivations.codegen import GeneratedFunction, GeneratedModule, prove_rewrite
+from derivations.codegen import FunctionTable, GeneratedModule, prove_rewrite
 from derivations.comparison import compare_forms
 
 __all__ = [
@@ -431,52 +431,17 @@ def codegen_targets() -> list[GeneratedModule]:
     ser = derive_kde_series()
     obj = derive_kde_objectives()
     a, b, e = _A, _B, sp.symbols("e", real=True)
-    dom_psi = {"a": (0.05, 1.55), "b": (0.05, 1.9)}
-    dom_chi = {"a": (0.01, 1.0), "b": (2.0, 40.0)}
-    dom_d = {"a": (1.05, 1.55), "b": (0.05, 0.9)}
+    table = FunctionTable.beside(__file__)  # docstrings, domains: derivations/stationary_004.toml
     psi_num, psi_bound = numeric_psi()
     near_diag = [{"a": aa, "b": aa + dd} for aa in (0.3, 0.99, 1.2) for dd in (-0.06, -1e-3, 1e-7, 0.05)]
-    psi = prove_rewrite("kde_psi", psi_num, obj["psi"], dom_psi, edges=near_diag, abs_bound=psi_bound, symbolic=False)
-    chi = prove_rewrite("kde_chi", numeric_chi(), obj["chi"], dom_chi)
-    D = prove_rewrite("kde_log_slope", numeric_log_slope(), obj["D"], dom_d)
-    return [
-        GeneratedModule(
-            module="stationary_004",
-            derivation="derivations.stationary_004 (004 Sec. 4.3, Lemmas 4.6-4.7, App. A.4)",
-            doc="Gaussian-KDE stationary-point objectives of 004 Lemmas 4.6-4.7 (derivations.stationary_004).",
-            functions=(
-                GeneratedFunction(
-                    "kde_psi", (a, b), psi,
-                    "psi(a, b) = log(1 + a(a - b)) - a(a - b) + (a - b)^2/2: the log form of\n"
-                    "phi_0(a, b) = e^{-b^2/2} - (1 + a(a - b)) e^{-a^2/2} = 0 (004 App. A.4 eq. (2)),\n"
-                    "evaluated as log1p(u) + (b - a)(b + a)/2 (u = a(a - b)), or for |u| < 1/10 as\n"
-                    "(a - b)^2 (1 - a^2)/2 + the series of log1p(u) - u + u^2/2 (no cancellation near a = b).",
-                    domain=dom_psi,
-                ),
-                GeneratedFunction(
-                    "kde_chi", (a, b), chi,
-                    "chi(a, b) = 1 + a(a - b) - e^{(a^2 - b^2)/2} = -e^{a^2/2} phi_0(a, b) (004 App. A.4 eq. (2)),\n"
-                    "used for b >= 2 where the partner a is near the root of 1 + a(a - b).",
-                    domain=dom_chi,
-                ),
-                GeneratedFunction(
-                    "kde_log_slope", (a, b), D,
-                    "D(a, b) = (k'(a) - k'(b))/((a - b) k'(a)), k(u) = e^{-u^2/2}: d ln ell/db at the chord\n"
-                    "partner a = alpha(b) (envelope theorem; corrected S_1 condition of 004 Lemma 4.6);\n"
-                    "evaluated as -expm1((a - b)(a + b)/2 + ln(b/a))/(a - b).",
-                    domain=dom_d,
-                ),
-                GeneratedFunction(
-                    "kde_ell_series", (e,), ser["ell"],
-                    "ell(1 + e) = e^{-1/2}(1 - e^2/4 + 5e^3/96 + 191e^4/5120) + O(e^5): the steepest chord\n"
-                    "slope of k near its inflection point (triple root of phi_0 at a = b = 1).",
-                    domain={"e": (-1e-3, 1e-3)},
-                ),
-                GeneratedFunction(
-                    "kde_log_slope_series", (e,), ser["D"],
-                    "D(1 + e) = -e/2 + 5e^2/32 + 31e^3/1280 + O(e^4): d ln ell/db near b = 1.",
-                    domain={"e": (-1e-3, 1e-3)},
-                ),
-            ),
-        )
-    ]
+    psi = prove_rewrite("kde_psi", psi_num, obj["psi"], table.domain("kde_psi"), edges=near_diag, abs_bound=psi_bound,
+                        symbolic=False)
+    chi = prove_rewrite("kde_chi", numeric_chi(), obj["chi"], table.domain("kde_chi"))
+    D = prove_rewrite("kde_log_slope", numeric_log_slope(), obj["D"], table.domain("kde_log_slope"))
+    return table.modules({
+        "kde_psi": ((a, b), psi),
+        "kde_chi": ((a, b), chi),
+        "kde_log_slope": ((a, b), D),
+        "kde_ell_series": ((e,), ser["ell"]),
+        "kde_log_slope_series": ((e,), ser["D"]),
+    })

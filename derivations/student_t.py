@@ -17,7 +17,7 @@ from functools import lru_cache
 import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
-from derivations.codegen import GeneratedFunction, GeneratedModule, loggamma_difference, prove_rewrite
+from derivations.codegen import FunctionTable, GeneratedModule, loggamma_difference, prove_rewrite
 from derivations.comparison import Comparison, compare_forms
 
 __all__ = ["NU", "derive_normaliser", "derive_variance", "derive_lipschitz", "numeric_log_normaliser",
@@ -89,34 +89,11 @@ def codegen_targets() -> list[GeneratedModule]:
     c, _ = derive_normaliser()
     var, _ = derive_variance()
     log_c, bound = numeric_log_normaliser()
-    dom = {"nu": (0.05, 1e12)}
+    table = FunctionTable.beside(__file__)  # docstrings, domains: derivations/student_t.toml
+    dom = table.domain("student_t_log_normaliser")
     log_c = prove_rewrite("student_t_log_normaliser", log_c, sp.log(c), dom, log_args=("nu",), abs_bound=bound * 1.01,
                           symbolic=False, edges=[{"nu": v} for v in (0.05, 1.0, 19.999, 20.0, 1155444.2, 1e12)])
-    return [
-        GeneratedModule(
-            module="noise",
-            derivation="derivations.student_t (004 Sec. 2.1)",
-            doc="Student's t T_nu(0, 1) of 004 Sec. 2.1: log normaliser and variance (derivations.student_t).",
-            functions=(
-                GeneratedFunction(
-                    "student_t_log_normaliser",
-                    (NU,),
-                    log_c,
-                    "ln(c_nu / sqrt(nu)), the constant of the T_nu(0,1) density (004 Sec. 2.1):\n"
-                    "[lnGamma((nu+1)/2) - lnGamma(nu/2)] - ln(pi)/2 - ln(nu)/2;  nu > 0.\n"
-                    "The bracket is the lnGamma difference for nu < 20 and Stirling's formula with Binet's\n"
-                    "series (8 terms, |error| < 4e-18) beyond, so large nu loses no digits.",
-                    domain=dom,
-                    log_args=("nu",),
-                ),
-                GeneratedFunction(
-                    "student_t_variance",
-                    (NU,),
-                    sp.Piecewise((var, NU > 2), (sp.oo, True)),
-                    "Var of T_nu(0,1): nu/(nu-2) for nu > 2, +inf otherwise (004 Sec. 2.1, derived).",
-                    domain={"nu": (0.05, 1e8)},
-                    log_args=("nu",),
-                ),
-            ),
-        )
-    ]
+    return table.modules({
+        "student_t_log_normaliser": ((NU,), log_c),
+        "student_t_variance": ((NU,), sp.Piecewise((var, NU > 2), (sp.oo, True))),
+    })

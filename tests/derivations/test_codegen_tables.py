@@ -1,6 +1,8 @@
 """derivations.codegen.FunctionTable: the generated evaluators' metadata kept as data beside each derivation."""
 
+import importlib
 import json
+import pkgutil
 import tomllib
 from pathlib import Path
 
@@ -112,7 +114,49 @@ def test_function_table_files_are_package_data():
     with open(_DERIVATIONS.parent / "pyproject.toml", "rb") as fh:
         data = tomllib.load(fh)["tool"]["setuptools"]["package-data"]
     assert "*.toml" in data["derivations"]
-    assert {p.stem for p in _TABLES} == {"gencauchy", "polyplace", "privacy_loss"}
+    assert {p.stem for p in _TABLES} == {"gencauchy", "polyplace", "privacy_loss", "stationary_004", "student_t"}
+
+
+def test_function_table_rejects_a_function_entered_twice(tmp_path):
+    """A copied [functions.<name>] block left unrenamed is a TOML error (tomllib's TOMLDecodeError is a
+    ValueError), not a silent override of the first entry."""
+    path = _write(tmp_path, _valid())
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + text[text.index("[functions.f_square]"):], encoding="utf-8")
+    with pytest.raises(ValueError, match="f_square"):
+        FunctionTable(path)
+
+
+# The only generated functions written in code: the inverses of derivations.privacy_loss, whose
+# docstrings quote the expression sp.solve returns (so they cannot be data written in advance).
+_COMPUTED = {"privacy_loss": sorted(f"{kind}_{law}" for kind in ("eta", "gamma_max") for law in (
+    "gencauchy_gp", "student_t_gp", "laplace_gl", "gencauchy_nrs07", "student_t_bs19", "laplace_nrs07"))}
+
+
+def test_every_derivation_keeps_its_functions_in_the_table_beside_it():
+    """Every derivation module with codegen_targets() has derivations/<name>.toml, and every function it
+    generates is an entry of that table (docstring, domain, log_args, rtol, square_powers as written
+    there), except the computed inverses of _COMPUTED: no derivation writes an evaluator's metadata inline."""
+    computed: dict[str, list[str]] = {}
+    for info in sorted(pkgutil.iter_modules([str(_DERIVATIONS)]), key=lambda m: m.name):
+        module = importlib.import_module(f"derivations.{info.name}")
+        if not hasattr(module, "codegen_targets"):
+            continue
+        path = _DERIVATIONS / f"{info.name}.toml"
+        assert path.exists(), f"derivations.{info.name} generates evaluators but has no {path.name}"
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        for gm in module.codegen_targets():
+            assert (gm.derivation, gm.doc) == (data["modules"][gm.module]["derivation"], data["modules"][gm.module]["doc"])
+            for f in gm.functions:
+                entry = data["functions"].get(f.name)
+                if entry is None:
+                    computed.setdefault(info.name, []).append(f.name)
+                    continue
+                assert (entry["module"], f.doc, dict(f.domain), f.log_args) == (
+                    gm.module, entry["doc"], {a: tuple(b) for a, b in entry["domain"].items()}, tuple(entry.get("log_args", ())))
+                assert (f.rtol, f.square_powers) == (entry.get("rtol", 1e-12), entry.get("square_powers", False)), f.name
+    assert {k: sorted(v) for k, v in computed.items()} == _COMPUTED
 
 
 @pytest.mark.parametrize("path", _TABLES, ids=lambda p: p.name)
