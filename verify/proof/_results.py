@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["RecheckOutcome", "RecheckResult"]
+__all__ = ["RecheckOutcome", "RecheckResult", "header_problems"]
+
+from typing import Any, Mapping, Sequence
 
 
 @dataclass(frozen=True)
@@ -35,3 +37,22 @@ class RecheckResult(RecheckOutcome):
     n_boxes: int = 0
     prec: int = 0
     seconds: float = 0.0
+
+
+def header_problems(record: Mapping[str, Any], *, method: str, domain: str, relies_on: Sequence[str],
+                    statement: str | None = None) -> list[str]:
+    """What a method re-checker finds wrong in the header of a proof record: its ``method``, that its
+    ``status`` is "proven", and that its ``domain``, ``relies_on`` (and ``statement``, when given) are
+    exactly the ones the re-checker's own module establishes (an edited header is a rejected proof)."""
+    problems = []
+    if record.get("method") != method:
+        problems.append(f"method {record.get('method')!r} is not {method!r}")
+    if record.get("status") != "proven":
+        problems.append(f"the record's status is {record.get('status')!r}")
+    if record.get("domain") != domain:
+        problems.append("the record's domain is not the one this proof establishes")
+    if statement is not None and record.get("statement") != statement:
+        problems.append("the record's statement differs from the stated bounds")
+    if list(record.get("relies_on") or []) != list(relies_on):
+        problems.append("the record's relies_on differs from the proof's")
+    return problems

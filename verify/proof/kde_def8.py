@@ -723,17 +723,10 @@ def recheck(record: Mapping[str, Any]) -> Any:
     from verify.claims.sets.proofs import recheck_evidence  # noqa: PLC0415
 
     from . import RecheckResult  # noqa: PLC0415
+    from ._results import header_problems  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    problems: list[str] = []
-    if record.get("method") != METHOD:
-        problems.append(f"method {record.get('method')!r} is not {METHOD!r}")
-    if record.get("status") != "proven":
-        problems.append(f"the record's status is {record.get('status')!r}")
-    if record.get("domain") != DOMAIN:
-        problems.append("the record's domain is not the one this proof establishes")
-    if list(record.get("relies_on") or []) != RELIES_ON:
-        problems.append("the record's relies_on differs from the proof's")
+    problems = header_problems(record, method=METHOD, domain=DOMAIN, relies_on=RELIES_ON)
     # fresh SymPy checks (not cached: re-run)
     fresh = {name: bool(fun()) for name, fun in _CHECK_FUNS.items()}
     problems += [f"SymPy check {n} fails on re-check" for n, ok in fresh.items() if not ok]
