@@ -208,6 +208,9 @@ METHOD_RECHECKERS: dict[str, tuple[str, str]] = {
     "ramp-def8": ("verify.proof.ramp_def8", "recheck"),    # 004 Def. 8 for the ramp closed forms, any Lambda
     "kde-def8": ("verify.proof.kde_def8", "recheck"),      # 004 Def. 8 for the KDE closed form (chain (i)-(iv))
     "def8-smoothness": ("verify.claims.sets.proofs_def8", "recheck_smoothness"),  # the two together
+    "closed-form-bstar": ("verify.claims.sets.proofs_closed_forms", "recheck_closed_form"),  # printed B* = Phi(d+)
+    "kde-series": ("verify.proof.kde_series", "recheck"),  # kde.py's series branches (proofs_kde_series)
+    "tight-calibration": ("verify.claims.sets.proofs_tight", "recheck"),  # the *-tight claims (proofs_tight)
 }
 
 
