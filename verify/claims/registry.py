@@ -54,6 +54,7 @@ __all__ = [
     "PROOFS",
     "proof_for",
     "with_proof",
+    "with_evidence",
     "load_registry",
     "Omission",
     "OMISSIONS",
@@ -501,6 +502,14 @@ def with_proof(tested: ClaimResult, *, summary: str, proof: Mapping[str, Any], d
     ev = {**evidence, "proof": dict(proof), "domain": domain,
           "tested": {"summary": tested.summary, "precision": tested.precision, "evidence": dict(tested.evidence)}}
     return ClaimResult(Verdict.VERIFIED, summary, ev, precision, tested.seconds, strength="proven")
+
+
+def with_evidence(tested: ClaimResult, extra: Mapping[str, Any]) -> ClaimResult:
+    """``tested`` unchanged (verdict, summary, precision, time, rule, strength) but for the evidence keys
+    ``extra`` added: what a proof function returns when its proof is left out or does not close (e.g.
+    ``{"proof_left_out": why}`` or ``{"proof_attempt": what failed}``), so the tested result stands."""
+    return ClaimResult(tested.verdict, tested.summary, {**dict(tested.evidence), **extra}, tested.precision,
+                       tested.seconds, tested.rule, tested.strength)
 
 
 def _attempt_proof(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:

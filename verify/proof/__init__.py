@@ -19,9 +19,23 @@ Typical use (the lead wires this into claims)::
     assert proof.status == "proven" and recheck(proof.to_json(), ob.build()).ok
 """
 
-from .functions import Objective, Variable, compile_arb
-from .prover import ProofResult, SupEnclosure, enclose_sup, prove_le
-from .recheck import RecheckResult, recheck
+from ._results import RecheckResult
+
+try:  # the ball-arithmetic modules need python-flint (the "proof" extra)
+    from .functions import Objective, Variable, compile_arb
+    from .prover import ProofResult, SupEnclosure, enclose_sup, prove_le
+    from .recheck import recheck
+except ImportError as _exc:  # without flint the flint-free parts (_results, symbolic, ...) still import
+    _FLINT_ERROR: ImportError | None = _exc
+else:
+    _FLINT_ERROR = None
 
 __all__ = ["Objective", "Variable", "compile_arb", "ProofResult", "SupEnclosure", "prove_le", "enclose_sup",
            "RecheckResult", "recheck"]
+
+
+def __getattr__(name: str) -> object:
+    """Without python-flint, the ball-arithmetic names raise the ImportError that says how to install it."""
+    if name in __all__ and _FLINT_ERROR is not None:
+        raise ImportError(str(_FLINT_ERROR)) from _FLINT_ERROR
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["RecheckOutcome", "RecheckResult", "header_problems"]
+__all__ = ["RecheckOutcome", "RecheckResult", "header_problems", "count_checks"]
 
 from typing import Any, Mapping, Sequence
 
@@ -56,3 +56,9 @@ def header_problems(record: Mapping[str, Any], *, method: str, domain: str, reli
     if list(record.get("relies_on") or []) != list(relies_on):
         problems.append("the record's relies_on differs from the proof's")
     return problems
+
+
+def count_checks(record: Mapping[str, Any]) -> int:
+    """The number of machine checks (SymPy identities, signs, limits) in the steps of a chain proof record
+    (``record["steps"][i]["checks"]``)."""
+    return sum(len(st.get("checks") or ()) for st in record.get("steps") or ())

@@ -52,7 +52,7 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
-from verify.claims.registry import with_proof
+from verify.claims.registry import with_evidence, with_proof
 
 __all__ = ["PAPER_OBLIGATIONS", "PLANTED", "TIGHT", "BUDGET", "check_obligation", "check_tight",
            "rebuild_objective", "recheck_evidence", "describe_recheck"]
@@ -211,6 +211,7 @@ METHOD_RECHECKERS: dict[str, tuple[str, str]] = {
     "closed-form-bstar": ("verify.claims.sets.proofs_closed_forms", "recheck_closed_form"),  # printed B* = Phi(d+)
     "kde-series": ("verify.proof.kde_series", "recheck"),  # kde.py's series branches (proofs_kde_series)
     "tight-calibration": ("verify.claims.sets.proofs_tight", "recheck"),  # the *-tight claims (proofs_tight)
+    "composed-privacy": ("verify.claims.sets.proofs_composed", "recheck_composition"),  # proofs_composed
 }
 
 
@@ -717,11 +718,9 @@ def _privacy_proof(cid: str, spec: _PrivacyProof):  # type: ignore[no-untyped-de
         if heavy and ctx.budget < 0.5 and not ctx.prove_all:
             # the quick profile (budget < 0.5, as every claim set reads it) leaves out the interval proofs
             # tagged "heavy", as `smoothsens audit --quick` leaves out their own claims: the test stands
-            return ClaimResult(tested.verdict, tested.summary,
-                               {**tested.evidence, "proof_left_out": (
-                                   f"the proof of {', '.join(heavy)} (over 10 s, tag 'heavy') is left out in the quick "
-                                   f"profile; it is attached in the default audit")},
-                               tested.precision, tested.seconds, tested.rule, tested.strength)
+            return with_evidence(tested, {"proof_left_out": (
+                f"the proof of {', '.join(heavy)} (over 10 s, tag 'heavy') is left out in the quick profile; it is "
+                f"attached in the default audit")})
         if spec.symbolic:
             return _symbolic_privacy_proof(cid, spec, tested)
         results = [check_obligation(ob_id, scale, refuted_rule="R-INVALID") for ob_id in spec.obligations]
@@ -772,10 +771,8 @@ def _pp_g_box(ob_id: str, scale: str) -> tuple[Fraction, Fraction]:
 def _outside(tested: ClaimResult, outside: list[dict[str, Any]], members: list[dict[str, Any]]) -> ClaimResult:
     """The tested result, with the catalogued mechanisms outside the proven domain named."""
     names = "; ".join(f"{r['key']} ({', '.join(r['outside_because'])})" for r in outside)
-    return ClaimResult(tested.verdict, tested.summary,
-                       {**tested.evidence, "proof_not_attached": f"catalogued mechanisms outside the proven domain: "
-                                                                 f"{names}", "catalogue": members},
-                       tested.precision, tested.seconds, tested.rule, tested.strength)
+    return with_evidence(tested, {"proof_not_attached": f"catalogued mechanisms outside the proven domain: {names}",
+                                  "catalogue": members})
 
 
 def _symbolic_privacy_proof(cid: str, spec: _PrivacyProof, tested: ClaimResult) -> ClaimResult:

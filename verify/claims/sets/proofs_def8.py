@@ -69,12 +69,14 @@ construction); what kde.py computes is B* only if its candidate set is complete,
         are enclosed to width 2e-20, and scipy's minimize_scalar values are off by 2.3e-8 (b_m) and 2.5e-9
         (b_P) -- far above xatol = 1e-12 (a flat minimum: only ~sqrt(eps) is attainable), harmless because
         kde.py uses b_m, b_P only as bracket ends, and both are proven 1e-12-minimisers (D(b_m^core) <=
-        D_min + 1e-12, P(b_P^core) <= P_min + 1e-12).  NOT proven: the per-call roots b1, b2, alpha(c)
-        (certified brackets of relative width 1e-10, not enclosures of B*), and the series branches near
-        b = 1 (|b - 1| < 1e-3) and g < 1e-6 (truncated; their truncation error is not bounded here).  These
-        are tested (004-Lemma-4.6 / -4.7 brute force).
+        D_min + 1e-12, P(b_P^core) <= P_min + 1e-12).  PROVEN too (claim
+        004-KDE-series-proof, :mod:`verify.proof.kde_series`): the truncation errors of the series branches
+        near b = 1 (|b - 1| < 1e-3: ell relative <= 1.4e-2 |e|^5, alpha <= 2.3e-3 e^4, D <= 3.9e-3 e^4) and
+        of the g < 1e-6 roots (|b1, b2 error| <= 2 g^3; ln B* error <= 1.1 g^6).  NOT proven: the per-call
+        roots b1, b2, alpha(c) (certified brackets of relative width 1e-10, not enclosures of B*) and the
+        float evaluation itself; tested (004-Lemma-4.6 / -4.7 brute force).
 So (i)-(iv) are proven for the closed-form formula (claim 004-Def-8-KDE-proof); (v) is proven for the
-constants and tested for the per-call roots and series.
+constants and the series truncation, and tested for the per-call roots and the float arithmetic.
 
 * ``@proof_for("004-Def-8-smoothness")``: the ramp proof (claim 004-Def-8-ramp-proof,
   :mod:`verify.proof.ramp_def8`: every Lambda in (0, inf], g_E and g_L, the one-way, bounded-range and
@@ -87,9 +89,12 @@ Controls: each new kind of obligation has a planted false variant in
 certified point in tests/verify/test_proofs_def8.py (not registered as claims: the registry's
 planted proof claims are those of :mod:`verify.claims.sets.proofs`).
 
+The printed closed forms (004-Lemma-4.1, 004-App-C.3, 004-Lemma-4.3) and 004-Lemma-3.1 carry proofs
+attached in :mod:`verify.claims.sets.proofs_closed_forms` (B* = Phi(d+) by the ramp proof's attainment
+step, the printed formulas = Phi(d+) region by region; 3.1 reuses :func:`smoothness_proof`).
+
 Not attached (their statements are more than what an interval obligation proves today; see the
-report of issue 16): ``004-Lemma-4.1`` (sup
-attainment), the ``*-tight`` claims (their statements include the auditor's tight calibration and a
+report of issue 16): the ``*-tight`` claims (their statements include the auditor's tight calibration and a
 refuted 1% shave, beyond the rate bound proven by the ``*-rate-proof`` claims).
 """
 
@@ -99,9 +104,10 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
-from verify.claims.registry import proof_for, with_proof
+from verify.claims.registry import proof_for, with_evidence, with_proof
+from verify.proof._results import count_checks
 
-__all__ = ["attach_obligation", "recheck_smoothness", "SMOOTHNESS_DOMAIN"]
+__all__ = ["attach_obligation", "recheck_smoothness", "SMOOTHNESS_DOMAIN", "ramp_proof", "smoothness_proof"]
 
 
 def attach_obligation(ob_id: str, tested: ClaimResult, *, what: str, scale: str = "test") -> ClaimResult:
@@ -124,8 +130,7 @@ def attach_obligation(ob_id: str, tested: ClaimResult, *, what: str, scale: str 
                            {"tested": {"summary": tested.summary, "evidence": dict(tested.evidence)}, **dict(ev)},
                            res.precision, tested.seconds, rule=f"R-FALSE: {what} fails at a certified point")
     note = {"obligation": ob_id, "verdict": res.verdict.value, "summary": res.summary, "rule": res.rule}
-    return ClaimResult(tested.verdict, tested.summary, {**dict(tested.evidence), "proof_attempt": note},
-                       tested.precision, tested.seconds, tested.rule, tested.strength)
+    return with_evidence(tested, {"proof_attempt": note})
 
 
 def _obligation_ids() -> tuple[str, str, str]:
@@ -304,6 +309,12 @@ def recheck_smoothness(record: Mapping[str, Any]) -> Any:
     "ramp-def8") and kde (method "kde-def8"), in that order, each re-checked by its own independent
     re-checker (:func:`verify.proof.ramp_def8.recheck`, :func:`verify.proof.kde_def8.recheck`); the
     record's domain must be :data:`SMOOTHNESS_DOMAIN`.  Returns a :class:`verify.proof.RecheckResult`."""
+    return _recheck_smoothness(record, {})
+
+
+def _recheck_smoothness(record: Mapping[str, Any], known: Mapping[int, Any]) -> Any:
+    """:func:`recheck_smoothness`, taking the re-check of a part whose proof record *is* (same object)
+    one already re-checked in this process from ``known`` (id(record) -> RecheckResult)."""
     import importlib  # noqa: PLC0415
     import time  # noqa: PLC0415
 
@@ -325,10 +336,53 @@ def recheck_smoothness(record: Mapping[str, Any]) -> Any:
         if not isinstance(proof, Mapping) or proof.get("method") != method:
             problems.append(f"part {key}: not a {method!r} proof record")
             continue
-        rc = importlib.import_module(module).recheck(proof)
+        rc = known.get(id(proof)) or importlib.import_module(module).recheck(proof)
         n += int(rc.n_boxes)
         problems += [f"part {key}: {q}" for q in rc.problems]
     return RecheckResult(not problems, problems[:20], n, 0, time.perf_counter() - t0)
+
+
+#: per-process cache of the ramp proof and of the combined proof (the claims of sensitivity_004 that
+#: attach them -- 004-Lemma-4.1, 004-App-C.3, 004-Lemma-4.3, 004-Lemma-3.1, 004-Def-8-smoothness -- and
+#: 004-Def-8-ramp-proof share one computation per process)
+_PROOF_CACHE: dict[str, Any] = {}
+
+
+def ramp_proof() -> tuple[dict[str, Any], Any]:
+    """(record, re-check) of :mod:`verify.proof.ramp_def8`: ``prove()`` and its independent ``recheck()``,
+    computed once per process (the record is not modified by its users)."""
+    if "ramp" not in _PROOF_CACHE:
+        from verify.proof import ramp_def8 as R  # noqa: PLC0415
+
+        rec = R.prove()
+        _PROOF_CACHE["ramp"] = (rec, R.recheck(rec))
+    return _PROOF_CACHE["ramp"]
+
+
+def smoothness_proof() -> dict[str, Any]:
+    """The combined proof of 004-Def-8-smoothness, once per process: {"ramp", "kde" (records), "open"
+    (parts not proven, with their failed steps), "record" (the combined record, None when a part is
+    open), "recheck" (its :func:`recheck_smoothness` result, the ramp part's re-check reused from
+    :func:`ramp_proof`), "seconds"}."""
+    if "smoothness" not in _PROOF_CACHE:
+        import time  # noqa: PLC0415
+
+        from verify.proof import kde_def8 as K  # noqa: PLC0415
+        from verify.proof import ramp_def8 as R  # noqa: PLC0415
+
+        t0 = time.perf_counter()
+        (ramp, ramp_rc), kde = ramp_proof(), K.prove()
+        open_parts = {k: list(r.get("problems") or [st["id"] for st in r.get("steps", []) if not st.get("ok", True)])
+                      for k, r in (("ramp", ramp), ("kde", kde)) if r.get("status") != "proven"}
+        record = rc = None
+        if not open_parts:
+            record = {"method": SMOOTHNESS_METHOD, "status": "proven", "domain": SMOOTHNESS_DOMAIN,
+                      "parts": [{"key": "ramp", "proof": ramp}, {"key": "kde", "proof": kde}],
+                      "relies_on": list(dict.fromkeys([*R.RELIES_ON, *kde.get("relies_on", [])]))}
+            rc = _recheck_smoothness(record, {id(ramp): ramp_rc})
+        _PROOF_CACHE["smoothness"] = {"ramp": ramp, "kde": kde, "open": open_parts, "record": record, "recheck": rc,
+                                      "seconds": time.perf_counter() - t0}
+    return _PROOF_CACHE["smoothness"]
 
 
 @proof_for("004-Def-8-smoothness")
@@ -337,34 +391,17 @@ def prove_def8_smoothness(ctx: CheckContext, tested: ClaimResult) -> ClaimResult
     proof (g_E and g_L, Lambda = inf), each re-checked by its own re-checker.  At the --quick budget the
     proofs are left out (they are the claims 004-Def-8-ramp-proof and 004-Def-8-KDE-proof of the same
     audit) and the tested result stands, saying so."""
-    import time  # noqa: PLC0415
-
-    from verify.proof import kde_def8 as K  # noqa: PLC0415
-    from verify.proof import ramp_def8 as R  # noqa: PLC0415
-
     if ctx.budget < 1.0:
-        return ClaimResult(tested.verdict, tested.summary,
-                           {**dict(tested.evidence), "proof_left_out": (
-                               "the proofs (claims 004-Def-8-ramp-proof, 004-Def-8-KDE-proof, ~5 s) are attached in "
-                               "the default audit, not at the quick budget")},
-                           tested.precision, tested.seconds, tested.rule, tested.strength)
-    t0 = time.perf_counter()
-    ramp, kde = R.prove(), K.prove()
-    open_parts = {k: list(r.get("problems") or [st["id"] for st in r.get("steps", []) if not st.get("ok", True)])
-                  for k, r in (("ramp", ramp), ("kde", kde)) if r.get("status") != "proven"}
-    if open_parts:  # the two proof claims report why; the tested result stands
-        return ClaimResult(tested.verdict, tested.summary,
-                           {**dict(tested.evidence), "proof_attempt": {"open": open_parts}},
-                           tested.precision, tested.seconds, tested.rule, tested.strength)
-    record = {"method": SMOOTHNESS_METHOD, "status": "proven", "domain": SMOOTHNESS_DOMAIN,
-              "parts": [{"key": "ramp", "proof": ramp}, {"key": "kde", "proof": kde}],
-              "relies_on": list(dict.fromkeys([*R.RELIES_ON, *kde.get("relies_on", [])]))}
-    rc = recheck_smoothness(record)
+        return with_evidence(tested, {"proof_left_out": (
+            "the proofs (claims 004-Def-8-ramp-proof, 004-Def-8-KDE-proof, ~5 s) are attached in the default audit, "
+            "not at the quick budget")})
+    sm = smoothness_proof()  # cached per process (shared with 004-Lemma-3.1 and the closed-form proofs)
+    ramp, kde, record, rc = sm["ramp"], sm["kde"], sm["record"], sm["recheck"]
+    if sm["open"]:  # the two proof claims report why; the tested result stands
+        return with_evidence(tested, {"proof_attempt": {"open": sm["open"]}})
     if not rc.ok:
-        return ClaimResult(tested.verdict, tested.summary,
-                           {**dict(tested.evidence), "proof_attempt": {"recheck_problems": list(rc.problems)}},
-                           tested.precision, tested.seconds, tested.rule, tested.strength)
-    n_ramp = sum(len(st["checks"]) for st in ramp["steps"])
+        return with_evidence(tested, {"proof_attempt": {"recheck_problems": list(rc.problems)}})
+    n_ramp = count_checks(ramp)
     return with_proof(
         tested,
         summary=(f"{tested.summary}; PROVEN for the closed-form formulas: ramp forms for every Lambda in (0, inf], "
@@ -374,4 +411,4 @@ def prove_def8_smoothness(ctx: CheckContext, tested: ClaimResult) -> ClaimResult
                  f"the tested part"),
         proof=record, domain=SMOOTHNESS_DOMAIN, precision="exact (SymPy, exact rationals); arb ball arithmetic",
         recheck={"ok": rc.ok, "problems": list(rc.problems), "n_checks": rc.n_boxes, "seconds": round(rc.seconds, 3)},
-        seconds_proof=round(time.perf_counter() - t0, 3))
+        seconds_proof=round(sm["seconds"], 3))

@@ -54,7 +54,7 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from verify.claims import CheckContext, ClaimResult
-from verify.claims.registry import proof_for, with_proof
+from verify.claims.registry import proof_for, with_evidence, with_proof
 
 __all__ = ["TIGHT_PROOFS", "expected_parts", "recheck", "prove"]
 
@@ -267,10 +267,8 @@ def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
         try:
             enclosed.append(_enclose(p, _width(p["role"])))
         except RuntimeError as exc:  # the enclosure did not close within its budget: say at which point
-            return ClaimResult(tested.verdict, tested.summary,
-                               {**tested.evidence, "proof_not_attached": f"{p['role']} at {_fmt_pt(p)}: enclosure not "
-                                                                         f"within {float(_width(p['role'])):g}: {exc}"},
-                               tested.precision, tested.seconds, tested.rule, tested.strength)
+            return with_evidence(tested, {"proof_not_attached": (
+                f"{p['role']} at {_fmt_pt(p)}: enclosure not within {float(_width(p['role'])):g}: {exc}")})
     parts = enclosed
     witnesses, derivation = WITNESSES[spec.symbolic]()
     sym = {"role": "symbolic", "rebuild": {"what": "symbolic", "claim": spec.symbolic},
@@ -284,9 +282,7 @@ def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
                             "derivative)", *sym["proof"].get("relies_on", [])]}
     rc = _recheck(record, _tested_eta_tight(tested))
     if not rc.ok:  # the proof did not close: the tested result stands, and says which point
-        return ClaimResult(tested.verdict, tested.summary,
-                           {**tested.evidence, "proof_not_attached": "; ".join(rc.problems[:6])},
-                           tested.precision, tested.seconds, tested.rule, tested.strength)
+        return with_evidence(tested, {"proof_not_attached": "; ".join(rc.problems[:6])})
     dp = _dp_notes(cid, tested, parts)
     nt = [p for p in parts if p["role"] in ("not-tight", "tight-eps")]
     tv = [p for p in parts if p["role"] == "tight-valid"]
@@ -301,8 +297,7 @@ def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
 
 
 def _left_out(tested: ClaimResult, why: str) -> ClaimResult:
-    return ClaimResult(tested.verdict, tested.summary, {**tested.evidence, "proof_left_out": why},
-                       tested.precision, tested.seconds, tested.rule, tested.strength)
+    return with_evidence(tested, {"proof_left_out": why})
 
 
 def _fmt_pt(p: Mapping[str, Any]) -> str:
