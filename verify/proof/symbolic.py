@@ -1712,6 +1712,214 @@ _spec(claim="002-Lemma-15", domain="a > 0, eps > 0, x real (x >= 0 by evenness, 
                  "ball checks' circles also keep |x gamma/a| <= 1/4)"))
 
 
+# ---- 002 Lemma 9 eq. (2): scaling of the PolyPlace density (issue 16, verify.claims.sets.proofs_more) ----
+def _eq2_density(s: sp.Expr, a: sp.Expr, x: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+    """002 Def. 6 written again for eq. (2): (N_{s,alpha}, the branch test |x|/s, branch 1, branch 2) of
+    f_{s,alpha}(x) = N (alpha-1) (1 - |x|/s)^(alpha-1) if |x|/s < 1/alpha, else N (alpha+1) (1 - 1/alpha^2)^alpha
+    (1 + |x|/s)^(-alpha-1), N = alpha / (2 (2 ((alpha-1)/alpha)^alpha + alpha - 1) s)."""
+    N = a / (2 * (2 * ((a - 1) / a) ** a + a - 1) * s)
+    t = sp.Abs(x) / s
+    return N, t, N * (a - 1) * (1 - t) ** (a - 1), N * (a + 1) * (1 - 1 / a**2) ** a * (1 + t) ** (-a - 1)
+
+
+_EQ2_C = sp.Symbol("c", positive=True)
+_EQ2_X = sp.Symbol("x", real=True)
+
+
+def _eq2_printed() -> dict[str, sp.Expr]:
+    return {"factor": _EQ2_C, "N_ratio": 1 / _EQ2_C}
+
+
+def _eq2_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    c, x, s, a = _EQ2_C, _EQ2_X, S_, 1 + B_  # alpha = 1 + b, b > 0
+    N1, t1, f11, f12 = _eq2_density(s, a, x)
+    Nc, tc, fc1, fc2 = _eq2_density(c * s, a, c * x)
+    return [
+        ("N_{cs,alpha} = N_ratio N_{s,alpha}", "zero", Nc - pr["N_ratio"].subs(AL, a) * N1),
+        ("the derivation's N_{cs,alpha}/N_{s,alpha} is the printed N_ratio", "zero", (w["N_ratio"] - pr["N_ratio"]).subs(AL, a)),
+        ("|cx|/(cs) = |x|/s: both sides take the same branch for every real x (the breakpoint included)", "zero", tc - t1),
+        ("branch 1 (|x|/s < 1/alpha): f_{s,alpha}(x) = factor f_{cs,alpha}(cx)", "zero", f11 - pr["factor"] * fc1),
+        ("branch 2 (|x|/s >= 1/alpha): f_{s,alpha}(x) = factor f_{cs,alpha}(cx)", "zero", f12 - pr["factor"] * fc2),
+    ]
+
+
+def _eq2_eval(s: sp.Rational, a: sp.Rational, x: sp.Rational) -> Any:
+    """f_{s,alpha}(x) of :func:`_eq2_density` on arb balls, the branch chosen by the exact rational test."""
+    N, t, f1, f2 = _eq2_density(s, a, x)
+    return arb_eval(f1 if t < 1 / a else f2, {})
+
+
+def _eq2_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    c, x = _EQ2_C, _EQ2_X
+
+    def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
+        sv, av, cv, xv = (sp.Rational(pt[k]) for k in (S_, AL, c, x))
+        lhs = _eq2_eval(sv, av, xv)
+        rhs = arb_eval(pr["factor"].subs(c, cv), {}) * _eq2_eval(cv * sv, av, cv * xv)
+        return [("f_{s,alpha}(x) = factor f_{cs,alpha}(cx)", lhs, rhs)]
+
+    return _balls_at([{S_: 2, AL: 3, c: _q("1/2"), x: _q("1/3")},      # branch 1
+                      {S_: _q("1/2"), AL: _q("5/2"), c: 7, x: -4},      # branch 2, x < 0
+                      {S_: 3, AL: 4, c: _q("5/3"), x: _q("3/4")},       # the breakpoint |x|/s = 1/alpha
+                      {S_: 9, AL: 20, c: _q("1/1000"), x: _q("-1/7")}], pairs)  # branch 1, x < 0, small c
+
+
+_spec(claim="002-Lemma-9-eq-2", domain="s > 0, alpha > 1, c > 0 real; x real (both branches of 002 Def. 6 and the "
+      "breakpoint |x|/s = 1/alpha)", witnesses=("N_ratio",), printed_forms=_eq2_printed, steps=_eq2_steps,
+      balls=_eq2_balls)
+
+
+# ---- 004 Lemma 2.3: the Laplace mechanism for GP ([CABP13]) ---------------------------------------------
+_L23 = {k: sp.Symbol(k, positive=True) for k in ("K", "epsilon")}
+_L23.update({k: sp.Symbol(k, nonnegative=True) for k in ("d", "s1", "s2")})
+
+
+def _l23_printed() -> dict[str, sp.Expr]:
+    return {"rate": _L23["epsilon"] / _L23["K"]}
+
+
+def _l23_slack(rate: sp.Expr) -> sp.Expr:
+    """eps d - rate (||y - f(x')|| - ||y - f(x)||) with the difference of norms written Delta = K d - s1 - s2:
+    s1 = ||f(x) - f(x')|| - Delta >= 0 (reverse triangle inequality), s2 = K d - ||f(x) - f(x')|| >= 0 (the
+    hypothesis ||f(x) - f(x')|| <= K dist(x, x'), d = dist(x, x'))."""
+    K, eps, d, s1, s2 = (_L23[k] for k in ("K", "epsilon", "d", "s1", "s2"))
+    return eps * d - rate * (K * d - s1 - s2)
+
+
+def _l23_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    K, eps, d, s1, s2 = (_L23[k] for k in ("K", "epsilon", "d", "s1", "s2"))
+    rate = pr["rate"]
+    return [
+        ("eps d - rate Delta equals the witness", "zero", _l23_slack(rate) - w["slack"]),
+        ("eps d - rate Delta = rate (s1 + s2) + (eps - rate K) d", "zero",
+         _l23_slack(rate) - rate * (s1 + s2) - (eps - rate * K) * d),
+        ("rate > 0", "positive", rate),
+        ("eps - rate K >= 0", "nonneg", eps - rate * K),
+        ("the witness is >= 0 (s1, s2, d >= 0)", "nonneg", w["slack"]),
+    ]
+
+
+def _l23_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    def norm(v: Sequence[Any]) -> Any:
+        tot = arb_eval(sp.Integer(0), {})
+        for comp in v:
+            tot += arb_eval(sp.Rational(comp), {}) ** 2
+        return tot.sqrt()
+
+    pts = [  # (K, eps, d, f(x), f(x'), y): V = R and V = R^2, ||f(x) - f(x')|| <= K d
+        (3, 1, 1, (0,), (2,), (-5,)),
+        (_q("1/2"), 2, 3, (1,), (_q("1/2"),), (_q("7/3"),)),
+        (2, 1, 1, (0, 0), (1, 1), (-3, -1)),
+        (5, 3, _q("2/3"), (1, -2), (_q("7/2"), _q("-1/3")), (-4, -9)),
+    ]
+    out = []
+    with workprec(PREC):
+        for K, eps, d, fx, fxp, y in pts:
+            env = {_L23["K"]: arb_eval(sp.Rational(K), {}), _L23["epsilon"]: arb_eval(sp.Rational(eps), {})}
+            dd = arb_eval(sp.Rational(d), {})
+            delta = norm([a - b for a, b in zip(y, fxp)]) - norm([a - b for a, b in zip(y, fx)])
+            D = norm([a - b for a, b in zip(fx, fxp)])
+            loss_slack = env[_L23["epsilon"]] * dd - arb_eval(pr["rate"], env) * delta  # the definition side
+            wit = arb_eval(w["slack"], {**env, _L23["d"]: dd, _L23["s1"]: D - delta, _L23["s2"]: env[_L23["K"]] * dd - D})
+            rec = _ball_agree("eps d - rate (||y - f(x')|| - ||y - f(x)||) = witness > 0", loss_slack, wit,
+                              {"K": K, "eps": eps, "d": d, "f(x)": fx, "f(x')": fxp, "y": y})
+            rec["ok"] = bool(rec["ok"] and loss_slack > 0)
+            rec["certified_negative"] = bool(loss_slack < 0)
+            out.append(rec)
+    return out
+
+
+_spec(claim="004-Lemma-2.3", domain="K > 0, eps > 0 real; any normed space V, any metric space U; all x, x' in U, y in V "
+      "with ||f(x) - f(x')|| <= K dist(x, x')", witnesses=("slack",), printed_forms=_l23_printed, steps=_l23_steps,
+      balls=_l23_balls,
+      relies_on=("reverse triangle inequality: ||y - f(x')|| - ||y - f(x)|| <= ||f(x) - f(x')|| in a normed space",
+                 "the normaliser of exp(-k ||y - a||) over V = R^n does not depend on a (translation invariance of "
+                 "Lebesgue measure), so the log-density ratio is k (||y - f(x')|| - ||y - f(x)||)"))
+
+
+# ---- 004 Lemma 2.2 item 1 ([NRS07] as quoted): eta C + gamma U <= eps for every p > 1 --------------------
+_P22, _EPS22 = sp.Symbol("p", positive=True), sp.Symbol("epsilon", positive=True)
+_U22 = sp.Symbol("u", nonnegative=True)
+
+
+def _nrs_printed() -> dict[str, sp.Expr]:
+    p, eps = _P22, _EPS22
+    return {"gamma_max": eps / (2 * (p + 1)), "eta": eps / (2 * (p + 1))}
+
+
+def _nrs_sups() -> tuple[sp.Expr, sp.Expr]:
+    """C = sup_z |psi(z)| and U = sup_z |1 + z psi(z)| of GenCauchy(p, theta = 1) (density proportional to
+    1/(1 + |z|^p)): theta (p-1)^((p-1)/p) and max(1, p theta - 1) at theta = 1 (004 Lemma 3.3)."""
+    p = _P22
+    return (p - 1) ** ((p - 1) / p), sp.Max(1, p - 1)
+
+
+def _nrs_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    p, eps, u = _P22, _EPS22, _U22
+    th = sp.Symbol("theta", positive=True)
+    C, U = _nrs_sups()
+    proven = SPECS["004-Lemma-3.3-epsilon"].printed_forms()
+    g, e = pr["gamma_max"], pr["eta"]
+    pA, pB = 1 + 1 / (1 + u), 2 + u  # p in (1, 2] and p in [2, oo), u >= 0
+    return [
+        ("C is the sup proven by 004-Lemma-3.3-epsilon at theta = 1", "zero", proven["sup_shift"].subs(th, 1) - C),
+        ("U is the sup proven by 004-Lemma-3.3-epsilon at theta = 1", "zero", proven["sup_scale"].subs(th, 1) - U),
+        ("gamma_max > 0", "positive", g), ("eta > 0", "positive", e), ("U > 0 (the bound increases with gamma)",
+                                                                     "positive", U.subs(p, 1 + B_)),
+        ("C > 0", "positive", C.subs(p, 1 + B_)),
+        ("p = 1 + 1/(1+u), u >= 0, covers (1, 2]: p - 1 > 0", "positive", pA - 1),
+        ("p = 1 + 1/(1+u): p <= 2", "nonneg", 2 - pA),
+        ("p = 1 + 1/(1+u): u = 1/(p - 1) - 1 inverts it", "zero", 1 / (pA - 1) - 1 - u),
+        ("p in (1, 2]: U = max(1, p - 1) = 1 (1 - (p - 1) >= 0)", "nonneg", 1 - (pA - 1)),
+        ("p in (1, 2]: ln C = ((p-1)/p) ln(p - 1) <= 0, so C <= 1", "nonneg", -((pA - 1) / pA) * sp.log(pA - 1)),
+        ("p in (1, 2]: eps - eta 1 - gamma_max 1 >= 0", "nonneg", (eps - e - g).subs(p, pA)),
+        ("p = 2 + u: U = max(1, p - 1) = p - 1 (p - 1 - 1 >= 0)", "nonneg", pB - 2),
+        ("p >= 2: ln C - ln(p - 1) = -ln(p - 1)/p", "zero",
+         ((pB - 1) / pB) * sp.log(pB - 1) - sp.log(pB - 1) + sp.log(pB - 1) / pB),
+        ("p >= 2: ln(p - 1)/p >= 0, so C <= p - 1", "nonneg", sp.log(pB - 1) / pB),
+        ("p >= 2: eps - eta (p - 1) - gamma_max (p - 1) >= 0", "nonneg", (eps - (e + g) * (p - 1)).subs(p, pB)),
+        ("the derivation's bound eta C + gamma_max U (p in (1, 2]) is the printed calibration's", "zero",
+         (w["bound"] - (e * C + g * U)).subs(p, pA)),
+        ("the derivation's bound eta C + gamma_max U (p >= 2) is the printed calibration's", "zero",
+         (w["bound"] - (e * C + g * U)).subs(p, pB)),
+    ]
+
+
+def _nrs_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    p, eps, z = _P22, _EPS22, Z_
+    C, U = _nrs_sups()
+    d_shift = p * z ** (p - 1) / (1 + z**p)  # |d/dz ln h| of h = 1/(1 + z^p) on z > 0, the definition
+    out = []
+    with workprec(PREC):
+        for pv in (_q("3/2"), 2, 4, 10):
+            env = {p: arb_eval(sp.Rational(pv), {}), eps: arb_eval(sp.Integer(1), {})}
+            zs = (env[p] - 1) ** (1 / env[p])  # the stationary point (p - 1)^(1/p) of d_shift
+            c_def = arb_eval(d_shift, {**env, z: zs})
+            out.append(_ball_agree("C = sup D_shift at z* (definition) = (p-1)^((p-1)/p)", c_def, arb_eval(C, env),
+                                   {"p": pv, "eps": 1}))
+            slack = env[eps] - arb_eval(pr["eta"], env) * c_def - arb_eval(pr["gamma_max"], env) * arb_eval(U, env)
+            rec = _ball_agree("eps - eta C - gamma_max U = eps - the derivation's bound, > 0", slack,
+                              env[eps] - arb_eval(w["bound"], env), {"p": pv, "eps": 1})
+            rec["ok"] = bool(rec["ok"] and slack > 0)
+            rec["certified_negative"] = bool(slack < 0)
+            out.append(rec)
+    return out
+
+
+_spec(claim="004-Lemma-2.2-cauchy", domain="p > 1, eps > 0 real; GenCauchy(p, theta = 1) (density proportional to "
+      "1/(1 + |z|^p)); 0 < gamma <= eps/(2(p+1)), eta = eps/(2(p+1)); C = sup_z |psi(z)|, U = sup_z |1 + z psi(z)| "
+      "(004-Lemma-3.3-epsilon at theta = 1)", witnesses=("bound",), printed_forms=_nrs_printed, steps=_nrs_steps,
+      balls=_nrs_balls,
+      relies_on=("every p > 1 is 1 + 1/(1+u) (p <= 2) or 2 + u (p >= 2) for some real u >= 0",
+                 "exp is increasing (ln C <= ln b implies C <= b)",
+                 "eta C + gamma U is non-decreasing in C, U and gamma when eta, gamma, C, U >= 0 (so C <= its bound, "
+                 "U = its value and gamma <= gamma_max give eta C + gamma U <= the bound checked)"))
+
+
 # ---------------------------------------------------------------------------------------------------
 # records and the re-check
 # ---------------------------------------------------------------------------------------------------

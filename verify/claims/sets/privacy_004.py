@@ -215,15 +215,21 @@ def check_planted_dimension(ctx: CheckContext) -> ClaimResult:
     return _audit_planted(mech, ctx, "planted-dim", eta=cal.calibrate_gencauchy(1.0, 0.1, p=4.0, theta=1.0, m=1).eta)
 
 
-@claim("004-Lemma-2.2-cauchy")
-def check_lemma_2_2_cauchy(ctx: CheckContext) -> ClaimResult:
+def _nrs07_cauchy_mechanisms() -> list[Any]:
+    """The mechanisms of 004 Lemma 2.2 item 1 ([NRS07] as quoted): GenCauchy(p, theta = 1) noise, eps = 1,
+    gamma = eta = eps/(2(p + 1)) (the largest gamma allowed), g_E, Hamming metric, p = 1.5, 2, 4."""
     mechs = []
     for p in (1.5, 2.0, 4.0):
         g = 1.0 / (2 * (p + 1))
         base = cal.calibrate_gencauchy(1.0, 0.1 / max(1.0, p - 1), p=p, theta=1.0, metric="hamming").mechanism(
             name=f"004 Lemma 2.2(1), p={p:g}")
         mechs.append(dataclasses.replace(base, growth=growth_exp(g), eta=g, source="004 Lemma 2.2 item 1"))
-    return claim_result_from_audits(mechs, ctx, "004-lemma-2.2-cauchy")
+    return mechs
+
+
+@claim("004-Lemma-2.2-cauchy")
+def check_lemma_2_2_cauchy(ctx: CheckContext) -> ClaimResult:
+    return claim_result_from_audits(_nrs07_cauchy_mechanisms(), ctx, "004-lemma-2.2-cauchy")
 
 
 @claim("004-Lemma-2.2-laplace")

@@ -374,22 +374,38 @@ def prove_symbolic(claim_id: str, tested: ClaimResult, *, printed: Mapping[str, 
     t_derive = time.perf_counter() - t0
     rc = S.recheck(record, printed=printed)
     secs = {"seconds_derive": round(t_derive, 3), "seconds_recheck": round(rc.seconds, 3)}  # timing: "seconds*" keys
-    rc_json = {"ok": rc.ok, "problems": list(rc.problems), "n_steps": rc.n_steps, "n_points": rc.n_points,
-               "prec": rc.prec, "seconds": round(rc.seconds, 3)}
+    rc_json = recheck_json(rc)
     if not rc.ok:
         ev = {**dict(tested.evidence), "proof_attempt": {"record": record, "recheck": rc_json, "seconds": secs}}
         return ClaimResult(Verdict.INCONCLUSIVE,
                            f"the symbolic proof did not re-check: {'; '.join(rc.problems[:2])}", ev, tested.precision,
                            rule="R-UNDEC: the independent re-check rejects the symbolic proof")
+    return symbolic_proven(tested, claim_id, record, rc, seconds_proof=secs)
+
+
+def recheck_json(rc: Any) -> dict[str, Any]:
+    """The JSON record of a :class:`verify.proof.symbolic.SymbolicRecheck` (evidence ``recheck``)."""
+    return {"ok": rc.ok, "problems": list(rc.problems), "n_steps": rc.n_steps, "n_points": rc.n_points,
+            "prec": rc.prec, "seconds": round(rc.seconds, 3)}
+
+
+def symbolic_proven(tested: ClaimResult, claim_id: str, record: Mapping[str, Any], rc: Any, *,
+                    seconds_proof: Any, summary_prefix: str = "") -> ClaimResult:
+    """VERIFIED (proven) from the accepted symbolic proof ``record`` of spec ``claim_id`` (``rc`` its
+    re-check): the spec's domain (with what it relies on) and the step/point counts in the summary,
+    after ``summary_prefix``."""
+    from verify.proof import symbolic as S  # noqa: PLC0415
+
     spec = S.SPECS[claim_id]
     relies = f"; relies on: {'; '.join(spec.relies_on)}" if spec.relies_on else ""
     return with_proof(tested,
-                      summary=(f"proven on {spec.domain}: {rc.n_steps} SymPy steps from the definition (derivation "
-                               f"witnesses re-checked independently), ball checks at {rc.n_points} rational points"
+                      summary=(f"{summary_prefix}proven on {spec.domain}: {rc.n_steps} SymPy steps from the definition "
+                               f"(derivation witnesses re-checked independently), ball checks at {rc.n_points} "
+                               f"rational points"
                                + (" (relies on a stated result of the paper / textbook)" if spec.relies_on else "")),
-                      proof=record, domain=spec.domain + relies,
+                      proof=dict(record), domain=spec.domain + relies,
                       precision=f"symbolic (SymPy exact); arb {rc.prec} bits at {rc.n_points} points",
-                      recheck=rc_json, seconds_proof=secs)
+                      recheck=recheck_json(rc), seconds_proof=seconds_proof)
 
 
 def _attach(cid: str) -> None:
