@@ -1992,3 +1992,725 @@ def describe(proof: Mapping[str, Any], rc: SymbolicRecheck) -> str:
         return (f"symbolic proof re-checked: {rc.n_steps} SymPy steps hold on {proof.get('domain', '?')}; ball "
                 f"checks at {rc.n_points} rational points agree (arb {rc.prec} bits, {rc.seconds:.1f} s)")
     return "proof REJECTED: " + "; ".join(rc.problems)
+
+
+# ===================================================================================================
+# H10 (session 15, issue 16): 004 Lemma 4.5, 004 Lemma 4.8, 004 Sec. 4.1.1 MSE
+# (attached by verify.claims.sets.proofs_geometry)
+# ===================================================================================================
+def _geo_inner(v1: Mapping[str, sp.Expr], v2: Mapping[str, sp.Expr], gram: Mapping[tuple[str, str], sp.Expr]) -> sp.Expr:
+    """<v1, v2> of two vectors written as linear combinations of named vectors (any dimension d), by
+    bilinearity and symmetry from the Gram entries ``gram[(i, j)]`` (either order)."""
+    out = sp.Integer(0)
+    for i, a in v1.items():
+        for j, b in v2.items():
+            g = gram[(i, j)] if (i, j) in gram else gram[(j, i)]
+            out += a * b * g
+    return sp.expand(out)
+
+
+def _geo_comb(*terms: tuple[sp.Expr, Mapping[str, sp.Expr]]) -> dict[str, sp.Expr]:
+    """sum_k s_k v_k of vectors written as {name: coefficient}."""
+    out: dict[str, sp.Expr] = {}
+    for s, v in terms:
+        for k, a in v.items():
+            out[k] = out.get(k, sp.Integer(0)) + s * a
+    return out
+
+
+#: the chord quotient N/(D G) of 004 Def. 9 (Lambda = inf) for the original pair (D + s1, G + s3) and the
+#: replaced pair (D, G): N = |f(w) - f(z)| >= 0, D = ||w' - z'|| > 0, G = g0(||x - z'||) > 0, s1, s3 >= 0
+_GEO_Q = {k: sp.Symbol(k, nonnegative=True) for k in ("N", "s1", "s3")}
+_GEO_Q.update({k: sp.Symbol(k, positive=True) for k in ("D", "G")})
+
+
+def _geo_quotient_gap() -> sp.Expr:
+    N, s1, s3, D, G = (_GEO_Q[k] for k in ("N", "s1", "s3", "D", "G"))
+    return N / (D * G) - N / ((D + s1) * (G + s3))
+
+
+def _geo_common_steps(w: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    """The objective step shared by Lemmas 4.5 and 4.8, and the facts of verify.proof.kde_def8's step (i)
+    that are the same facts here (re-run, not copied)."""
+    from verify.proof import kde_def8 as K  # noqa: PLC0415
+
+    A, B, P = sp.Symbol("A", nonnegative=True), sp.Symbol("B", nonnegative=True), sp.Symbol("P", real=True)
+    ab = {("a", "a"): A**2, ("b", "b"): B**2, ("a", "b"): P}
+    a_b = _geo_comb((1, {"a": 1}), (-1, {"b": 1}))
+    gap = _geo_quotient_gap()
+    return [
+        ("reverse triangle as Cauchy-Schwarz: ||a - b||^2 - (||a|| - ||b||)^2 = 2(||a|| ||b|| - <a, b>) (any d)", "zero",
+         _geo_inner(a_b, a_b, ab) - (A - B) ** 2 - 2 * (A * B - P)),
+        ("the objective does not decrease: N/(D G) - N/((D + s1)(G + s3)) equals the witness", "zero",
+         gap - w["quotient_gap"]),
+        ("the witness N/(D G) - N/((D + s1)(G + s3)) is >= 0 (N, s1, s3 >= 0; D, G > 0)", "nonneg", w["quotient_gap"]),
+        ("g0 in {g_E, g_L} is nondecreasing with g0(0) = 1 (verify.proof.kde_def8._check_growth_monotone, re-run: "
+         "0 iff it holds)", "zero", sp.Integer(0 if K._check_growth_monotone() else 1)),
+        ("||(t + a u) - (t + b u)|| = |a - b| for ||u|| = 1 in coordinates, d = 1, 2, 3 "
+         "(verify.proof.kde_def8._check_ray_distance, re-run: 0 iff it holds)", "zero",
+         sp.Integer(0 if K._check_ray_distance() else 1)),
+    ]
+
+
+#: the conclusion shared by 004 Lemmas 4.5 and 4.8 (the domain's last clause)
+_GEO_OBJECTIVE = ("hence for g0 in {g_E, g_L} (gamma > 0) and every Lambda the 004 Def. 9 objective |f(w) - f(z)|/"
+                  "(||w - z|| g0(||x - z||)) does not decrease")
+
+
+def _geo_relies(cauchy_schwarz: str, gram_note: str, pair: str) -> tuple[str, ...]:
+    """relies_on of 004 Lemmas 4.5 / 4.8: the Cauchy-Schwarz form used, the Gram computation, g0 monotone."""
+    return (cauchy_schwarz, f"bilinearity and symmetry of the inner product (the Gram computation{gram_note})",
+            "a C^1 function with f' > 0 on an interval is increasing (g0 nondecreasing: G(original) = G + s3, s3 >= 0); "
+            f"a feasible pair (||w* - z*|| <= Lambda) stays feasible ({pair} <= ||w* - z*||)")
+
+
+def _geo_vec(xs: Sequence[Any]) -> list[Any]:
+    return [arb_eval(sp.Rational(v), {}) for v in xs]
+
+
+def _geo_norm(v: Sequence[Any]) -> Any:
+    tot = arb_eval(sp.Integer(0), {})
+    for comp in v:
+        tot += comp**2
+    return tot.sqrt()
+
+
+def _geo_sub(a: Sequence[Any], b: Sequence[Any]) -> list[Any]:
+    return [p - q for p, q in zip(a, b)]
+
+
+def _geo_axpy(s: Any, u: Sequence[Any], y: Sequence[Any]) -> list[Any]:
+    return [q + s * p for p, q in zip(u, y)]
+
+
+def _geo_ineq(name: str, definition: Any, identity: Any, point: Mapping[str, Any]) -> dict[str, Any]:
+    """A ball check of an inequality written as a slack: the definition's slack (from coordinates) equals the
+    identity's and is > 0; ``certified_negative`` when the definition's slack ball lies below 0."""
+    rec = _ball_agree(name, definition, identity, point)
+    rec["ok"] = bool(rec["ok"] and definition > 0)
+    rec["certified_negative"] = bool(definition < 0)
+    return rec
+
+
+# ---- 004 Lemma 4.5: pair replacement on the line through x and t, f(x) = f0(||x - t||) ----------------
+_L45 = {"c": sp.Symbol("c", positive=True), "rz": sp.Symbol("r_z", nonnegative=True),
+        "rw": sp.Symbol("r_w", nonnegative=True)}
+
+
+def _l45_printed() -> dict[str, sp.Expr]:
+    """z_L = t + zL u, w_L = t + wL u with u = (x - t)/||x - t||: the radii of z*, w* on the ray from t through x."""
+    return {"zL": _L45["rz"], "wL": _L45["rw"]}
+
+
+def _l45_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    c, rz, rw = _L45["c"], _L45["rz"], _L45["rw"]
+    G = {("u", "u"): sp.Integer(1)}  # every point of the line is t + s u; ||u|| = 1
+    x, zL, wL = {"u": c}, {"u": pr["zL"]}, {"u": pr["wL"]}  # minus t
+    d_wz, d_zx = _geo_comb((1, wL), (-1, zL)), _geo_comb((1, zL), (-1, x))
+    return [
+        ("||z_L - t||^2 = ||z* - t||^2", "zero", _geo_inner(zL, zL, G) - rz**2),
+        ("||w_L - t||^2 = ||w* - t||^2", "zero", _geo_inner(wL, wL, G) - rw**2),
+        ("||z_L - t|| = r_z, so f(z_L) = f0(r_z) = f(z*)", "zero", sp.sqrt(_geo_inner(zL, zL, G)) - rz),
+        ("||w_L - t|| = r_w, so f(w_L) = f(w*)", "zero", sp.sqrt(_geo_inner(wL, wL, G)) - rw),
+        ("||w_L - z_L||^2 = (r_w - r_z)^2", "zero", _geo_inner(d_wz, d_wz, G) - (rw - rz) ** 2),
+        ("||z_L - x||^2 = (r_z - ||x - t||)^2", "zero", _geo_inner(d_zx, d_zx, G) - (rz - c) ** 2),
+        ("the witness ||w_L - z_L||^2 is the definition's", "zero", w["dist2_wz"] - _geo_inner(d_wz, d_wz, G)),
+        ("the witness ||z_L - x||^2 is the definition's", "zero", w["dist2_zx"] - _geo_inner(d_zx, d_zx, G)),
+        *_geo_common_steps(w),
+    ]
+
+
+_L45_POINTS = [  # (t, x, w*, z*): x != t, w*, z* off the line through x and t (strict inequalities)
+    ((0, 0), (1, 0), (_q("1/2"), 2), (-1, _q("3/2"))),
+    ((_q("1/3"), -1), (2, _q("1/2")), (-1, 1), (_q("5/2"), -2)),
+    ((1, 2, 3), (2, 2, 4), (0, 1, 5), (3, _q("1/2"), 2)),
+    ((0, 0, 0), (_q("-1/2"), 1, 1), (1, 1, -1), (_q("-3/2"), 0, 2)),
+]
+
+
+def _l45_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    """At rational t, x, w*, z* in R^2 and R^3: z_L, w_L from the printed coefficients in arb; the radii, the
+    two inequalities and the objective (f0(r) = e^{-r^2/2}, g_E with gamma = 7/10, Lambda = inf)."""
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    c, rz, rw = _L45["c"], _L45["rz"], _L45["rw"]
+    out = []
+    with workprec(PREC):
+        gam = arb_eval(sp.Rational(7, 10), {})
+
+        def obj(wv: Sequence[Any], zv: Sequence[Any], tv: Sequence[Any], xv: Sequence[Any]) -> Any:
+            f = lambda p: (-(_geo_norm(_geo_sub(p, tv)) ** 2) / 2).exp()  # noqa: E731
+            return abs(f(wv) - f(zv)) / (_geo_norm(_geo_sub(wv, zv)) * (gam * _geo_norm(_geo_sub(xv, zv))).exp())
+
+        for pt in _L45_POINTS:
+            tv, xv, wv, zv = (_geo_vec(p) for p in pt)
+            cv = _geo_norm(_geo_sub(xv, tv))
+            u = [comp / cv for comp in _geo_sub(xv, tv)]
+            rzv, rwv = _geo_norm(_geo_sub(zv, tv)), _geo_norm(_geo_sub(wv, tv))
+            env = {c: cv, rz: rzv, rw: rwv}
+            zl, wl = _geo_axpy(arb_eval(pr["zL"], env), u, tv), _geo_axpy(arb_eval(pr["wL"], env), u, tv)
+            where = {"t": pt[0], "x": pt[1], "w*": pt[2], "z*": pt[3]}
+            out.append(_ball_agree("||z_L - t|| = ||z* - t||", _geo_norm(_geo_sub(zl, tv)), rzv, where))
+            out.append(_ball_agree("||w_L - t|| = ||w* - t||", _geo_norm(_geo_sub(wl, tv)), rwv, where))
+            dwz = _geo_norm(_geo_sub(wv, zv))
+            out.append(_geo_ineq("||w* - z*|| - ||w_L - z_L|| = ||w* - z*|| - |r_w - r_z| > 0",
+                                 dwz - _geo_norm(_geo_sub(wl, zl)), dwz - abs(rwv - rzv), where))
+            dzx = _geo_norm(_geo_sub(zv, xv))
+            out.append(_geo_ineq("||z* - x|| - ||z_L - x|| = ||z* - x|| - |r_z - ||x - t||| > 0",
+                                 dzx - _geo_norm(_geo_sub(zl, xv)), dzx - abs(rzv - cv), where))
+            o_star = obj(wv, zv, tv, xv)
+            f0 = lambda r: (-(r**2) / 2).exp()  # noqa: E731
+            o_line = abs(f0(rwv) - f0(rzv)) / (abs(rwv - rzv) * (gam * abs(rzv - cv)).exp())
+            out.append(_geo_ineq("objective(w_L, z_L) - objective(w*, z*) (f0 = e^{-r^2/2}, g_E, gamma = 7/10) > 0",
+                                 obj(wl, zl, tv, xv) - o_star, o_line - o_star, where))
+    return out
+
+
+_spec(claim="004-Lemma-4.5", domain=(
+    "all d >= 1, t, x in R^d with x != t, f(y) = f0(||y - t||) for any f0: [0, oo) -> R, any pair w*, z* in R^d; "
+    "u = (x - t)/||x - t||, z_L = t + ||z* - t|| u and w_L = t + ||w* - t|| u (on the ray from t through x, the "
+    "same side of t as x): ||z_L - t|| = ||z* - t||, ||w_L - t|| = ||w* - t|| (so f(z_L) = f(z*), f(w_L) = f(w*)), "
+    "||w_L - z_L|| = | ||w* - t|| - ||z* - t|| | <= ||w* - z*||, ||z_L - x|| = | ||z* - t|| - ||x - t|| | <= "
+    "||z* - x||; " + _GEO_OBJECTIVE + " (a pair with ||w_L - z_L|| = 0 has f(w*) = f(z*), objective 0)"),
+    witnesses=("dist2_wz", "dist2_zx", "quotient_gap"), printed_forms=_l45_printed, steps=_l45_steps,
+    balls=_l45_balls,
+    relies_on=_geo_relies("Cauchy-Schwarz <a, b> <= ||a|| ||b|| (so, with the identity checked, | ||a|| - ||b|| | <= "
+                          "||a - b||: the reverse triangle inequality, any d)", " of the squared norms",
+                          "||w_L - z_L||"))
+
+
+# ---- 004 Lemma 4.8: the projection reduction for f(x) = f0(beta0 + <beta, x>) -------------------------
+_L48 = {"nb": sp.Symbol("n_beta", positive=True)}
+_L48.update({k: sp.Symbol(k, real=True) for k in ("p_x", "p_z", "p_w")})  # <beta, x>, <beta, z*>, <beta, w*>
+
+
+def _l48_cz_a() -> tuple[sp.Expr, sp.Expr]:
+    """c = <z* - x, beta>/||beta||, a = <w* - z*, beta>/||beta|| (004 App. A.5)."""
+    nb, px, pz, pw = (_L48[k] for k in ("nb", "p_x", "p_z", "p_w"))
+    return (pz - px) / nb, (pw - pz) / nb
+
+
+def _l48_printed() -> dict[str, sp.Expr]:
+    """z_c = x + zc beta, w_a = z_c + wa beta: zc = c/||beta||, wa = a/||beta|| (c beta/||beta||, a beta/||beta||)."""
+    c, a = _l48_cz_a()
+    return {"zc": c / _L48["nb"], "wa": a / _L48["nb"]}
+
+
+def _l48_gram() -> dict[tuple[str, str], sp.Expr]:
+    nb, px, pz, pw = (_L48[k] for k in ("nb", "p_x", "p_z", "p_w"))
+    g = {("b", "b"): nb**2, ("b", "x"): px, ("b", "z"): pz, ("b", "w"): pw}
+    for i, j in (("x", "x"), ("z", "z"), ("w", "w"), ("x", "z"), ("x", "w"), ("z", "w")):
+        g[(i, j)] = sp.Symbol(f"g_{i}{j}", real=True)  # the other Gram entries: free
+    return g
+
+
+def _l48_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    nb, px, pz, pw = (_L48[k] for k in ("nb", "p_x", "p_z", "p_w"))
+    c, a = _l48_cz_a()
+    G = _l48_gram()
+    B, X, Z, W = {"b": 1}, {"x": 1}, {"z": 1}, {"w": 1}
+    zc = _geo_comb((1, X), (pr["zc"], B))
+    wa = _geo_comb((1, zc), (pr["wa"], B))
+    d_wz, d_zx = _geo_comb((1, wa), (-1, zc)), _geo_comb((1, zc), (-1, X))
+    steps = [
+        ("<beta, z_c> = <beta, z*>, so f(z_c) = f0(beta0 + <beta, z*>) = f(z*)", "zero", _geo_inner(B, zc, G) - pz),
+        ("<beta, w_a> = <beta, w*>, so f(w_a) = f(w*)", "zero", _geo_inner(B, wa, G) - pw),
+        ("||w_a - z_c||^2 = a^2, a = <w* - z*, beta/||beta||>", "zero", _geo_inner(d_wz, d_wz, G) - a**2),
+        ("||z_c - x||^2 = c^2, c = <z* - x, beta/||beta||>", "zero", _geo_inner(d_zx, d_zx, G) - c**2),
+        ("the witness ||w_a - z_c||^2 (in a = <w* - z*, beta>/||beta||) is the definition's", "zero",
+         w["dist2_wa_zc"].subs(sp.Symbol("a", real=True), a) - _geo_inner(d_wz, d_wz, G)),
+        ("the witness ||z_c - x||^2 (in c = <z* - x, beta>/||beta||) is the definition's", "zero",
+         w["dist2_zc_x"].subs(sp.Symbol("c", real=True), c) - _geo_inner(d_zx, d_zx, G)),
+    ]
+    for name, v, s in (("w* - z*", _geo_comb((1, W), (-1, Z)), a), ("z* - x", _geo_comb((1, Z), (-1, X)), c)):
+        resid = _geo_comb((1, v), (-s / nb, B))  # v - <v, beta_hat> beta_hat
+        steps.append((f"Cauchy-Schwarz by projection: ||{name}||^2 - <{name}, beta/||beta||>^2 = ||residual||^2 (a "
+                      "squared norm, >= 0)", "zero", _geo_inner(v, v, G) - s**2 - _geo_inner(resid, resid, G)))
+    return steps + _geo_common_steps(w)
+
+
+_L48_POINTS = [  # (beta, x, w*, z*), ||beta|| != 1, generic (strict inequalities)
+    ((_q("3/5"), _q("-6/5")), (_q("11/10"), _q("-2/5")), (2, 1), (-1, _q("1/2"))),
+    ((1, 2), (0, 0), (_q("-3/2"), 2), (1, -1)),
+    ((2, -1, _q("1/2")), (1, 0, -1), (0, 2, 1), (_q("1/3"), -1, 2)),
+    ((1, 1, 1, -2), (0, 1, 0, 1), (2, 0, -1, 1), (-1, 1, 1, 0)),
+]
+
+
+def _l48_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    """At rational beta, x, w*, z* in R^2, R^3, R^4: z_c, w_a from the printed coefficients in arb; the
+    arguments beta0 + <beta, .> (equal: f values equal for every f0), the two inequalities, and the objective
+    (f0 = atan, beta0 = 3/10, g_E with gamma = 1/2, Lambda = inf)."""
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    nb, px, pz, pw = (_L48[k] for k in ("nb", "p_x", "p_z", "p_w"))
+    c, a = _l48_cz_a()
+    out = []
+    with workprec(PREC):
+        gam, b0 = arb_eval(sp.Rational(1, 2), {}), arb_eval(sp.Rational(3, 10), {})
+
+        def dot(p: Sequence[Any], q: Sequence[Any]) -> Any:
+            tot = arb_eval(sp.Integer(0), {})
+            for s, r in zip(p, q):
+                tot += s * r
+            return tot
+
+        for pt in _L48_POINTS:
+            bv, xv, wv, zv = (_geo_vec(p) for p in pt)
+            env = {nb: _geo_norm(bv), px: dot(bv, xv), pz: dot(bv, zv), pw: dot(bv, wv)}
+            zc = _geo_axpy(arb_eval(pr["zc"], env), bv, xv)
+            wa = _geo_axpy(arb_eval(pr["wa"], env), bv, zc)
+            where = {"beta": pt[0], "x": pt[1], "w*": pt[2], "z*": pt[3]}
+            out.append(_ball_agree("beta0 + <beta, z_c> = beta0 + <beta, z*>", b0 + dot(bv, zc), b0 + env[pz], where))
+            out.append(_ball_agree("beta0 + <beta, w_a> = beta0 + <beta, w*>", b0 + dot(bv, wa), b0 + env[pw], where))
+            dwz, dzx = _geo_norm(_geo_sub(wv, zv)), _geo_norm(_geo_sub(zv, xv))
+            out.append(_geo_ineq("||w* - z*|| - ||w_a - z_c|| = ||w* - z*|| - |a| > 0",
+                                 dwz - _geo_norm(_geo_sub(wa, zc)), dwz - abs(arb_eval(a, env)), where))
+            out.append(_geo_ineq("||z* - x|| - ||z_c - x|| = ||z* - x|| - |c| > 0",
+                                 dzx - _geo_norm(_geo_sub(zc, xv)), dzx - abs(arb_eval(c, env)), where))
+
+            def obj(p: Sequence[Any], q: Sequence[Any]) -> Any:
+                return (abs((b0 + dot(bv, p)).atan() - (b0 + dot(bv, q)).atan())
+                        / (_geo_norm(_geo_sub(p, q)) * (gam * _geo_norm(_geo_sub(q, xv))).exp()))
+
+            o_star = obj(wv, zv)
+            o_1d = (abs((b0 + env[pw]).atan() - (b0 + env[pz]).atan())
+                    / (abs(arb_eval(a, env)) * (gam * abs(arb_eval(c, env))).exp()))
+            out.append(_geo_ineq("objective(w_a, z_c) - objective(w*, z*) (f0 = atan, g_E, gamma = 1/2) > 0",
+                                 obj(wa, zc) - o_star, o_1d - o_star, where))
+    return out
+
+
+_spec(claim="004-Lemma-4.8", domain=(
+    "all d >= 1, beta in R^d with beta != 0, beta0 real, f(y) = f0(beta0 + <beta, y>) for any f0: R -> R, all x, "
+    "w*, z* in R^d; c = <z* - x, beta>/||beta||, a = <w* - z*, beta>/||beta||, z_c = x + c beta/||beta||, w_a = z_c "
+    "+ a beta/||beta||: f(z_c) = f(z*), f(w_a) = f(w*), ||w_a - z_c|| = |a| <= ||w* - z*||, ||z_c - x|| = |c| <= "
+    "||z* - x||; " + _GEO_OBJECTIVE + ", and B*(x) is a sup over the line x + R beta (pairs with a = 0 have f(w*) "
+    "= f(z*), objective 0)"),
+    witnesses=("dist2_wa_zc", "dist2_zc_x", "quotient_gap"), printed_forms=_l48_printed, steps=_l48_steps,
+    balls=_l48_balls,
+    relies_on=_geo_relies("Cauchy-Schwarz |<v, beta/||beta||>| <= ||v|| (checked here as ||v||^2 - <v, beta_hat>^2 = "
+                          "||v - <v, beta_hat> beta_hat||^2 >= 0: a squared norm is >= 0)",
+                          "; every Gram entry not fixed by the statement is a free symbol", "||w_a - z_c||"))
+
+
+# ---- 004 Sec. 4.1.1: flip probabilities and the MSE of the noisy count (Z ~ Lap(1/eps)) ----------------
+_MSE = {"eps": sp.Symbol("epsilon", positive=True), "a": sp.Symbol("a", nonnegative=True),
+        "b": sp.Symbol("b", positive=True), "n": sp.Symbol("n", positive=True)}
+_MSE_ZP, _MSE_ZN = sp.Symbol("z", positive=True), sp.Symbol("z", negative=True)
+#: the enumeration covers n = 1..MSE_N_MAX users, every assignment of the users to I0 / I1
+MSE_N_MAX = 4
+
+
+def _mse_density(z: sp.Expr) -> sp.Expr:
+    """Lap(1/eps): (eps/2) e^{-eps |z|}."""
+    return _MSE["eps"] / 2 * sp.exp(-_MSE["eps"] * sp.Abs(z))
+
+
+def _mse_printed() -> dict[str, sp.Expr]:
+    """p(a) = (1/2) e^{-eps a} (a = |x - T|); E[(A~ - A)^2] = diag sum_i e_i + pair sum_{i != j} sign e_i e_j,
+    e_i = e^{-eps|x_i - T|}, sign = +1 on I00 u I11 and -1 on I01 u I10."""
+    eps, a, n = _MSE["eps"], _MSE["a"], _MSE["n"]
+    return {"p_flip": sp.exp(-eps * a) / 2, "diag": 1 / (2 * n**2), "pair": 1 / (4 * n**2),
+            "sign_same": sp.Integer(1), "sign_diff": sp.Integer(-1)}
+
+
+def _mse_pvars(n: int) -> tuple[list[sp.Symbol], list[sp.Symbol]]:
+    return ([sp.Symbol(f"p{i}", nonnegative=True) for i in range(1, n + 1)],
+            [sp.Symbol(f"s{i}", real=True) for i in range(1, n + 1)])
+
+
+def _mse_enumerated(n: int, sides: Sequence[int]) -> sp.Expr:
+    """E[(sum_i D_i)^2] by enumeration of the 2^n flip patterns: user i flips with probability p_i
+    independently; a flip adds +1 (i in I0: x_i <= T, side 0) or -1 (i in I1, side 1)."""
+    import itertools  # noqa: PLC0415
+
+    p, _ = _mse_pvars(n)
+    tot = sp.Integer(0)
+    for flips in itertools.product((0, 1), repeat=n):
+        prob, s = sp.Integer(1), 0
+        for f, pi, side in zip(flips, p, sides):
+            prob *= pi if f else 1 - pi
+            s += (1 if side == 0 else -1) * f
+        tot += prob * s**2
+    return sp.expand(tot)
+
+
+def _mse_printed_sum(n: int, sides: Sequence[int], pr: Mapping[str, sp.Expr], e: Sequence[sp.Expr]) -> sp.Expr:
+    """n^2 E[(A~ - A)^2] as printed, with e_i given (ordered pairs i != j)."""
+    nn = {_MSE["n"]: n}
+    tot = pr["diag"].subs(nn) * sum(e)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                tot += (pr["sign_same"] if sides[i] == sides[j] else pr["sign_diff"]) * pr["pair"].subs(nn) * e[i] * e[j]
+    return n**2 * tot
+
+
+def _mse_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    import itertools  # noqa: PLC0415
+
+    eps, a, b, n = _MSE["eps"], _MSE["a"], _MSE["b"], _MSE["n"]
+    zp, zn = _MSE_ZP, _MSE_ZN
+    Gu, Gl = w["G_upper"], w["G_lower"]
+    pa, pb = pr["p_flip"], pr["p_flip"].subs(a, b)
+    steps: list[tuple[Any, ...]] = [
+        ("G_upper is an antiderivative of the Laplace density on z > 0", "antiderivative", Gu, _mse_density(zp), zp),
+        ("G_upper -> 0 at +oo", "limit", Gu, zp, sp.oo, "-", sp.Integer(0)),
+        ("G_lower is an antiderivative of the Laplace density on z < 0", "antiderivative", Gl, _mse_density(zn), zn),
+        ("G_lower -> 0 at -oo", "limit", Gl, zn, -sp.oo, "+", sp.Integer(0)),
+        ("the density has mass 1: (0 - G_upper(0)) + (G_lower(0) - 0) = 1", "zero",
+         -Gu.subs(zp, 0) + Gl.subs(zn, 0) - 1),
+        ("x <= T, a = T - x = |x - T| >= 0: Pr[Z > a] = 0 - G_upper(a) = the printed (1/2) e^{-eps|x - T|}", "zero",
+         -Gu.subs(zp, a) - pa),
+        ("x > T, b = x - T = |x - T| > 0: Pr[Z <= -b] = G_lower(-b) - 0 = the printed (1/2) e^{-eps|x - T|}", "zero",
+         Gl.subs(zn, -b) - pb),
+    ]
+    s, p = sp.Symbol("s", real=True), sp.Symbol("p", nonnegative=True)
+    for sv, where in ((1, "x <= T (a flip adds +1)"), (-1, "x > T (a flip adds -1)")):
+        steps.append((f"E|y~ - y|^2 = p s^2 + (1 - p) 0^2 = p(flip) for {where}", "zero",
+                      (p * s**2 + (1 - p) * 0).subs(s, sv) - p))
+    # the general n: E[(sum D_i)^2] = sum E[D_i^2] + sum_{i != j} E[D_i] E[D_j] (relies_on), E[D_i^2] = p_i,
+    # E[D_i] = s_i p_i; the printed terms: diag e_i = p_i/n^2, sign pair e_i e_j = s_i s_j p_i p_j/n^2
+    ai, aj = sp.Symbol("a_i", nonnegative=True), sp.Symbol("a_j", nonnegative=True)
+    pi_, pj_ = pr["p_flip"].subs(a, ai), pr["p_flip"].subs(a, aj)
+    steps.append(("diagonal term: E[D_i^2]/n^2 = p_i/n^2 = the printed 1/(2n^2) e^{-eps|x_i - T|}", "zero",
+                  pi_ / n**2 - pr["diag"] * sp.exp(-eps * ai)))
+    for si, sj in itertools.product((1, -1), repeat=2):
+        sign = pr["sign_same"] if si == sj else pr["sign_diff"]
+        steps.append((f"pair term, s_i = {si}, s_j = {sj}: E[D_i] E[D_j]/n^2 = s_i s_j p_i p_j/n^2 = the printed "
+                      f"{'+' if si == sj else '-'}(1/4n^2) e^{{-eps(|x_i - T| + |x_j - T|)}}", "zero",
+                      si * sj * pi_ * pj_ / n**2 - sign * pr["pair"] * sp.exp(-eps * (ai + aj))))
+    pw3, sw3 = _mse_pvars(3)
+    for n_users in range(1, MSE_N_MAX + 1):
+        pv, _ = _mse_pvars(n_users)
+        for sides in itertools.product((0, 1), repeat=n_users):
+            en = _mse_enumerated(n_users, sides)
+            # the printed formula in e_i = 2 p_i (p_i = (1/2) e_i: the probability step above)
+            steps.append((f"n = {n_users}, sides {''.join(map(str, sides))}: E[(sum D_i)^2] by enumeration of the "
+                          f"{2 ** n_users} flip patterns = n^2 times the printed E[(A~ - A)^2]", "zero",
+                          en - _mse_printed_sum(n_users, sides, pr, [2 * q for q in pv])))
+            if n_users == 3:
+                steps.append((f"the witness E[(sum D_i)^2] (n = 3, s_i = +-1) at sides {''.join(map(str, sides))}",
+                              "zero", w["mse_n3"].subs({q: (1 if sd == 0 else -1) for q, sd in zip(sw3, sides)}) - en))
+    return steps
+
+
+_MSE_POINTS = [  # (eps, T, x_1..x_n): x_i = T included (I0)
+    (1, _q("7/10"), (-3, _q("7/10"), _q("5/2"))),
+    (_q("1/10"), 0, (1, -2, _q("1/2"), 0)),
+    (4, _q("1/3"), (0, 1)),
+]
+
+
+def _mse_flip_ball(eps: Any, a: Any, upper: bool) -> Any:
+    """Pr[Z > a] (upper) or Pr[Z <= -a] as int of the density (acb.integral over [a, A], the mirror image for
+    the lower tail) plus the tail mass beyond A in the ball [0, (1/2) e^{-eps A}] (eps A >= 120)."""
+    import flint  # noqa: PLC0415
+
+    z = sp.Symbol("z_int", real=True)
+    A = a + 120 / eps
+    dens = _mse_density(z) if upper else _mse_density(-z)  # the mirror: Pr[Z <= -a] = int_a^oo dens(-z) dz
+    e_sym = _MSE["eps"]
+    body = sp.cancel(dens.subs(sp.Abs(z), z).subs(e_sym, e_sym))
+
+    def g(x: Any, analytic: bool) -> Any:
+        return arb_eval(body, {z: x, e_sym: flint.acb(eps)}, kind="acb")
+
+    head = flint.acb.integral(g, flint.acb(a), flint.acb(A)).real
+    tail = flint.arb(0).union((-eps * A).exp() / 2)
+    return head + tail
+
+
+def _mse_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    """At rational (eps, T, x_i): each flip probability by integration of the Laplace density against the
+    printed p, and E[(A~ - A)^2] by enumeration of the flip patterns (those probabilities) against the
+    printed formula."""
+    import itertools  # noqa: PLC0415
+
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    out = []
+    with workprec(PREC):
+        for eps, T, xs in _MSE_POINTS:
+            ev, Tv = arb_eval(sp.Rational(eps), {}), sp.Rational(T)
+            n = len(xs)
+            sides = [0 if sp.Rational(x) <= Tv else 1 for x in xs]
+            dist = [abs(sp.Rational(x) - Tv) for x in xs]
+            where = {"eps": eps, "T": T, "x": xs}
+            probs = []
+            for d, side in zip(dist, sides):
+                pdef = _mse_flip_ball(ev, arb_eval(d, {}), upper=(side == 0))
+                probs.append(pdef)
+                out.append(_ball_agree(f"Pr[flip] at |x - T| = {d} ({'x <= T' if side == 0 else 'x > T'}) = printed p",
+                                       pdef, arb_eval(pr["p_flip"], {_MSE["eps"]: ev, _MSE["a"]: arb_eval(d, {})}), where))
+            mse = arb_eval(sp.Integer(0), {})
+            for flips in itertools.product((0, 1), repeat=n):
+                prob = arb_eval(sp.Integer(1), {})
+                tot = 0
+                for f, q, side in zip(flips, probs, sides):
+                    prob *= q if f else 1 - q
+                    tot += (1 if side == 0 else -1) * f
+                mse += prob * arb_eval(sp.Rational(tot, n), {}) ** 2
+            e = [arb_eval(sp.exp(-_MSE["eps"] * d), {_MSE["eps"]: ev}) for d in dist]
+            printed = arb_eval(pr["diag"], {_MSE["n"]: arb_eval(sp.Integer(n), {})}) * sum(e[1:], e[0])
+            pair = arb_eval(pr["pair"], {_MSE["n"]: arb_eval(sp.Integer(n), {})})
+            for i in range(n):
+                for j in range(n):
+                    if i != j:
+                        sg = arb_eval(pr["sign_same"] if sides[i] == sides[j] else pr["sign_diff"], {})
+                        printed += sg * pair * e[i] * e[j]
+            out.append(_ball_agree("E[(A~ - A)^2] by enumeration (integrated probabilities) = printed", mse, printed,
+                                   where))
+    return out
+
+
+_spec(claim="004-Sec-4.1.1-mse", domain=(
+    "every eps > 0, threshold T and inputs x_i real, n >= 1 users (x_i = T in I0); y_i = 1{x_i > T}, y~_i = "
+    "1{x_i + Z_i > T} with Z_i ~ Lap(1/eps) (density (eps/2) e^{-eps|z|}) independent, A = (1/n) sum y_i, A~ = "
+    "(1/n) sum y~_i: Pr[y~_i - y_i = 1 | x_i <= T] = Pr[y~_i - y_i = -1 | x_i > T] = (1/2) e^{-eps|x_i - T|} = "
+    "E|y~_i - y_i|^2, and E[(A~ - A)^2] = 1/(2n^2) sum_i e^{-eps|x_i - T|} + 1/n^2 sum_{I00 u I11, i != j} (1/4) "
+    "e^{-eps(|x_i - T| + |x_j - T|)} - 1/n^2 sum_{I01 u I10, i != j} (1/4) e^{-eps(|x_i - T| + |x_j - T|)} "
+    "(ordered pairs); the expansion for every n from the per-term identities, and by enumeration of all flip "
+    f"patterns and side assignments for n = 1..{MSE_N_MAX}"),
+    witnesses=("G_upper", "G_lower", "mse_n3"), printed_forms=_mse_printed, steps=_mse_steps, balls=_mse_balls,
+    relies_on=("Pr[Z in [u, oo)] = lim G - G(u) for an antiderivative G of the density (fundamental theorem of "
+               "calculus, improper integral as a limit)",
+               "(sum_i D_i)^2 = sum_i D_i^2 + sum_{i != j} D_i D_j, linearity of expectation, and E[D_i D_j] = "
+               "E[D_i] E[D_j] for independent D_i, D_j (i != j): users' noises are independent",
+               "D_i = n(A~ - A)'s i-th term = s_i F_i with F_i ~ Bernoulli(p_i), s_i = +1 (x_i <= T) or -1 (x_i > T): "
+               "y~_i - y_i is 0 unless the noise flips the side, and a flip changes y_i by s_i"))
+
+
+# ==== H11 (session 15): 002 Lemma 9 and 000 Lemma 2 as chains (verify.claims.sets.proofs_privacy_more) ====
+#: the excess symbols of this block: alpha = 1 + b (002), k = 1 + b (000); r, w, p, q >= 0 offsets
+_H11_R, _H11_W = sp.Symbol("r", nonnegative=True), sp.Symbol("w", nonnegative=True)
+_H11_P, _H11_Q = sp.Symbol("p_off", nonnegative=True), sp.Symbol("q_off", nonnegative=True)
+_H11_PP = sp.Symbol("p_pos", positive=True)
+_H11_U = sp.Symbol("u", nonnegative=True)
+_H11_T = sp.Symbol("t", positive=True)
+_H11_LR, _H11_LS, _H11_X0 = sp.Symbol("lambda_r", real=True), sp.Symbol("lambda_s", real=True), sp.Symbol("x0", real=True)
+_H11_FTC = ("the fundamental theorem of calculus for a continuous function of t in [0, 1] that is C^1 but at finitely "
+            "many t: |l(1) - l(0)| <= sup |l'| (the log-density is C^1 off x - c(t) = 0 and off the breakpoint |x - "
+            "c(t)| = s(t)/alpha; x - c(t) is affine and s(t) = e^(lambda_r gamma t)/gamma strictly convex or constant, so "
+            "each meets the line at most twice unless lambda_r = lambda_s = 0, where l is constant)")
+_H11_TRI = ("the triangle inequality and |A| a + |B| b <= (|A| + |B|) max(a, b) for a, b >= 0; exp and ln are "
+            "increasing; |lambda_r| <= 1 is SS(D')/SS(D) in [e^-gamma, e^gamma] (Def. 8 with g_E at distance 1), and "
+            "|q(D) - q(D')| <= min(SS(D), SS(D')) gives |lambda_s| <= min(1, e^(lambda_r gamma)) (002 Thm. 8's "
+            "hypotheses, the bound on lambda_s as corrected in claim 002-Lemma-9-proof-bound)")
+
+
+def _l9c_printed() -> dict[str, sp.Expr]:
+    return {"alpha": EPS_ / GAMMA}
+
+
+def _l9c_branches(alpha: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    return tuple(f.subs(AL, alpha) for f in _pp_density(_pp_printed()["N"].subs(AL, alpha)))  # type: ignore[return-value]
+
+
+def _l9c_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    s, x, g, eps, t = S_, X_, GAMMA, EPS_, _H11_T
+    lr, ls, x0, r, wv = _H11_LR, _H11_LS, _H11_X0, _H11_R, _H11_W
+    a = 1 + B_  # alpha > 1
+    out: list[tuple[Any, ...]] = [
+        ("0 < gamma < eps gives alpha = eps/gamma > 1 (gamma = eps/(1 + b), b > 0)", "positive",
+         pr["alpha"].subs(GAMMA, eps / (1 + B_)) - 1),
+        ("the rate: gamma alpha = eps", "zero", g * pr["alpha"] - eps),
+    ]
+    st, yt = sp.exp(lr * g * t) / g, x0 + t * ls  # scale SS(t)/gamma (SS(D) = 1 by eq. (2)), x - c(t)
+    for br, f in zip(("1", "2"), _l9c_branches(a)):
+        h = sp.expand_log(sp.log(f), force=True)  # every factor is positive on the branch
+        hx, hs = sp.diff(h, x), sp.diff(h, s)
+        lt = h.subs({s: st, x: yt})
+        out.append((f"branch {br}: chain rule dl/dt = (d_x ln f) lambda_s + (d_s ln f) lambda_r gamma s(t) "
+                    f"(x - c(t) = x0 + t lambda_s, s(t) = e^(lambda_r gamma t)/gamma)", "zero",
+                    sp.diff(lt, t) - (hx * ls + hs * lr * g * st).subs({s: st, x: yt})))
+    f1, f2 = _l9c_branches(a)
+    out += [
+        ("f is continuous at the breakpoint x = s/alpha (002 Lemma 11's continuity)", "zero",
+         (f1 - f2).subs(x, s / a)),
+        ("|lambda_s|/s(t) <= gamma, lambda_r = r >= 0: gamma |lambda_s| e^(-r gamma t) with |lambda_s| <= 1 and "
+         "-r gamma t <= 0", "nonneg", r * g * t),
+        ("lambda_r = -r < 0: |lambda_s| e^(r gamma t) <= e^(-r gamma) e^(r gamma t) = e^(-r gamma (1 - t))", "zero",
+         (-r * g + r * g * t) - (-r * g * (1 - t))),
+        ("... and -r gamma (1 - t) <= 0 (1 - t = w >= 0)", "nonneg", r * g * wv),
+        ("|lambda_r| gamma s(t) / s(t) = |lambda_r| gamma <= gamma (|lambda_r| = 1 - w, w in [0, 1])", "nonneg",
+         g - (1 - wv) * g + 0 * wv),
+        ("|dl/dt| <= gamma (s |d_x ln f| + s |d_s ln f|) = gamma s (alpha/s) (002-Lemma-12) = eps", "zero",
+         g * s * (pr["alpha"] / s) - eps),
+    ]
+    # tightness: SS(D') = e^gamma SS(D), q(D') = q(D): the log-ratio tends to gamma alpha as x -> oo (branch 2)
+    tail = sp.expand_log(sp.log(f2.subs(s, sp.exp(g)) / f2.subs(s, 1)), force=True)
+    out += [
+        ("tightness: SS(D') = e^gamma SS(D), q(D') = q(D): ln f_{SS(D')}(x)/f_{SS(D)}(x) -> the witness as x -> oo",
+         "limit", tail, x, sp.oo, "-", w["tail_limit"]),
+        ("the witness limit is gamma alpha = eps (so sup = e^eps, approached as x -> oo)", "zero",
+         w["tail_limit"] - g * a),
+    ]
+    return out
+
+
+def _l9c_logratio(alpha: Any, g: Any, lr: Any, ls: sp.Rational, x: sp.Rational) -> Any:
+    """ln f_{SS(D')/gamma, alpha}(x - q(D')) - ln f_{SS(D)/gamma, alpha}(x - q(D)), SS(D) = 1, q(D) = 0,
+    SS(D') = e^(lr gamma), q(D') = -ls, on arb balls from 002 Def. 6 (x, ls rational; the branch by |y| alpha < s)."""
+    f1, f2 = _l9c_branches(AL)
+
+    def logf(s: Any, y: sp.Rational) -> Any:
+        yb = arb_eval(abs(y), {})
+        return arb_eval(sp.log(f1 if yb * alpha < s else f2), {AL: alpha, S_: s, X_: yb})
+
+    return logf((lr * g).exp() / g, x + ls) - logf(1 / g, x)
+
+
+def _l9c_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    out = []
+    with workprec(PREC):
+        # (eps, gamma, lambda_r, lambda_s, x): two generic neighbour pairs and the far tail of the tight pair
+        for e, g, lr, ls, x in ((1, _q("1/2"), _q("-1"), _q("1/3"), _q("1/5")), (1, _q("49/50"), _q("1/2"), _q("-1"), 3),
+                                (5, 1, 1, 0, 10**12), (1, _q("1/20"), 1, 0, 10**12)):
+            env = _env({EPS_: e, GAMMA: g})
+            alpha = arb_eval(pr["alpha"], env)
+            loss = _l9c_logratio(alpha, env[GAMMA], arb_eval(sp.Rational(lr), {}), sp.Rational(ls), sp.Rational(x))
+            slack = env[EPS_] - loss
+            rec = {"name": "eps - ln(f_{D'}(x)/f_D(x)) > 0 (002 Def. 6 on balls)",
+                   "point": {"eps": str(e), "gamma": str(g), "lambda_r": str(lr), "lambda_s": str(ls), "x": str(x)},
+                   "definition": slack.str(30), "printed": "> 0", "ok": bool(slack > 0),
+                   "certified_negative": bool(slack < 0)}
+            out.append(rec)
+    return out
+
+
+_spec(claim="002-Lemma-9-chain", domain="0 < gamma < eps real (alpha = eps/gamma > 1); SS(D) = 1 by eq. (2) "
+      "(002-Lemma-9-eq-2), SS(D') = e^(lambda_r gamma) with |lambda_r| <= 1, q(D) - q(D') = lambda_s with |lambda_s| <= "
+      "min(1, e^(lambda_r gamma)); x real (x - c(t) = 0 and the breakpoint at finitely many t); the rate |psi| + |1 + z "
+      "psi| = alpha is 002-Lemma-12", witnesses=("tail_limit",), printed_forms=_l9c_printed, steps=_l9c_steps,
+      balls=_l9c_balls, relies_on=(_H11_FTC, _H11_TRI))
+
+
+def _l2c_printed() -> dict[str, sp.Expr]:
+    k, l, eps, m = K_, L_, EPS_, M_
+    return {"alpha": l ** (1 / k) * eps / (2 * (k - 1) ** ((k - 1) / k)),
+            "beta": eps / m / (2 * sp.Max(k - 1, 1))}
+
+
+def _l2c_Q(z: sp.Expr, lam: sp.Expr) -> sp.Expr:
+    """ln(h(z)/(e^lam h(e^lam z))) for h = 1/(C (z^k + l)), z >= 0 (000 Thm. 1's dilation form)."""
+    k, l = K_, L_
+    return -lam + sp.log((sp.exp(lam * k) * z**k + l) / (z**k + l))
+
+
+def _l2c_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    k, l, eps, m, z = K_, L_, EPS_, M_, Z_
+    r, u, p, q, pp = _H11_R, _H11_U, _H11_P, _H11_Q, _H11_PP
+    on = {k: 1 + B_}
+    Lsup = l ** (-1 / k) * (k - 1) ** ((k - 1) / k)  # sup_z d/dz ln(z^k + l)
+    Cs = sp.Symbol("C", positive=True)
+    h = lambda v: 1 / (Cs * (v**k + l))  # noqa: E731
+    lam = sp.Symbol("lambda_", real=True)
+    out: list[tuple[Any, ...]] = [("the witness z* is ((k-1) l)^(1/k)'s unit-l form (k-1)^(1/k)", "zero",
+                                   (w["zstar"] - (k - 1) ** (1 / k)).subs(on))]
+    out += _claim34_steps(1 + B_, (w["zstar"]).subs(on), ((k - 1) ** ((k - 1) / k)).subs(on), tag="ln(1 + z^k)")
+    out += [
+        ("scaling: d/dz ln(z^k + l) = l^(-1/k) [d/du ln(1 + u^k)] at u = z l^(-1/k), so sup = L = l^(-1/k) "
+         "(k-1)^((k-1)/k), and d/dz ln(z^k + l) >= 0", "zero",
+         (sp.diff(sp.log(z**k + l), z) - l ** (-1 / k) * sp.diff(sp.log(1 + z**k), z).subs(z, z * l ** (-1 / k))).subs(on)),
+        ("sliding: L alpha = eps/2 (a shift by Delta of the scaled noise costs <= L |Delta|/N = (eps/2) |Delta|/S)",
+         "zero", (Lsup * pr["alpha"] - eps / 2).subs(on)),
+        ("dilation, lambda = r >= 0: e^(lambda k)(z^k + l) - (e^(lambda k) z^k + l) = l (e^(lambda k) - 1)", "zero",
+         sp.exp(r * k) * (z**k + l) - (sp.exp(r * k) * z**k + l) - l * (sp.exp(r * k) - 1)),
+        ("... with lambda k >= 0 (so e^(lambda k) >= 1): Q(z, lambda) <= lambda (k - 1)", "nonneg", r * k),
+        ("... Q(z, r) = lambda (k-1) - ln(e^(r k)(z^k + l)/(e^(r k) z^k + l))", "zero",
+         sp.expand_log(_l2c_Q(z, r) - (r * (k - 1) - sp.log(sp.exp(r * k) * (z**k + l) / (sp.exp(r * k) * z**k + l))),
+                       force=True)),
+        ("dilation, lambda = -r < 0: (z^k + l) - (e^(-r k) z^k + l) = z^k (1 - e^(-r k)), -r k <= 0: Q(z, -r) <= r",
+         "zero", (z**k + l) - (sp.exp(-r * k) * z**k + l) - z**k * (1 - sp.exp(-r * k))),
+        ("... Q(z, -r) = r + ln((e^(-r k) z^k + l)/(z^k + l))", "zero",
+         sp.expand_log(_l2c_Q(z, -r) - (r + sp.log((sp.exp(-r * k) * z**k + l) / (z**k + l))), force=True)),
+        ("the dilation term of the decomposition is Q(e^lambda w, -lambda): ln(e^lambda h(e^lambda w)/h(w))", "zero",
+         sp.expand_log(_l2c_Q(sp.exp(lam) * z, -lam) - sp.log(sp.exp(lam) * h(sp.exp(lam) * z) / h(z)), force=True)),
+        ("k = 1 + 1/(1+u) covers (1, 2]: max(k - 1, 1) = 1 (1 - (k - 1) >= 0)", "nonneg", 1 - 1 / (1 + u)),
+        ("k in (1, 2]: beta max(k - 1, 1) <= eps/(2m)", "nonneg",
+         (eps / (2 * m) - pr["beta"].subs(sp.Max(k - 1, 1), 1) * 1).subs(k, 1 + 1 / (1 + u))),
+        ("k = 2 + u covers [2, oo): max(k - 1, 1) = k - 1", "nonneg", (k - 2).subs(k, 2 + u)),
+        ("k >= 2: beta max(k - 1, 1) <= eps/(2m)", "nonneg",
+         (eps / (2 * m) - pr["beta"].subs(sp.Max(k - 1, 1), k - 1) * (k - 1)).subs(k, 2 + u)),
+    ]
+    # the sliding excess e = |T - b| - |T - a| (a = f(x)_i, b = f(y)_i) in every order of T, a, b: e <= |a - b| on
+    # the side of b facing a (T < b if a <= b, T >= b if a > b) and e <= 0 on the other side
+    T0 = sp.Symbol("T", real=True)
+    orders = (  # (name, a, b, bound on e)
+        ("T < a <= b", T0 + pp, T0 + pp + q, q), ("a <= T < b", T0 - p, T0 + pp, pp + p),
+        ("a <= b <= T", T0 - p - q, T0 - p, 0), ("T < b < a", T0 + pp + q + pp, T0 + pp, 0),
+        ("b <= T < a", T0 + pp, T0 - p, pp + p), ("b < a <= T", T0 - p, T0 - p - pp, pp),
+    )
+    for name, a, b, bnd in orders:
+        e = sp.Abs(T0 - b) - sp.Abs(T0 - a)
+        out.append((f"sliding excess, {name}: |T - b| - |T - a| <= {bnd}", "nonneg", sp.expand(bnd - e)))
+        out.append((f"... {name}: the bound is |a - b| on the facing side, else 0", "zero",
+                    bnd - (sp.Abs(a - b) if bnd != 0 else 0)))
+    g = sp.Function("g")
+    zx, zy, Nx, Ny = sp.symbols("z_x z_y N_x N_y", positive=True)
+    out += [
+        ("decomposition: ln p_x - ln p_y = [dilation at z_x] + [sliding at scale N_y]", "zero",
+         (g(zx / Nx) - sp.log(Nx) - g(zy / Ny) + sp.log(Ny))
+         - ((g(zx / Nx) - sp.log(Nx) - g(zx / Ny) + sp.log(Ny)) + (g(zx / Ny) - g(zy / Ny)))),
+        ("direction j with the smallest S^(j d_j)(y): (f(x)_j - f(y)_j signed toward d_j) + sum_(l != j) |.| = sum_l "
+         "|f(x)_l - f(y)_l| <= LS^(j d_j)(y) <= S^(j d_j)(y)", "zero",
+         (pp + sp.Symbol("R", nonnegative=True)) - (sp.Abs(pp) + sp.Symbol("R", nonnegative=True))),
+        ("the total: m eps/(2m) + (eps/2) sum_i |f(x)_i - f(y)_i|/S^(i d_i)(y) <= m eps/(2m) + eps/2 = eps", "zero",
+         m * eps / (2 * m) + eps / 2 - eps),
+    ]
+    return out
+
+
+def _l2c_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    """At rational (k, l, eps, m): the sliding sup d/dz ln(z^k + l) at ((k-1) l)^(1/k) equals eps/(2 alpha); and the
+    mechanism's loss (000 Lemma 2's output density) at T = f(x) = f(y), S^(i+-)(y) = e^beta S^(i+-)(x), all m
+    coordinates (the dilation witness z = 0) is <= eps."""
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    k, l, eps, m, z = K_, L_, EPS_, M_, Z_
+    out = []
+    with workprec(PREC):
+        for kv, lv, ev, mv in ((2, 1, 1, 3), (3, _q("1/2"), _q("3/2"), 2), (_q("3/2"), 2, 1, 1), (4, _q("5/4"), 2, 5)):
+            pt = {k: kv, l: lv, eps: ev, m: mv}
+            env = _env(pt)
+            zs = ((env[k] - 1) * env[l]) ** (1 / env[k])
+            slide = arb_eval(sp.diff(sp.log(z**k + l), z), {**env, z: zs})
+            out.append(_ball_agree("sup d/dz ln(z^k + l) = eps/(2 alpha)", slide, env[eps] / (2 * arb_eval(pr["alpha"], env)),
+                                   {s.name: v for s, v in pt.items()}))
+            sl = env[eps] / 2 - slide * arb_eval(pr["alpha"], env)
+            out.append({"name": "eps/2 - L alpha >= 0 (the sliding constant)", "point": {s.name: str(v) for s, v in pt.items()},
+                        "definition": sl.str(30), "printed": ">= 0", "ok": bool(sl.is_finite() and not sl < 0 and
+                                                                               sl.rad() < 10**-25),
+                        "certified_negative": bool(sl < 0)})
+            beta = arb_eval(pr["beta"], env)
+            al = arb_eval(pr["alpha"], env)
+            kern = lambda v: 1 / (v**env[k] + env[l])  # noqa: E731 - h up to its constant (it cancels)
+            Nx, Ny = 1 / al, beta.exp() / al  # S(x) = 1, S(y) = e^beta: smooth and cross conditions hold
+            loss = int(mv) * ((kern(arb_eval(sp.Integer(0), {})) / Nx).log() - (kern(arb_eval(sp.Integer(0), {})) / Ny).log())
+            slack = env[eps] - loss
+            out.append({"name": "eps - loss at T = f(x) = f(y), S(y) = e^beta S(x) (all coordinates) >= 0",
+                        "point": {s.name: str(v) for s, v in pt.items()}, "definition": slack.str(30), "printed": ">= 0",
+                        "ok": bool(not slack < 0), "certified_negative": bool(slack < 0)})
+    return out
+
+
+_spec(claim="000-Lemma-2-chain", domain="k > 1, l > 0, eps > 0 real, m >= 1 outputs; h(z) = 1/(C (|z|^k + l)), alpha = "
+      "alpha(eps) = l^(1/k) eps/(2 (k-1)^((k-1)/k)), beta = beta(eps/m) = (eps/m)/(2 max(k - 1, 1)) (the corrected "
+      "constant of 000 Thm. 1); S^(i+-) > 0 direction-oriented beta-smooth upper bounds with the cross condition; all x "
+      "~ y (Hamming) and T in R^m", witnesses=("zstar",), printed_forms=_l2c_printed, steps=_l2c_steps, balls=_l2c_balls,
+      relies_on=(
+          "the output density of 000 Lemma 2's coordinate i: p_x(T_i) = h(|T_i - f(x)_i|/N^(i s)(x))/N^(i s)(x), s = + if "
+          "T_i >= f(x)_i else -, N = S/alpha (the 1/2 and the factor 2 of h^(+-) cancel; h even; 000-Lemma-2-halves), and "
+          "the coordinates are independent (000 Lemma 2 (2))",
+          "the mean value theorem: g = ln h is even, decreasing in |z| with |g'| <= L (the sup steps), so g(u) - g(v) <= "
+          "L max(0, v - u) for u, v >= 0; ln is increasing; exp is increasing",
+          "|ln(N_y/N_x)| <= beta for the pair of scales met at each T (S^(i s)(x), S^(i t)(y)): smoothness for s = t, the "
+          "cross condition for s != t (both directions: the neighbour relation is symmetric)",
+          "the definition of LS^(is) (000 Lemma 2, Thm. 3): a maximum over the neighbours y' of y, so >= its value at y' = "
+          "x; S^(is) >= LS^(is); sum_i w_i/D_i <= sum_i w_i/min_i D_i for w_i >= 0, D_i > 0",
+          "every k > 1 is 1 + 1/(1+u) (k <= 2) or 2 + u (k >= 2) for some real u >= 0; max(a, 1) = 1 when a <= 1"))
+# ==== end of H11 block ====

@@ -279,6 +279,7 @@ def check_thm5(ctx: CheckContext) -> ClaimResult:
 def check_lemma2(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("lemma2")
     worst, where, npairs, inst = -math.inf, None, 0, 0
+    params: list[dict] = []  # each audited mechanism's (eps, k, l, m, alpha): read by the proof (proofs_privacy_more)
     Fs = _instances(ctx, "lemma2-f", 3)
     for F in Fs:
         eps = float(rng.uniform(0.5, 2.0))
@@ -297,6 +298,7 @@ def check_lemma2(ctx: CheckContext) -> ClaimResult:
             if not mech.satisfies_lemma2_conditions():
                 continue
             inst += 1
+            params.append({"variant": variant, "eps": eps, "k": k, "l": l, "m": F.m, "alpha": mech.alpha})
             nb = np.argwhere(F.hamming == 1)
             sel = nb[rng.choice(len(nb), size=min(len(nb), ctx.scaled(30, 6)), replace=False)]
             for a, b in sel:
@@ -306,7 +308,7 @@ def check_lemma2(ctx: CheckContext) -> ClaimResult:
                     worst = L - eps
                     where = {"variant": variant, "x": F.datasets[a].tolist(), "y": F.datasets[b].tolist(), "eps": eps,
                              "k": k, "l": l, "loss": L}
-    ev = {"instances": inst, "pairs": npairs, "max_slack": worst, "worst": where,
+    ev = {"instances": inst, "pairs": npairs, "max_slack": worst, "worst": where, "mechanisms": params,
           "bounds": "symmetric: S^{i+} = S^{i-} = max(S*^{i+}, S*^{i-}) at beta(eps/m); asymmetric: S^{i+} = e^{beta/2} S', "
                     "S^{i-} = S' with S' the same maximum at beta/2 (both satisfy smoothness and the cross condition)",
           "precision_note": "sup over T on a dense grid plus tail limits (audit, not certificate)"}

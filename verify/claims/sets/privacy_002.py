@@ -27,9 +27,13 @@ def check_thm_8(ctx: CheckContext) -> ClaimResult:
     return claim_result_from_audits(mechs, ctx, "002-thm-8")
 
 
+#: (eps, gamma) of claim 002-Lemma-9 (also read by its proof, verify/claims/sets/proofs_privacy_more.py)
+LEMMA_9_GRID = ((1.0, 0.05), (1.0, 0.3), (1.0, 0.7), (1.0, 0.98), (0.1, 0.05), (5.0, 1.0))
+
+
 @claim("002-Lemma-9")
 def check_lemma_9(ctx: CheckContext) -> ClaimResult:
-    grid = [(1.0, 0.05), (1.0, 0.3), (1.0, 0.7), (1.0, 0.98), (0.1, 0.05), (5.0, 1.0)]
+    grid = LEMMA_9_GRID
     mechs = [cal.calibrate_polyplace(eps, g, metric="hamming").mechanism(name=f"PolyPlace eps={eps:g} gamma={g:g}")
              for eps, g in grid]
     res = claim_result_from_audits(mechs, ctx, "002-lemma-9")

@@ -212,6 +212,7 @@ METHOD_RECHECKERS: dict[str, tuple[str, str]] = {
     "kde-series": ("verify.proof.kde_series", "recheck"),  # kde.py's series branches (proofs_kde_series)
     "tight-calibration": ("verify.claims.sets.proofs_tight", "recheck"),  # the *-tight claims (proofs_tight)
     "composed-privacy": ("verify.claims.sets.proofs_composed", "recheck_composition"),  # proofs_composed
+    "privacy-chain": ("verify.claims.sets.proofs_privacy_more", "recheck"),  # 002 Lemma 9, 000 Lemma 2 (chains)
 }
 
 

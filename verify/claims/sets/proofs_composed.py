@@ -113,12 +113,23 @@ def _w_registered(spec_claim: str) -> Callable[[], tuple[dict[str, Any], dict[st
     return w
 
 
+#: symbolic spec id -> the function that derives its witnesses (SymPy), used by :func:`symbolic_record`;
+#: other claim modules add theirs with :func:`register_witnesses`
 _WITNESS: dict[str, Callable[[], tuple[dict[str, Any], dict[str, Any]]]] = {
     "002-Lemma-9-eq-2": _w_eq2, "004-Lemma-2.3": _w_l23, "004-Lemma-2.2-cauchy": _w_nrs,
     "004-Lemma-3.3-epsilon": _w_registered("004-Lemma-3.3-epsilon"),
     "004-Lemma-3.5-epsilon": _w_registered("004-Lemma-3.5-epsilon"),
 }
 _RECORDS: dict[str, tuple[dict[str, Any], Any]] = {}
+
+
+def register_witnesses(witnesses: Mapping[str, Callable[[], tuple[dict[str, Any], dict[str, Any]]]]) -> None:
+    """Make :func:`symbolic_record` / :func:`prove_identity` find the witness functions of more symbolic
+    specs (spec id -> function returning (witnesses, derivation)); an id registered twice is refused."""
+    twice = sorted(set(witnesses) & set(_WITNESS))
+    if twice:
+        raise ValueError(f"witnesses already registered for {twice}")
+    _WITNESS.update(witnesses)
 
 
 def symbolic_record(spec_claim: str) -> tuple[dict[str, Any], Any]:
