@@ -2714,3 +2714,148 @@ _spec(claim="000-Lemma-2-chain", domain="k > 1, l > 0, eps > 0 real, m >= 1 outp
           "x; S^(is) >= LS^(is); sum_i w_i/D_i <= sum_i w_i/min_i D_i for w_i >= 0, D_i > 0",
           "every k > 1 is 1 + 1/(1+u) (k <= 2) or 2 + u (k >= 2) for some real u >= 0; max(a, 1) = 1 when a <= 1"))
 # ==== end of H11 block ====
+
+
+# ===================================================================================================
+# H12 (session 15, issue 16): 004 Lemma 3.6 (Laplace with g_L, approximate GP) as a chain
+# (attached by verify.claims.sets.proofs_approx)
+# ===================================================================================================
+_H12_D, _H12_L, _H12_W, _H12_E = sp.symbols("d L w e", positive=True)  # distance, L = ln(1/delta), slacks, r - 1
+_H12_DELTA = sp.Symbol("delta", positive=True)
+_H12_A, _H12_DF = sp.symbols("A D", nonnegative=True)  # A = |y - f(x)|, D = |f(x) - f(x')|
+_H12_B, _H12_BP, _H12_RHO = sp.symbols("b bp rho", positive=True)  # b = B(x)/eta, b' = B(x')/eta, rho = b/b'
+_H12_Y, _H12_F, _H12_FP = sp.symbols("y f fp", real=True)
+_H12_DOMAIN = ("every eta > 0, gamma > 0, 0 < delta < 1 (L = ln(1/delta) > 0), eps = eta + gamma ln(1/delta), every Lambda "
+               "in (0, oo], every pair x, x' with 0 < d = dist(x, x') <= Lambda, B(x) <= (1 + gamma d) B(x'), B(x') <= "
+               "(1 + gamma d) B(x), |f(x) - f(x')| <= min(B(x), B(x')) d: integral (p_x - e^(eps d) p_x')_+ dy <= delta, "
+               "p_x the density of f(x) + (B(x)/eta) Z, Z ~ Lap(0, 1); metric any (Euclidean GP, Hamming DP)")
+_H12_RELIES = (
+    "the hockey-stick divergence is at most the privacy-loss tail: integral (p - e^E q)_+ = integral over {p > e^E q} of "
+    "(p - e^E q) <= P_p(ln(p/q) > E) (0 <= p - e^E q <= p there)",
+    "the triangle inequality |y - f(x')| <= |y - f(x)| + |f(x) - f(x')|; Y ~ P_x iff Z = (Y - f(x))/b ~ Lap(0, 1); "
+    "Lap(0, 1) is symmetric, so P(|Z| in S) = 2 int_S e^(-z)/2 dz for S in [0, oo)",
+    "ln x <= x - 1 for x > 0 (so ln(rL) - rL + 1 <= 0 and ln r/(r - 1) <= 1 for r > 1), and 1 - L <= e^(-L)",
+    "the hypotheses: B >= L_{f,Lambda} gives |f(x) - f(x')| <= min(B(x), B(x')) d for d <= Lambda (the local Lipschitz "
+    "constant at x and at x'); g_L-smoothness gives 1/(1 + gamma d) <= B(x)/B(x') <= 1 + gamma d; d > 0 (d = 0: x = x', "
+    "divergence 0)",
+    "a linear function of |Z| with a negative slope exceeds a level exactly on {|Z| < its root}; with a positive slope "
+    "on {|Z| > its root}; a probability is >= 0 (P(|Z| < t) = 0 for t <= 0)")
+
+
+def _h12_printed() -> dict[str, sp.Expr]:
+    return {"eps": ETA + GAMMA * sp.log(1 / _H12_DELTA), "delta": _H12_DELTA}
+
+
+def _h12_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
+    eta, g, d, L, wv, e = ETA, GAMMA, _H12_D, _H12_L, _H12_W, _H12_E
+    A, D, b, bp, rho, y, f, fp = _H12_A, _H12_DF, _H12_B, _H12_BP, _H12_RHO, _H12_Y, _H12_F, _H12_FP
+    z = Z_
+    u = g * d
+    on_delta = {_H12_DELTA: sp.exp(-L)}
+    F = w["tail_antiderivative"]
+    p = sp.exp(-sp.Abs(y - f) / b) / (2 * b)
+    q = sp.exp(-sp.Abs(y - fp) / bp) / (2 * bp)
+    r = 1 + e  # case B: r = B(x')/B(x) in (1, 1 + gamma d]
+    t = w["threshold"]
+    tb = r * sp.log(r) / (r - 1) - r * L  # t at u = r - 1
+    return [
+        ("the Laplace log-ratio: ln p_x(y) - ln p_x'(y) = ln(b'/b) - |y - f|/b + |y - f'|/b'", "zero",
+         sp.expand_log(sp.log(p / q), force=True)
+         - sp.expand_log(sp.log(bp / b) - sp.Abs(y - f) / b + sp.Abs(y - fp) / bp, force=True)),
+        ("triangle inequality, rho = b/b', A = |y - f| = b |Z|: the bound ln(b'/b) - A/b + (A + D)/b' = ln(1/rho) + (rho "
+         "- 1)|Z| + D/b'", "zero",
+         sp.expand_log((sp.log(bp / b) - A / b + (A + D) / bp).subs(b, rho * bp)
+                       - (sp.log(1 / rho) + (rho - 1) * A / (rho * bp) + D / bp), force=True)),
+        ("the shift: D/b' = eta D/B(x') <= eta d for D = B(x') d - w, w >= 0", "nonneg",
+         eta * d - eta * (bp * d - wv) / bp),
+        ("the printed eps at delta = e^(-L): eps d = eta d + gamma L d", "zero",
+         pr["eps"].subs(on_delta) - (eta + g * L)),
+        ("Laplace tail: the witness is an antiderivative of e^(-z)/2 on z > 0", "antiderivative", F, sp.exp(-z) / 2, z),
+        ("... it vanishes at +oo", "limit", F, z, sp.oo, "-", 0),
+        ("P(|Z| > L) = 2 (F(oo) - F(L)) = e^(-L)", "zero", 2 * (0 - F.subs(z, L)) - sp.exp(-L)),
+        ("... and e^(-L) is the printed delta", "zero", pr["delta"].subs(on_delta) - sp.exp(-L)),
+        ("case B(x) >= B(x') (rho = 1 + e): ln(1/rho) <= 0", "nonneg", sp.log(1 + e)),
+        ("... (rho - 1)|Z| <= gamma d |Z| (rho - 1 = gamma d - w, w >= 0)", "nonneg", wv * A),
+        ("... so the loss exceeds eps d only if gamma d |Z| > gamma d L: at |Z| = L - w the bound eta d + gamma d |Z| is "
+         "<= eps d", "nonneg", (eta + g * L) * d - (eta * d + u * (L - wv))),
+        ("case B(x) < B(x') (rho = 1/r, r = 1 + e > 1): ln(1/rho) + (rho - 1)|Z| = ln r - (1 - 1/r)|Z|", "zero",
+         sp.expand_log((sp.log(1 / rho) + (rho - 1) * A).subs(rho, 1 / r) - (sp.log(r) - (1 - 1 / r) * A), force=True)),
+        ("... the slope 1 - 1/r of |Z| is > 0", "positive", 1 - 1 / r),
+        ("... the witness t is the root of ln r - (1 - 1/r)|Z| = gamma d L, so the event is {|Z| < t}", "zero",
+         sp.expand(sp.log(r) - (1 - 1 / r) * t - u * L)),
+        ("... P(|Z| < t) = 2 (F(t) - F(0)) = 1 - e^(-t) (t > 0; 0 otherwise)", "zero",
+         2 * (F.subs(z, t) - F.subs(z, 0)) - (1 - sp.exp(-t))),
+        ("... gamma d >= r - 1 (gamma d = e + w): t <= r ln r/(r - 1) - r L", "nonneg",
+         sp.factor(sp.expand(tb - t.subs(g, (e + wv) / d)))),
+        ("... identity: [r ln r/(r - 1) - r L + ln L] - [ln r/(r - 1) - 1] = ln(r L) - r L + 1", "zero",
+         sp.expand_log((tb + sp.log(L)) - (sp.log(r) / (r - 1) - 1) - (sp.log(r * L) - r * L + 1), force=True)),
+        ("... so (ln x <= x - 1 twice) t <= -ln L and P(|Z| < t) <= 1 - e^(ln L) = 1 - L (<= e^(-L))", "zero",
+         (1 - sp.exp(-(-sp.log(L)))) - (1 - L)),
+    ]
+
+
+def h12_hockey(c: Any, s: Any, t: Any) -> Any:
+    """int (p - e^t q)_+ dy on arb balls, p = Lap(s, c), q = Lap(0, 1), s >= 0, c != 1 (the normalised pair of
+    004 Lemma 3.6: B(x') = 1, B(x) = c, eta (f(x) - f(x')) = s, t = eps d).  l = ln(p/q) is linear on (-oo, 0),
+    [0, s], (s, oo); on each piece {l > t} is one interval, where the integrand is p - e^t q (exact Laplace masses)."""
+    import flint  # noqa: PLC0415
+
+    inf = flint.arb("inf")
+
+    def ex(x: Any) -> Any:  # e^x with e^(-oo) = 0
+        return flint.arb(0) if x == -inf else x.exp()
+
+    def mass(m: Any, sc: Any, lo: Any, hi: Any, right: bool) -> Any:  # P(Lap(m, sc) in [lo, hi]), [lo, hi] on one side of m
+        if right:
+            return (ex((m - lo) / sc) - ex((m - hi) / sc)) / 2
+        return (ex((hi - m) / sc) - ex((lo - m) / sc)) / 2
+
+    lc = c.log()
+    pieces = ((-inf, flint.arb(0), -lc - s / c, 1 / c - 1), (flint.arb(0), s, -lc - s / c, 1 / c + 1),
+              (s, inf, -lc + s / c, 1 - 1 / c))
+    out = flint.arb(0)
+    for i, (lo, hi, a0, k) in enumerate(pieces):  # l(y) = a0 + k y on [lo, hi]; pieces left/right of s and of 0
+        root = (t - a0) / k
+        if k > 0:
+            a, bnd = (root if root > lo else lo), hi
+        elif k < 0:
+            a, bnd = lo, (root if root < hi else hi)
+        else:
+            raise ValueError("c = 1")
+        if not (bnd > a):
+            continue
+        out += mass(s, c, a, bnd, i == 2) - t.exp() * mass(flint.arb(0), flint.arb(1), a, bnd, i >= 1)
+    return out
+
+
+_H12_POINTS = (  # (eta, gamma, delta, d): the claim's four (delta, gamma/eps) points near eps = 1, and delta > 1/e
+    ("18/25", "1/50", "1/1000000", "50"), ("13/20", "1/20", "1/1000", "20"), ("27/50", "1/5", "1/10", "5"),
+    ("13/20", "1/2", "1/2", "1"), ("1", "1", "1/10", "100"), ("1/4", "1", "9/10", "1/2"))
+
+
+def _h12_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
+    """At rational (eta, gamma, delta, d): printed delta - H > 0 for the extreme pairs of both cases (B(x) = (1 + gamma
+    d) B(x') with the largest shift eta d, and B(x) = B(x')/(1 + gamma d) with the largest shift eta d/(1 + gamma d)),
+    H the exact hockey-stick divergence (:func:`h12_hockey`) at eps = the printed eps."""
+    from verify.proof.functions import workprec  # noqa: PLC0415
+
+    out = []
+    with workprec(PREC):
+        for et, ga, de, dd in _H12_POINTS:
+            env = _env({ETA: et, GAMMA: ga, _H12_DELTA: de})
+            dist = arb_eval(sp.Rational(dd), {})
+            eps = arb_eval(pr["eps"], env)
+            bound = arb_eval(pr["delta"], env)
+            cmax = 1 + env[GAMMA] * dist
+            for name, c, s in (("B(x) = (1 + gamma d) B(x')", cmax, env[ETA] * dist),
+                               ("B(x) = B(x')/(1 + gamma d)", 1 / cmax, env[ETA] * dist / cmax)):
+                slack = bound - h12_hockey(c, s, eps * dist)
+                out.append({"name": f"delta - hockey-stick > 0, {name}, shift eta d min(B)/B(x')",
+                            "point": {"eta": et, "gamma": ga, "delta": de, "d": dd}, "definition": slack.str(30),
+                            "printed": "> 0", "ok": bool(slack > 0), "certified_negative": bool(slack < 0)})
+    return out
+
+
+_spec(claim="004-Lemma-3.6-chain", domain=_H12_DOMAIN, witnesses=("tail_antiderivative", "threshold"),
+      printed_forms=_h12_printed, steps=_h12_steps, balls=_h12_balls, relies_on=_H12_RELIES)
+# ==== end of H12 block ====

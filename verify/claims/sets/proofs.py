@@ -213,6 +213,7 @@ METHOD_RECHECKERS: dict[str, tuple[str, str]] = {
     "tight-calibration": ("verify.claims.sets.proofs_tight", "recheck"),  # the *-tight claims (proofs_tight)
     "composed-privacy": ("verify.claims.sets.proofs_composed", "recheck_composition"),  # proofs_composed
     "privacy-chain": ("verify.claims.sets.proofs_privacy_more", "recheck"),  # 002 Lemma 9, 000 Lemma 2 (chains)
+    "approx-chain": ("verify.claims.sets.proofs_approx", "recheck"),  # 004 Lemma 3.6 (proofs_approx)
 }
 
 
