@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -64,6 +65,64 @@ def check_cor_3_2(ctx: CheckContext) -> ClaimResult:
 @claim("004-Lemma-3.5-privacy")
 def check_lemma_3_5(ctx: CheckContext) -> ClaimResult:
     return _audit_catalogue(ctx, "004-Lemma-3.5-privacy")
+
+
+@claim("004-Lemma-3.6-proof-case")
+def check_lemma_3_6_proof_case(ctx: CheckContext) -> ClaimResult:
+    """The printed case b <= b' of the proof of 004 Lemma 3.6 bounds the loss by (gamma + eta) dist with no
+    exceptional set; that is <= eps dist only for delta <= 1/e.  Witness (mpmath, from the Laplace
+    densities): B(x) = 1, B(x') = 1 + gamma d, f(x) - f(x') = B(x) d (allowed: |f(x) - f(x')| <= min(B, B') d),
+    y = f(x): ln l(y) = ln(1 + gamma d) + eta d/(1 + gamma d) > (eta + gamma ln(1/delta)) d at delta = 1/2.
+    The excess set's M(x)-probability is also computed (it is <= delta: the lemma holds)."""
+    rows = []
+    with mpmath.workdps(ctx.dps):
+        for eta, gamma, delta, d in (("1/2", "1/2", "1/2", "1/100"), ("1", "1/10", "9/10", "1/10"),
+                                     ("1/2", "1/2", "1/2", "1")):
+            eta, gamma, delta, d = (mpmath.mpf(Fraction(v).numerator) / Fraction(v).denominator
+                                    for v in (eta, gamma, delta, d))
+            eps = eta + gamma * mpmath.log(1 / delta)
+            b, bp = 1 / eta, (1 + gamma * d) / eta  # b = B(x)/eta, b' = B(x')/eta
+            a, ap = mpmath.mpf(0), -d  # f(x) = 0, f(x') = -B(x) d
+
+            def loss(y: Any) -> Any:
+                return mpmath.log(bp / b) - abs(y - a) / b + abs(y - ap) / bp
+
+            at_fx = loss(a)
+            # the excess set {loss > eps d} is an interval around y = a here (loss is tent-shaped in y):
+            # its M(x)-probability by the Laplace CDF at the two crossing points
+            def cross(end: Any) -> Any:  # the crossing of loss = eps d between y = a (above) and ``end`` (below)
+                return mpmath.findroot(lambda y: loss(y) - eps * d, (end, a), solver="illinois")
+
+            lo, hi = (cross(a - 50 * b), cross(a + 50 * b)) if at_fx > eps * d else (a, a)
+
+            def cdf(y: Any) -> Any:
+                return mpmath.exp((y - a) / b) / 2 if y < a else 1 - mpmath.exp(-(y - a) / b) / 2
+
+            mass = cdf(hi) - cdf(lo)
+            rows.append({"eta": mpmath.nstr(eta, 6), "gamma": mpmath.nstr(gamma, 6), "delta": mpmath.nstr(delta, 6),
+                         "dist": mpmath.nstr(d, 6), "eps": mpmath.nstr(eps, 20),
+                         "loss_at_f(x)_over_dist": mpmath.nstr(at_fx / d, 20),
+                         "printed_case_bound_over_dist": mpmath.nstr(gamma + eta, 20),
+                         "excess": mpmath.nstr(at_fx - eps * d, 20), "excess_set_probability": mpmath.nstr(mass, 20),
+                         "violates_printed_step": bool(at_fx > eps * d), "lemma_holds_here": bool(mass <= delta)})
+    witness = next((r for r in rows if r["violates_printed_step"]), None)
+    ev = {"printed": "case b <= b': ln l(y) <= (gamma + eta) dist <= eps dist (no exceptional set)",
+          "corrected": "case b <= b': ln l(y) > eps dist only where |Z| < -ln ln(1/delta), probability <= "
+                       "(1 - ln(1/delta))_+ <= delta (proof attached to 004-Lemma-3.6-privacy)",
+          "condition_for_printed_step": "ln(1/delta) >= 1, i.e. delta <= 1/e", "rows": rows}
+    if witness is not None and all(r["lemma_holds_here"] for r in rows):
+        ev["certificate"] = witness
+        return ClaimResult(Verdict.REFUTED,
+                           f"the printed case b <= b' does not give ln l <= eps dist for delta > 1/e: at delta = "
+                           f"{witness['delta']}, dist = {witness['dist']}, ln l(f(x)) - eps dist = "
+                           f"{witness['excess'][:10]} > 0 (mpmath); the excess set has probability "
+                           f"{witness['excess_set_probability'][:8]} <= delta, so Lemma 3.6 holds (corrected argument)",
+                           ev, ctx.mp_precision,
+                           rule="R-FALSE: the proof's case b <= b' concludes ln l(y) <= eps dist everywhere, which its "
+                                "bound (gamma + eta) dist gives only for delta <= 1/e (certified); the lemma holds by a "
+                                "corrected argument")
+    return ClaimResult(Verdict.INCONCLUSIVE, "no certified witness of the printed step's gap (or the lemma failed "
+                       "at a witness pair)", ev, ctx.mp_precision, rule="R-UNDEC: no certified witness")
 
 
 @claim("004-Lemma-3.6-privacy")
