@@ -293,13 +293,49 @@ def check_lemma_2_2_cauchy(ctx: CheckContext) -> ClaimResult:
 
 @claim("004-Lemma-2.2-laplace")
 def check_lemma_2_2_laplace(ctx: CheckContext) -> ClaimResult:
+    """The exact approximate-DP audit at eps = 1 (the paper's regime), then the statement's whole range: the
+    extreme neighbour pair B(x) = e^gamma B(x'), |f(x) - f(x')| = B(x') (a gamma-smooth upper bound with local
+    sensitivity 1 <= min(B, B'), Hamming distance 1) at the largest gamma allowed, over a grid of (eps, delta).
+    A hockey-stick divergence above delta on an explicit set S, evaluated in mpmath from the Laplace CDFs
+    (verify.audit.exact.hockey_stick_mp; any S gives a lower bound), refutes the guarantee (R-INVALID)."""
+    from verify.audit.exact import bad_set, hockey_stick_mp  # noqa: PLC0415
+    from smoothsens_core.distributions import Laplace  # noqa: PLC0415
+
     mechs = []
     for delta in (1e-3, 1e-5):
         g = 1.0 / (2 * math.log(2 / delta))
         base = cal.calibrate_laplace_approx(1.0, delta, 0.1 / math.log(1 / delta), metric="hamming").mechanism(
             name=f"004 Lemma 2.2(2), delta={delta:g}")
         mechs.append(dataclasses.replace(base, growth=growth_exp(g), eta=0.5, source="004 Lemma 2.2 item 2"))
-    return claim_result_from_audits(mechs, ctx, "004-lemma-2.2-laplace")
+    res = claim_result_from_audits(mechs, ctx, "004-lemma-2.2-laplace")
+    rows = []
+    noise = Laplace()
+    for eps in (1.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 16.0, 20.0):
+        for delta in (0.5, 1e-1, 1e-3, 1e-5):
+            gamma = eps / (2 * math.log(2 / delta))  # the largest gamma allowed
+            eta = eps / 2
+            b, b2 = math.exp(gamma) / eta, 1.0 / eta  # B(x) = e^gamma, B(x') = 1; f(x) = 1, f(x') = 0
+            ivs = bad_set(noise, 1.0, b, 0.0, b2, eps)
+            hs = hockey_stick_mp(noise, 1.0, b, 0.0, b2, eps, ivs, ctx.dps)
+            rows.append({"eps": eps, "delta": delta, "gamma": gamma, "eta": eta, "B(x)/B(x')": math.exp(gamma),
+                         "f(x) - f(x')": 1.0, "set_S": [list(iv) for iv in ivs],
+                         "hockey_stick_on_S_mp": mpmath.nstr(hs, 20), "exceeds_delta": bool(hs > delta)})
+    bad = [r for r in rows if r["exceeds_delta"]]
+    ev = {**dict(res.evidence), "eps_1_audit": res.summary, "range_search": rows}
+    if res.verdict is Verdict.VERIFIED and bad:
+        w = min(bad, key=lambda r: (r["eps"], -r["delta"]))
+        ev["certificate"] = w
+        ev["holds_where"] = sorted({r["eps"] for r in rows if not r["exceeds_delta"]} - {r["eps"] for r in bad})
+        return ClaimResult(Verdict.REFUTED,
+                           f"(eps, delta)-DP fails for large eps: at eps = {w['eps']:g}, delta = {w['delta']:g}, "
+                           f"gamma = {w['gamma']:.6g} (the largest allowed), B(x) = e^gamma B(x'), |f(x) - f(x')| = "
+                           f"B(x'): hockey-stick on S = {w['hockey_stick_on_S_mp'][:10]} > delta (mpmath); "
+                           f"{len(bad)} of {len(rows)} grid points fail; it holds at eps = 1 ({res.summary})",
+                           ev, f"mpmath {ctx.dps} digits (hockey-stick on an explicit set)",
+                           rule="R-INVALID: the quoted [NRS07] guarantee is not valid on its stated range: the "
+                                "hockey-stick divergence exceeds delta at large eps (gamma = eps/(2 ln(2/delta)) "
+                                "lets B change by e^gamma between neighbours), certified")
+    return ClaimResult(res.verdict, res.summary, ev, res.precision, rule=res.rule)
 
 
 @claim("004-Sec-4.1.3-student-t-eta")
