@@ -6,6 +6,7 @@ from __future__ import annotations
 import mpmath
 
 from verify.claims import CheckContext, Verdict, load_registry
+from verify.reference.distributions import laplace_pdf
 
 
 def test_refuted_at_large_eps_with_a_certificate_and_valid_at_eps_1():
@@ -23,10 +24,8 @@ def test_the_certificate_agrees_with_an_independent_quadrature():
         g = eps / (2 * mpmath.log(2 / delta))
         b, bp = mpmath.exp(g) / (eps / 2), 1 / (eps / 2)
 
-        def excess(y):
-            p = mpmath.exp(-abs(y - 1) / b) / (2 * b)
-            q = mpmath.exp(-abs(y) / bp) / (2 * bp)
-            return max(p - mpmath.exp(eps) * q, 0)
+        def excess(y):  # the densities of M(x) = 1 + b Z and M(x') = b' Z from the mpmath reference
+            return max(laplace_pdf(y, 1, b) - mpmath.exp(eps) * laplace_pdf(y, 0, bp), 0)
 
         grid = [mpmath.mpf(k) / 100 for k in range(-3000, 3001)]
         cross = [grid[i] for i in range(len(grid) - 1) if (excess(grid[i]) > 0) != (excess(grid[i + 1]) > 0)]

@@ -74,6 +74,8 @@ def check_lemma_3_6_proof_case(ctx: CheckContext) -> ClaimResult:
     densities): B(x) = 1, B(x') = 1 + gamma d, f(x) - f(x') = B(x) d (allowed: |f(x) - f(x')| <= min(B, B') d),
     y = f(x): ln l(y) = ln(1 + gamma d) + eta d/(1 + gamma d) > (eta + gamma ln(1/delta)) d at delta = 1/2.
     The excess set's M(x)-probability is also computed (it is <= delta: the lemma holds)."""
+    from verify.reference.distributions import LaplaceReference  # noqa: PLC0415
+
     rows = []
     with mpmath.workdps(ctx.dps):
         for eta, gamma, delta, d in (("1/2", "1/2", "1/2", "1/100"), ("1", "1/10", "9/10", "1/10"),
@@ -95,10 +97,8 @@ def check_lemma_3_6_proof_case(ctx: CheckContext) -> ClaimResult:
 
             lo, hi = (cross(a - 50 * b), cross(a + 50 * b)) if at_fx > eps * d else (a, a)
 
-            def cdf(y: Any) -> Any:
-                return mpmath.exp((y - a) / b) / 2 if y < a else 1 - mpmath.exp(-(y - a) / b) / 2
-
-            mass = cdf(hi) - cdf(lo)
+            ref = LaplaceReference(loc=a, scale=b)  # M(x) = f(x) + (B(x)/eta) Z, the mpmath reference
+            mass = ref.cdf(hi) - ref.cdf(lo)
             rows.append({"eta": mpmath.nstr(eta, 6), "gamma": mpmath.nstr(gamma, 6), "delta": mpmath.nstr(delta, 6),
                          "dist": mpmath.nstr(d, 6), "eps": mpmath.nstr(eps, 20),
                          "loss_at_f(x)_over_dist": mpmath.nstr(at_fx / d, 20),
