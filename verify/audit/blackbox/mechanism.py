@@ -144,7 +144,8 @@ class PairEstimate(OrderedPair):
     def delta_lower_at(self, eps: float) -> float:
         """Lower confidence bound on delta at ``eps`` from this event's bounds: p_x_lower - e^(eps d) p_x'_upper
         (valid for every eps at once: the same two Clopper-Pearson bounds)."""
-        return self.p_x_lower - math.exp(eps * self.dist) * self.p_x_prime_upper
+        c = _exp_ratio(eps * self.dist)
+        return -math.inf if math.isinf(c) else self.p_x_lower - c * self.p_x_prime_upper
 
     def describe(self) -> str:
         ex = ""
@@ -495,26 +496,79 @@ def _joint_pvalue(k1: int, k2: int, n: int, c: float, m0: float, alpha: float) -
     return min(1.0, gamma + best)
 
 
+#: Largest eps*d whose e^(eps d) is formed: e^700 ~ 1e304 is the last power of e safely below the double
+#: range; beyond it the delta bound at the claimed eps is reported as -inf (valid, and uninformative).
+_MAX_LOG_C = 700.0
+#: At most this many bracket doublings and bisection halvings per inverted test (each one p-value):
+#: every search of the auditor ends after a bounded number of steps, whatever eps*d and the counts.
+_MAX_SEARCH_STEPS = 400
+
+
+def _exp_ratio(log_c: float) -> float:
+    """e^(log_c) for the ratio c = e^(eps d) of the hockey-stick divergence; ``math.inf`` above
+    :data:`_MAX_LOG_C` (every use of c treats inf as "no finite bound")."""
+    return math.exp(log_c) if log_c <= _MAX_LOG_C else math.inf
+
+
+#: Largest |m0| at which :func:`_joint_pvalue` is evaluated for the delta bound: its null p = m0 + c q is
+#: formed in binary64, with an absolute error of about |m0| 2^-52 (2e-10 at 1e6, a shift of under 1e-4
+#: expected counts at n = 1e5); at |m0| ~ 1e16 the sum cancels to nothing and the test is meaningless.
+_MAX_ABS_M0 = 1e6
+
+
 def _delta_lower_joint(k1: int, k2: int, n: int, c: float, alpha: float) -> float:
     """Lower confidence bound (level alpha) on p - c q by inverting :func:`_joint_pvalue` in m0
-    (bisection: the p-value increases with m0); -inf when even m0 = -c is not rejected."""
+    (bisection: the p-value increases with m0); -inf when c is not finite.
+
+    The search is bounded and stays where the test is computed reliably.  Every m0 < floor = -c q_hi,
+    with q_hi the upper end of the nuisance interval of :func:`_joint_pvalue` (Clopper-Pearson at
+    level alpha/20), is rejected with p-value alpha/10 (H0 is empty on the interval: p = m0 + c q < 0;
+    Berger & Boos 1994), so the infimum of the accepted m0 -- the bound -- is at least the floor, and
+    the floor (lowered by 1e-12 of itself for the rounding of c q_hi) is returned whenever the test
+    cannot decide above it.  The test is evaluated only at |m0| <= :data:`_MAX_ABS_M0` (below that
+    the floor is returned).  The lower end of the bracket moves from the normal approximation
+    hat - (z + 2) sd towards the floor by doubling steps (at most log2(c / sd) of them: a linear
+    widening by a few sd would take of order c / sd steps, about 1e13 at eps d = 20), then bisection
+    halves the bracket until it is below sd/1000 (at most :data:`_MAX_SEARCH_STEPS` steps); the end
+    returned is always one the test rejected or the floor, so a coarse bracket gives a smaller, still
+    valid, bound."""
+    if not math.isfinite(c):
+        return -math.inf
+
+    def rejects(m0: float) -> bool:
+        return _joint_pvalue(k1, k2, n, c, m0, alpha) <= alpha
+
     hat = (k1 - c * k2) / n
     p, q = k1 / n, k2 / n
     sd = math.sqrt((p * (1 - p) + c * c * q * (1 - q) + 1.0 / n) / n)
     z = float(stats.norm.isf(alpha))
-    # bracket around the normal approximation hat - z sd, widened until it holds
-    lo, hi = hat - (z + 2.0) * sd, min(hat, hat - (z - 2.0) * sd)
-    while lo > -c and _joint_pvalue(k1, k2, n, c, lo, alpha) > alpha:
-        lo, hi = max(lo - 4.0 * sd, -c), lo
-    if lo <= -c:
-        lo = -c
-        if _joint_pvalue(k1, k2, n, c, lo, alpha) > alpha:
-            return -math.inf
-    if _joint_pvalue(k1, k2, n, c, hi, alpha) <= alpha:
+    _, q_hi = clopper_pearson(k2, n, alpha / 20.0)
+    floor = max(-c * float(q_hi), -c) * (1.0 + 1e-12)
+    bottom = max(floor, -_MAX_ABS_M0)  # the lowest m0 at which the test is evaluated
+    if hat <= bottom:
+        return floor
+    # bracket around the normal approximation hat - z sd, its lower end moved geometrically to the bottom
+    width = (z + 2.0) * sd
+    lo, hi = max(hat - width, bottom), min(hat, hat - (z - 2.0) * sd)
+    steps = 0
+    while lo > bottom and not rejects(lo):
+        hi = lo
+        width *= 2.0
+        steps += 1
+        lo = max(hat - width, bottom) if steps < _MAX_SEARCH_STEPS else bottom
+    if not rejects(lo):
+        return floor  # not rejected at the bottom: the bound is the floor (every m0 below it is rejected)
+    hi = max(hi, lo)
+    if rejects(hi):
         lo, hi = hi, hat
-    for _ in range(12):
+    tol = 1e-3 * sd
+    for _ in range(_MAX_SEARCH_STEPS):
+        if not hi - lo > tol:
+            break
         mid = 0.5 * (lo + hi)
-        if _joint_pvalue(k1, k2, n, c, mid, alpha) <= alpha:
+        if mid <= lo or mid >= hi:  # the bracket is one double wide
+            break
+        if rejects(mid):
             lo = mid
         else:
             hi = mid
@@ -543,7 +597,8 @@ def _eps_lower_joint(k1: int, k2: int, n: int, d: float, delta: float, alpha: fl
         return math.log(float(p_lo) - delta) / d - math.log(float(q_hi)) / d if float(p_lo) > delta else -math.inf
 
     def rejects(e: float) -> bool:
-        return _joint_pvalue(k1, k2, n, math.exp(e * d), delta, alpha) <= alpha
+        # above e d = _MAX_LOG_C, "not rejected": the conservative answer (a smaller bound, no certificate)
+        return e * d <= _MAX_LOG_C and _joint_pvalue(k1, k2, n, math.exp(e * d), delta, alpha) <= alpha
 
     hat = (math.log(k1 / n - delta) - math.log(k2 / n)) / d
     # the delta-method sd of the estimate (brackets the bisection; the bracket is widened until it holds)
@@ -555,12 +610,14 @@ def _eps_lower_joint(k1: int, k2: int, n: int, d: float, delta: float, alpha: fl
     while not rejects(lo):
         lo, hi = lo - width * 2.0 ** steps, lo
         steps += 1
-        if lo * d < -50.0:  # e^(e d) < 2e-22: H0 is p <= delta, not rejected
+        if lo * d < -50.0 or steps > _MAX_SEARCH_STEPS:  # e^(e d) < 2e-22: H0 is p <= delta, not rejected
             return -math.inf
     if rejects(hi):  # never at the point estimate; kept for safety
         return hi
     tol = max(1e-4 * abs(hat), 1e-6 / d)
-    while hi - lo > tol:
+    for _ in range(_MAX_SEARCH_STEPS):
+        if not hi - lo > tol:
+            break
         mid = 0.5 * (lo + hi)
         if rejects(mid):
             lo = mid
@@ -764,7 +821,11 @@ def audit_blackbox_mechanism(
         A_sc = np.where(is_ratio, A_all - masks @ a1, A_all)  # the scoring counts of each candidate
         B_sc = np.where(is_ratio, B_all - masks @ b1, B_all)
         n_sc = np.where(is_ratio, n_sel - h, n_sel).astype(float)
-        c = math.exp(eps * dd)
+        c = _exp_ratio(eps * dd)
+        if math.isinf(c):
+            note = (f"eps * dist = {eps * dd:g} > {_MAX_LOG_C:g} at pair {i}: e^(eps d) is not formed and the delta "
+                    "bound at the claimed eps is -inf there (no delta event can be certified)")
+            notes.append(note)
         sel_dirs = ((A_sc, B_sc), (B_sc, A_sc))
         best_eps: tuple[float, int, int] = (-math.inf, 0, 0)
         best_delta: tuple[float, int, int] = (-math.inf, 0, 0)
