@@ -15,7 +15,7 @@ from verify.proof.functions import Objective, Variable, ball, compile_arb, pow_b
 from verify.proof.prover import CallableObjective, enclose_sup, prove_le  # noqa: E402
 from verify.proof.recheck import covers, recheck  # noqa: E402
 
-x, y = sp.symbols("x y", positive=True)
+x, y = sp.symbols("x y", nonnegative=True)  # the boxes below start at 0: nonnegative, not positive
 
 
 def test_compile_arb_encloses_the_mpmath_value_at_points():
@@ -63,7 +63,7 @@ def test_prove_le_is_undecided_when_the_budget_runs_out():
 
 
 def test_halfline_compactification_proves_a_bound_attained_at_infinity():
-    z = sp.Symbol("z", positive=True)
+    z = sp.Symbol("z", nonnegative=True)  # a box from 0: its symbol may not be declared positive
     obj = Objective(z / (1 + z) - 1, [Variable(z, Q(0), float("inf"))], name="z/(1+z) <= 1")
     res = prove_le(obj)
     assert res.status == "proven"
@@ -72,7 +72,7 @@ def test_halfline_compactification_proves_a_bound_attained_at_infinity():
 
 
 def test_halfline_refutation_at_infinity_is_certified():
-    z = sp.Symbol("z", positive=True)
+    z = sp.Symbol("z", nonnegative=True)  # a box from 0: its symbol may not be declared positive
     obj = Objective(z / (1 + z) - 1 + sp.Rational(1, 1000), [Variable(z, Q(0), float("inf"))])
     res = prove_le(obj)
     assert res.status == "refuted"
@@ -80,7 +80,7 @@ def test_halfline_refutation_at_infinity_is_certified():
 
 
 def test_enclose_sup_width_and_attained_lower_end():
-    z = sp.Symbol("z", positive=True)
+    z = sp.Symbol("z", nonnegative=True)  # a box from 0: its symbol may not be declared positive
     obj = Objective(z * sp.exp(-z), [Variable(z, Q(0), Q(4))])  # sup = 1/e at z = 1
     en = enclose_sup(obj, width=1e-9)
     e1 = 1 / mpmath.e
@@ -90,7 +90,7 @@ def test_enclose_sup_width_and_attained_lower_end():
 
 
 def test_recheck_rejects_a_removed_box_an_edited_bound_and_another_domain():
-    z = sp.Symbol("z", positive=True)
+    z = sp.Symbol("z", nonnegative=True)  # a box from 0: its symbol may not be declared positive
     obj = Objective(z * sp.exp(-z) - sp.Rational(1, 2), [Variable(z, Q(0), Q(8))])
     res = prove_le(obj)
     assert res.status == "proven" and len(res.boxes) >= 2
@@ -122,4 +122,6 @@ def test_monotone_hint_is_recorded_and_used_by_the_recheck():
     F = lambda a: a[0] - a[1] - 2  # noqa: E731  increasing in x, decreasing in y: sup at (1, -1) = -2 < 0
     res = prove_le(F, [(-1, 1), (-1, 1)], monotone={0: 1, 1: -1})
     assert res.status == "proven" and res.n_boxes == 1 and res.to_json()["monotone"] == {"0": 1, "1": -1}
-    assert recheck(res.to_json(), CallableObjective(F, [(-1, 1), (-1, 1)])).ok
+    # the hints are the caller's lemma: the re-checker takes them from the caller, not the record
+    assert recheck(res.to_json(), CallableObjective(F, [(-1, 1), (-1, 1)]), monotone={0: 1, 1: -1}).ok
+    assert not recheck(res.to_json(), CallableObjective(F, [(-1, 1), (-1, 1)])).ok

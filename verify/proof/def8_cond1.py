@@ -53,7 +53,17 @@ from typing import Any, Callable
 
 import sympy as sp
 
-from .functions import Objective, Variable
+from .functions import Objective, Variable, restate_on_box
+
+
+def _objective(F: sp.Expr, variables: list[Variable], **kw: Any) -> Objective:
+    """The Objective of F on the variables' box, with each symbol restated with the assumptions its
+    interval implies (:func:`verify.proof.functions.restate_on_box`): the derivations declare e.g.
+    z > 0, the proof box is the closed [0, inf), and the prover accepts a symbol only where its
+    assumptions hold on the whole interval."""
+    F, variables = restate_on_box(F, variables)
+    return Objective(F, variables, **kw)
+
 
 __all__ = ["RELIES_ON", "COND1_BAND", "COND1_ABOVE", "COND1B_GE", "COND1B_GL", "COND1B_GE_BHI",
            "quotient_objective", "dominates_objective", "obligations", "controls", "mirror_covers"]
@@ -148,7 +158,7 @@ def quotient_objective(where: str, *, shave: Fraction = Fraction(0), far_end: bo
         meta["far_end"] = True
     name = ("004 Def. 8 (1)(a): |f(z) - f(x)| <= L(x)|z - x| for the ramp profile, x "
             + ("in the band" if where == "band" else "outside the band"))
-    return Objective(F, [first, Variable(_S, Q(0), INF)], name=name, meta=meta)
+    return _objective(F, [first, Variable(_S, Q(0), INF)], name=name, meta=meta)
 
 
 def dominates_objective(growth: str, b_hi: Fraction | float, gamma_box: tuple[Fraction, Fraction]) -> Objective:
@@ -161,7 +171,7 @@ def dominates_objective(growth: str, b_hi: Fraction | float, gamma_box: tuple[Fr
     # g_L form finite at b = inf for every gamma >= 0 (1/g0 alone is 0/0 at (b, gamma) = (inf, 0))
     F = g0 / (1 + _B) - sp.Max(g0 / (1 + _B), 1)
     hi = INF if b_hi == INF else Q(b_hi)
-    return Objective(F, [Variable(_B, Q(0), hi), Variable(_G, Q(gamma_box[0]), Q(gamma_box[1]))],
+    return _objective(F, [Variable(_B, Q(0), hi), Variable(_G, Q(gamma_box[0]), Q(gamma_box[1]))],
                      name=f"004 Def. 8 (1)(b): B* >= L for the ramp profile ({'g_E' if growth == 'exp' else 'g_L'})",
                      meta={"source": "004 Def. 8 (1), Lemma 4.1 (_ramp.py ramp_smooth_sensitivity, ramp_lipschitz)",
                            "b": "d(x)/w", "gamma": "gamma w", "scaling": "w = 1", "Lambda": "inf"})

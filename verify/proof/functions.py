@@ -49,7 +49,7 @@ try:
 except ImportError as exc:  # pragma: no cover - flint is a declared extra
     raise ImportError("verify.proof needs python-flint (pip install python-flint); mpmath.iv fallback not built") from exc
 
-__all__ = ["ArbFunction", "compile_arb", "pow_ball", "ball", "ball_from_fraction", "arb_to_fraction", "upper_fraction",
+__all__ = ["ArbFunction", "check_assumptions", "restate_on_box", "compile_arb", "pow_ball", "ball", "ball_from_fraction", "arb_to_fraction", "upper_fraction",
            "lower_fraction", "Objective", "OnBox", "Variable", "workprec"]
 
 
@@ -393,8 +393,12 @@ def _xpow_log(fx: ArbFunction, fy: ArbFunction) -> ArbFunction:
         if x.lower() < 0 or not (y.lower() > 0):
             return _NAN
         b = x.upper()
-        if b < (-1 / y.upper()).exp():
-            # x^y ln x decreases on [0, e^(-1/y)]: its minimum on [0, b] is at b, most negative at y_lo
+        if b == 0:
+            return arb(0)  # the continuous extension at x = 0 (y > 0)
+        # d/dx x^y ln x = x^(y-1) (y ln x + 1) < 0 on (0, e^(-1/y)); e^(-1/y) increases with y, so
+        # x^y ln x decreases on [0, b] for *every* y in the ball iff b < e^(-1/y_lo).  Its minimum
+        # on [0, b] is then b^y ln b (ln b < 0), most negative at the smallest y (b^y decreases in y)
+        if b < (-1 / y.lower()).exp():
             lo = pow_ball(b, y.lower()) * b.log()
         else:
             lo = -1 / (arb.const_e() * y.lower())
@@ -456,9 +460,88 @@ class Variable:
     lo: Fraction
     hi: Fraction | float
 
+    def __post_init__(self) -> None:
+        if self.lo == math.inf or self.lo == -math.inf or self.hi == -math.inf or not self.lo <= self.hi:
+            raise ValueError(f"variable {self.symbol}: the interval must have lo <= hi (hi = +inf for a half-line); "
+                             f"got [{self.lo}, {self.hi}]")
+
     @property
     def halfline(self) -> bool:
         return self.hi == math.inf
+
+
+#: SymPy assumptions that every real number has (a box of reals implies them).
+_REAL_TRUE = ("real", "extended_real", "complex", "finite", "commutative", "hermitian")
+#: ... and those no real number has.
+_REAL_FALSE = ("infinite", "imaginary", "extended_nonreal", "nonreal")
+
+
+def _box_property(key: str, lo: Fraction, hi: Fraction | float) -> bool | None:
+    """Whether every point of [lo, hi] has the SymPy property ``key`` (True), none has (False), or
+    some do and some do not (None).  A half-line [0, +inf) counts as finite reals: its point at
+    infinity is the limit the compactification evaluates, not a value of the symbol."""
+    if lo == hi:
+        value = getattr(sp.Rational(lo.numerator, lo.denominator), f"is_{key}", None)
+        return None if value is None else bool(value)
+    if key in _REAL_TRUE:
+        return True
+    if key in _REAL_FALSE:
+        return False
+    key = key.replace("extended_", "")
+    signs = {"positive": (lo > 0, hi <= 0), "nonnegative": (lo >= 0, hi < 0), "negative": (hi < 0, lo >= 0),
+             "nonpositive": (hi <= 0, lo > 0), "zero": (False, lo > 0 or hi < 0),
+             "nonzero": (lo > 0 or hi < 0, False)}
+    if key in signs:
+        always, never = signs[key]
+        return True if always else (False if never else None)
+    if key in ("prime", "composite"):  # primes are >= 2, composites >= 4
+        return False if hi < (2 if key == "prime" else 4) else None
+    # integer, rational, irrational, algebraic, transcendental, even, odd, prime, composite,
+    # noninteger, antihermitian, polar, ...: an interval of positive length has points with and
+    # points without the property (or SymPy's meaning is not one of reals)
+    return None
+
+
+def check_assumptions(variables: Sequence[Variable]) -> None:
+    """Raise ValueError unless every SymPy assumption of every variable's symbol (positive,
+    nonnegative, real, integer, ...) holds at every point of its interval.  SymPy simplifies
+    with the assumptions as soon as an expression is built (|x| - x = 0 for x positive), so a box
+    reaching outside them would make the prover prove a different function there."""
+    for v in variables:
+        for key, want in sorted(v.symbol.assumptions0.items()):
+            have = _box_property(key, Fraction(v.lo), v.hi if v.halfline else Fraction(v.hi))
+            if have is None or have != bool(want):
+                raise ValueError(
+                    f"variable {v.symbol}: its SymPy assumption {key}={want} does not hold on its whole interval "
+                    f"[{v.lo}, {v.hi}]; declare the symbol with the assumptions its interval implies "
+                    f"(see verify.proof.functions.restate_on_box)")
+
+
+def restate_on_box(expr: sp.Expr, variables: Sequence[Variable]) -> tuple[sp.Expr, list[Variable]]:
+    """``expr`` and ``variables`` with each variable's symbol replaced (``xreplace``: no
+    re-simplification) by a symbol of the same name carrying exactly the assumptions its interval
+    implies (real; positive if lo > 0, nonnegative if lo >= 0; negative / nonpositive likewise).
+
+    The proof is then a proof of *this* expression on the closed box: where the original symbol's
+    assumptions hold (e.g. z > 0 inside z in [0, inf)) it is the derived function itself; elsewhere
+    on the box (a boundary such as z = 0) it is the expression as written."""
+    reps: dict[sp.Symbol, sp.Symbol] = {}
+    out: list[Variable] = []
+    for v in variables:
+        lo, hi = Fraction(v.lo), v.hi
+        kw: dict[str, bool] = {"real": True}
+        if lo > 0:
+            kw["positive"] = True
+        elif lo >= 0:
+            kw["nonnegative"] = True
+        if not v.halfline and hi < 0:
+            kw["negative"] = True
+        elif not v.halfline and hi <= 0:
+            kw["nonpositive"] = True
+        new = sp.Symbol(v.symbol.name, **kw)
+        reps[v.symbol] = new
+        out.append(Variable(new, v.lo, v.hi))
+    return sp.sympify(expr).xreplace(reps), out
 
 
 class _Variant:
@@ -479,6 +562,8 @@ class _Variant:
 
     @property
     def grads(self) -> list[ArbFunction] | None:
+        if not self._compiled and not _smooth_enough(self.expr):
+            self._grads, self._compiled = None, True  # a jump: no derivative-based enclosure
         if not self._compiled:
             zero = compile_arb(sp.Integer(0), self._symbols) if self._fixed else None
             try:
@@ -548,22 +633,39 @@ def _symbolic_variants(expr: sp.Expr, max_leaves: int = 64) -> dict[str, Any]:
 
 
 def _continuous(pw: sp.Piecewise) -> bool:
-    """True when a two-branch Piecewise((e1, lhs < rhs), (e2, True)) is continuous: e1 = e2 on the
-    boundary lhs = rhs (solved by SymPy for one of its symbols)."""
+    """True only when the two-branch Piecewise((e1, lhs < rhs), (e2, True)) is *proven* continuous:
+    e1 - e2 = (lhs - rhs) q with q = sp.cancel((e1 - e2)/(lhs - rhs)) a polynomial in the symbols
+    (finite everywhere), so that e1 = e2 on the whole boundary lhs = rhs, whatever its shape.  (A
+    boundary found by solving lhs = rhs for one symbol misses components: x (y - 1/3) = 0 has y = 1/3
+    besides x = 0.)  False whenever that cannot be shown: every caller then treats the Piecewise as
+    possibly discontinuous (strict guards, no derivative across the boundary) -- sound, maybe slower."""
     if len(pw.args) != 2 or not (pw.args[1][1] is sp.true or pw.args[1][1] == True):  # noqa: E712
         return False
     (e1, rel), (e2, _) = pw.args
-    if not isinstance(rel, sp.core.relational.Relational):
+    if not isinstance(rel, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
         return False
-    diff = rel.lhs - rel.rhs
-    for x in sorted(diff.free_symbols, key=lambda v: v.name):
-        try:
-            sols = sp.solve(diff, x)
-        except Exception:  # noqa: BLE001
-            continue
-        if sols and all(sp.simplify((e1 - e2).subs(x, r)) == 0 for r in sols):
-            return True
-    return False
+    diff = sp.sympify(e1 - e2)
+    if diff == 0:
+        return True
+    d = sp.sympify(rel.lhs - rel.rhs)
+    if diff.has(sp.Piecewise) or d.has(sp.Piecewise) or d.is_number:
+        return False
+    syms = sorted(diff.free_symbols | d.free_symbols, key=lambda v: v.name)
+    try:
+        q = sp.cancel(sp.together(diff / d))
+        num, den = sp.fraction(q)
+        return bool(den.is_number and den != 0 and num.is_polynomial(*syms))
+    except Exception:  # noqa: BLE001 - not shown continuous
+        return False
+
+
+def _smooth_enough(expr: sp.Expr) -> bool:
+    """Derivative-based enclosures (mean-value form, monotone faces) need an expression that is
+    continuous on every box: every Piecewise in it proven continuous (:func:`_continuous`), and no
+    sign / Heaviside (jumps)."""
+    if expr.has(sp.sign, sp.Heaviside):
+        return False
+    return all(_continuous(pw) for pw in expr.atoms(sp.Piecewise))
 
 
 def _is_affine_in(e: sp.Expr, v: sp.Symbol) -> bool:
@@ -771,6 +873,14 @@ class Objective:
         self.meta = dict(meta or {})
         self.z0 = Fraction(z0)
         self.symbols = [v.symbol for v in self.variables]
+        for v in self.variables:
+            if not isinstance(v, Variable):
+                raise TypeError(f"variables must be Variable instances; got {type(v).__name__}")
+            if not v.lo <= v.hi:  # Variable checks this too; a duck-typed copy might not
+                raise ValueError(f"variable {v.symbol}: the interval must have lo <= hi; got [{v.lo}, {v.hi}]")
+        if len(set(self.symbols)) != len(self.symbols):
+            raise ValueError(f"variables must be distinct symbols; got {[str(s) for s in self.symbols]}")
+        check_assumptions(self.variables)
         extra = self.expr.free_symbols - set(self.symbols)
         if extra:
             raise ValueError(f"expr has free symbols {sorted(map(str, extra))} that are not variables")
@@ -780,14 +890,22 @@ class Objective:
         self.half_index = half[0] if half else None
         if self.half_index is not None and self.variables[self.half_index].lo != 0:
             raise ValueError("the half-line variable must start at 0")
-        tree = _symbolic_variants(self.expr)
-        self.variant_exprs = _tree_leaves(tree)
+        try:
+            tree: dict[str, Any] | None = _symbolic_variants(self.expr)
+        except (TypeError, ValueError):
+            # a condition the sign split does not express (Or, Not, Eq, a negated And) or too many
+            # variants: plain ball arithmetic only (compile_arb decides every condition on the box)
+            if self.half_index is not None:
+                raise
+            tree = None
+        self.variant_exprs = _tree_leaves(tree) if tree is not None else [self.expr]
         # variables in which F is affine (every variant has zero second derivative and no guard
         # involves them): sup over the box is at one of the two faces, so they are never split
-        guard_syms = set().union(set(), *[g.free_symbols for g in _tree_guards(tree)])
-        self.affine = [i for i, v in enumerate(self.symbols)
-                       if i != self.half_index and v not in guard_syms
-                       and all(_is_affine_in(e, v) for e in self.variant_exprs)]
+        guard_syms = set().union(set(), *[g.free_symbols for g in _tree_guards(tree)]) if tree is not None else set()
+        self.affine = [] if tree is None else [
+            i for i, v in enumerate(self.symbols)
+            if i != self.half_index and v not in guard_syms
+            and all(_is_affine_in(e, v) for e in self.variant_exprs)]
         plain = compile_arb(self.expr, self.symbols)
         # point intervals (lo == hi): no box is ever split there, so no gradient is needed
         fixed = frozenset(v.symbol for v in self.variables if not v.halfline and v.lo == v.hi)
@@ -798,8 +916,9 @@ class Objective:
         # guards, get the mean-value form
         pws = self.expr.atoms(sp.Piecewise)
         plain_var = _compile_variants([([], self.expr)], self.symbols, fixed)[0] \
-            if all(_continuous(pw) for pw in pws) else None
-        self._head = {"plain": plain, "plain_var": plain_var, "tree": _compile_tree_variants(tree, self.symbols, fixed)}
+            if all(_continuous(pw) for pw in pws) and _smooth_enough(self.expr) else None
+        self._head = {"plain": plain, "plain_var": plain_var,
+                      "tree": None if tree is None else _compile_tree_variants(tree, self.symbols, fixed)}
         self.tail_lemma: dict[str, Any] | None = None
         if self.half_index is not None:
             z = self.symbols[self.half_index]
@@ -888,7 +1007,7 @@ def _eval_part(part: dict[str, Any], box: Sequence[tuple[Fraction, Fraction]], c
     balls = [ball(lo, hi) for lo, hi in box]
     plain = part["plain"]
     best = plain(balls) if plain is not None else None
-    if signs or plain is None:
+    if (signs or plain is None) and part["tree"] is not None:
         best = _tighter(best, _eval_tree(part["tree"], balls, box, centred, upper_only))
     if centred and part.get("plain_var") is not None:
         best = _tighter(best, _centred(part["plain_var"], balls, box))

@@ -43,8 +43,18 @@ from typing import Any, Callable
 
 import sympy as sp
 
-from .functions import Objective, Variable
+from .functions import Objective, Variable, restate_on_box
 from .prover import ProofResult, SupEnclosure, SwitchingProof, enclose_sup, prove_le, prove_switching
+
+
+def _objective(F: sp.Expr, variables: list[Variable], **kw: Any) -> Objective:
+    """The Objective of F on the variables' box, with each symbol restated with the assumptions its
+    interval implies (:func:`verify.proof.functions.restate_on_box`): the derivations declare e.g.
+    z > 0, the proof box is the closed [0, inf), and the prover accepts a symbol only where its
+    assumptions hold on the whole interval."""
+    F, variables = restate_on_box(F, variables)
+    return Objective(F, variables, **kw)
+
 
 __all__ = ["Obligation", "rate_expression", "loss_rate_objective", "scale_sup_objective", "shift_sup_objective", "threshold_def8_objective",
            "ramp_def8_linear_objective", "kde_curve", "kde_shape_objective", "kde_chord_tangent_objective",
@@ -147,7 +157,7 @@ def loss_rate_objective(family: str, shape_box: dict[str, tuple[Fraction, Fracti
     fixed = {v.symbol: sp.Rational(v.lo.numerator, v.lo.denominator) for v in variables[1:] if v.lo == v.hi}
     F = F.subs(fixed)
     variables = [v for v in variables if v.symbol not in fixed]
-    return Objective(F, variables, name=name or f"{family} loss rate <= eps", meta={
+    return _objective(F, variables, name=name or f"{family} loss rate <= eps", meta={
         "family": family, "source": f["source"], "m": m, "eta_offset": str(eta_offset), "drop_scale": drop_scale,
         "shape_box": {k: [str(a), str(b)] for k, (a, b) in shape_box.items()}, "g_box": [str(g_box[0]), str(g_box[1])],
         "fixed": {str(k): str(v) for k, v in fixed.items()}})
@@ -162,7 +172,7 @@ def scale_sup_objective(shape_box: dict[str, tuple[Fraction, Fraction]], family:
                                                   for s in f["shape"]]
     name = ("GenCauchy sup|1 + z psi| <= max(1, p theta - 1)" if family == "gencauchy"
             else f"{family} sup|1 + z psi| <= {f['sup_scale']}")
-    return Objective(F, variables, name=name, meta={"family": family, "source": f"{f['source']} (scale term)"})
+    return _objective(F, variables, name=name, meta={"family": family, "source": f"{f['source']} (scale term)"})
 
 
 def shift_sup_objective(shape_box: dict[str, tuple[Fraction, Fraction]], family: str = "gencauchy", *,
@@ -182,7 +192,7 @@ def shift_sup_objective(shape_box: dict[str, tuple[Fraction, Fraction]], family:
     F = sp.Abs(f["shift"]) - sup + _r(slack)
     variables = [Variable(f["z"], Q(0), INF)] + [Variable(s, Q(shape_box[s.name][0]), Q(shape_box[s.name][1]))
                                                   for s in f["shape"]]
-    return Objective(F, variables, name=f"{family} sup|psi| <= {sup} - {slack}",
+    return _objective(F, variables, name=f"{family} sup|psi| <= {sup} - {slack}",
                      meta={"family": family, "source": f"{f['source']} (shift term)", "slack": str(slack)})
 
 
@@ -225,7 +235,7 @@ def threshold_def8_objective(b_box: tuple[Fraction, Fraction], gamma_box: tuple[
     meta = {"source": "004 Def. 8 (2), 004 Lemma 4.1", "b": "|x - T|/tau - 1/2", "gamma": "gamma tau"}
     if slack:
         meta["slack"] = str(slack)
-    return Objective(F, [Variable(a, Q(b_box[0]), Q(b_box[1])), Variable(gm, Q(gamma_box[0]), Q(gamma_box[1]))],
+    return _objective(F, [Variable(a, Q(b_box[0]), Q(b_box[1])), Variable(gm, Q(gamma_box[0]), Q(gamma_box[1]))],
                      name="004 Lemma 4.1 B satisfies 004 Def. 8 (2) (g_E), local form", meta=meta)
 
 
@@ -266,7 +276,7 @@ def ramp_def8_linear_objective(b_box: tuple[Fraction, Fraction], gamma_box: tupl
         return sp.Max(sp.Abs(sp.diff(c, b)) - gm + sl, 1 - c)
 
     F = sp.Piecewise((cond(c1), c1 - c2 < 0), (cond(c2), True))
-    return Objective(F, [Variable(b, Q(0), INF), Variable(gm, Q(gamma_box[0]), Q(gamma_box[1]))],
+    return _objective(F, [Variable(b, Q(0), INF), Variable(gm, Q(gamma_box[0]), Q(gamma_box[1]))],
                      name="ramp-profile B* (Lemma 4.1, App. C.3, Lemma 4.3) satisfies 004 Def. 8 (2) with g_L",
                      meta={"source": "004 Def. 8 (2), Lemma 4.1, App. C.3, Lemma 4.3 (g_L, Lambda = inf)",
                            "b": "d(x)/w (distance to the band over its width)", "gamma": "gamma w",
@@ -635,7 +645,7 @@ def remark_3_5_example_objective(lemma_3_5_printed: Fraction = Fraction(1025, 10
     t2, t12 = sp.Rational(1, 200), sp.Rational(1, 2 * 10**12)
     F = _select([_band(gc, sp.Rational(144, 100), t2), _band(nrs07, 3, t12),
                  _band(st, _r(lemma_3_5_printed), t12), _band(bs19, sp.Rational(1125, 1000), t12)])
-    return Objective(F, [Variable(SEL, Q(0), Q(3)), Variable(g, Q(1, 10), Q(1, 10)), Variable(e, Q(1, 2), Q(1, 2)),
+    return _objective(F, [Variable(SEL, Q(0), Q(3)), Variable(g, Q(1, 10), Q(1, 10)), Variable(e, Q(1, 2), Q(1, 2)),
                          Variable(p, Q(4), Q(4))],
                      name="004 Remark 3.5 example: printed eps values", tail_lemma=False,
                      meta={"source": "004 Remark after Lemma 3.5", "printed": {"lemma_3_3": "~1.44", "nrs07": "3",
@@ -650,7 +660,7 @@ def ineq5_example_objective(printed: Fraction = Fraction(84, 10)) -> Objective:
     only for the control)."""
     a, b, k = sp.symbols("alpha beta k", positive=True)
     F = _r(printed) - sp.log(b / a) / k
-    return Objective(F, [Variable(a, Q(1, 10**4), Q(1, 10**4)), Variable(b, Q(1, 2), Q(1, 2)), Variable(k, Q(1), Q(1))],
+    return _objective(F, [Variable(a, Q(1, 10**4), Q(1, 10**4)), Variable(b, Q(1, 2), Q(1, 2)), Variable(k, Q(1), Q(1))],
                      name="003 inequality (5) example: ln(beta/alpha)/k >= 8.4", tail_lemma=False,
                      meta={"source": "003 Sec. III-A, inequality (5) and its example", "printed": str(printed)})
 
@@ -684,7 +694,7 @@ def tight_objective(kind: str, shape: dict[str, Any], gamma: float, eta1: float)
     r = lambda x: sp.Rational(Fraction(x).numerator, Fraction(x).denominator)  # noqa: E731
     rate, z = rate_expression(kind, r(eta1), r(gamma))
     rate = rate.subs({s: r(shape[s.name]) for s in f["shape"]})
-    return Objective(rate, [Variable(z, Q(0), INF)], name=f"{kind} tight rate", tail_lemma=True,
+    return _objective(rate, [Variable(z, Q(0), INF)], name=f"{kind} tight rate", tail_lemma=True,
                      meta={"family": kind, "shape": {k: repr(v) for k, v in shape.items()}, "gamma": repr(gamma),
                            "eta1": repr(eta1)})
 
@@ -931,7 +941,7 @@ def _m_dropped() -> Objective:
     eta = _calibrated_eta("gencauchy", 1)
     rate, z = rate_expression("gencauchy", eta, G)
     F = (rate + 2 * G * f["sup_scale"] - 1).subs({f["shape"][0]: 2, f["shape"][1]: 1, G: sp.Rational(1, 20)})
-    return Objective(F, [Variable(z, Q(0), INF)], name="control: Cor. 3.2 with m dropped", meta={"control": True})
+    return _objective(F, [Variable(z, Q(0), INF)], name="control: Cor. 3.2 with m dropped", meta={"control": True})
 
 
 def loss_rate_objective_at(family: str, shape: dict[str, Any], gamma: Fraction, eta: Fraction) -> Objective:
@@ -940,7 +950,7 @@ def loss_rate_objective_at(family: str, shape: dict[str, Any], gamma: Fraction, 
     rate, z = rate_expression(family, sp.Rational(eta.numerator, eta.denominator),
                               sp.Rational(gamma.numerator, gamma.denominator))
     F = (rate - 1).subs({s: sp.nsimplify(shape[s.name]) for s in f["shape"]})
-    return Objective(F, [Variable(z, Q(0), INF)], name=f"{family} rate at eta = {float(eta):.12g}",
+    return _objective(F, [Variable(z, Q(0), INF)], name=f"{family} rate at eta = {float(eta):.12g}",
                      meta={"family": family, "eta": str(eta), "gamma": str(gamma)})
 
 

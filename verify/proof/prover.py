@@ -51,6 +51,14 @@ def box_from_json(data: Sequence[Sequence[str]]) -> list[tuple[Fraction, Fractio
     return [(Fraction(lo), Fraction(hi)) for lo, hi in data]
 
 
+def _checked_box(box: list[tuple[Fraction, Fraction]], name: str) -> list[tuple[Fraction, Fraction]]:
+    """``box`` itself, after checking lo <= hi in every coordinate (ValueError naming it otherwise)."""
+    for i, (lo, hi) in enumerate(box):
+        if not lo <= hi:
+            raise ValueError(f"{name}: variable {i} must have lo <= hi; got [{lo}, {hi}]")
+    return box
+
+
 def _q(x: Any) -> Fraction:
     if isinstance(x, Fraction):
         return x
@@ -73,7 +81,7 @@ class CallableObjective(OnBox):
     def __init__(self, fn: ArbFunction, box: Sequence[tuple[Any, Any]], *, name: str = "",
                  derivative: Sequence[ArbFunction] | None = None, meta: dict[str, Any] | None = None) -> None:
         self.fn = fn
-        self._domain = [(_q(lo), _q(hi)) for lo, hi in box]
+        self._domain = _checked_box([(_q(lo), _q(hi)) for lo, hi in box], "box")
         self.name = name
         self.derivative = list(derivative) if derivative is not None else None
         self.meta = dict(meta or {})
@@ -197,11 +205,17 @@ def _as_objective(F: Any, box: Any, params_box: Any, derivative: Any) -> tuple[A
     if isinstance(F, (Objective, CallableObjective)) or hasattr(F, "evaluate"):
         dom = F.domain()
         if box is not None:
-            z = [(_q(lo), _q(hi)) for lo, hi in box]
+            z = _checked_box([(_q(lo), _q(hi)) for lo, hi in box], "box")
             dom = z + dom[len(z):]
         if params_box is not None:
-            p = [(_q(lo), _q(hi)) for lo, hi in params_box]
+            p = _checked_box([(_q(lo), _q(hi)) for lo, hi in params_box], "params_box")
             dom = dom[:len(dom) - len(p)] + p
+        # an override must stay inside the objective's own domain (its symbols' assumptions and
+        # compactification were checked on that domain only)
+        for i, ((lo, hi), (dlo, dhi)) in enumerate(zip(dom, F.domain())):
+            if not dlo <= lo <= hi <= dhi:
+                raise ValueError(f"box: variable {i} interval [{lo}, {hi}] is not inside the objective's domain "
+                                 f"[{dlo}, {dhi}]")
         return F, dom
     if box is None:
         raise ValueError("box is required when F is a plain function of arb balls")
@@ -216,11 +230,23 @@ def _certify_point(obj: Any, point: list[Fraction], threshold: Fraction, dps: in
     if not (v.is_finite() and v.lower() > arb(threshold.numerator) / threshold.denominator):
         return None
     mp = obj.evaluate_mp(point, dps)
+    confirms = None if mp is None else _mp_exceeds(mp, threshold)
+    if confirms is False:
+        return None  # the independent evaluation disagrees: no certificate (the box is split further)
     return {"point": [str(q) for q in point], "point_original": [str(q) for q in obj.to_original(point)],
             "ball": v.str(20, radius=True), "lower": str(lower_fraction(v)),
-            "mp50": None if mp is None else str(mp),
-            "mp50_confirms": None if mp is None else bool(mp > (threshold.numerator / threshold.denominator
-                                                               if threshold else 0))}
+            "mp50": None if mp is None else str(mp), "mp50_confirms": confirms}
+
+
+def _mp_exceeds(mp: Any, threshold: Fraction) -> bool:
+    """True iff the high-precision value ``mp`` (a SymPy number) is real, finite and > threshold."""
+    try:
+        value = sp.sympify(mp)
+        if not (value.is_real and value.is_finite):
+            return False
+        return bool(value > sp.Rational(threshold.numerator, threshold.denominator))
+    except (TypeError, ValueError):
+        return False
 
 
 def prove_le(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, params_box: Sequence[tuple[Any, Any]] | None = None,
@@ -251,6 +277,7 @@ def prove_le(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, params_box
         stack: list[list[tuple[Fraction, Fraction]]] = [list(dom)]
         n = 0
         worst: tuple[Any, Any] = (None, None)
+        stuck: tuple[Any, Any] = (None, None)  # the first box below the minimal width (undecided)
 
         def result(status: str, **kw: Any) -> ProofResult:
             return ProofResult(status, obj.describe(), list(dom), thr, proven_boxes if status == "proven" else [],
@@ -281,13 +308,18 @@ def prove_le(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, params_box
                               reason="a point with F > threshold, certified by a ball")
             i, rel = _widest(b, dom, getattr(obj, 'affine', ()))
             if i < 0 or rel < tol:
-                return result("undecided", box=b, bound=up,
-                              reason=f"box below the minimal relative width {float(tol):.3g}, neither proven nor refuted")
+                # undecided here; the other boxes are still searched for a certified counterexample
+                if stuck[0] is None:
+                    stuck = (b, up)
+                continue
             if n >= max_boxes or (time_limit is not None and time.perf_counter() - t0 > time_limit):
                 return result("undecided", box=worst[0], bound=worst[1], reason=f"budget exhausted after {n} boxes")
             lo_half, hi_half = _bisect(b, i)
             stack.append(hi_half)
             stack.append(lo_half)
+        if stuck[0] is not None:
+            return result("undecided", box=stuck[0], bound=stuck[1],
+                          reason=f"box below the minimal relative width {float(tol):.3g}, neither proven nor refuted")
         return result("proven", reason=f"{len(proven_boxes)} boxes, each with a certified upper bound <= threshold")
 
 

@@ -27,12 +27,14 @@ its search: it trusts no bound and no box of the proof.
 
 from __future__ import annotations
 
+import math
 import time
 from fractions import Fraction
 from typing import Any, Sequence
 
 from ._results import RecheckResult
-from .functions import upper_fraction, workprec
+from .ball_eval import enclose, interval_ball, upper_bound
+from .functions import Objective, lower_fraction, upper_fraction, workprec
 from .prover import SWITCHING_PARTS, ProofResult, box_from_json, switching_parts
 
 __all__ = ["RecheckResult", "recheck", "recheck_switching", "covers"]
@@ -64,21 +66,152 @@ def covers(region: Sequence[tuple[Fraction, Fraction]], boxes: Sequence[Sequence
     return True
 
 
-def recheck(proof: dict[str, Any] | ProofResult, objective: Any, *, prec: int = 128,
-            monotone: dict[int, int] | None = None) -> RecheckResult:
-    """Re-check a proof of F <= threshold (its JSON or the ProofResult) against ``objective``.
+class _Independent:
+    """Upper bounds of F on boxes of the proof domain, by :mod:`verify.proof.ball_eval` (written
+    apart from the prover's enclosures) with bisection.
 
-    ``prec`` is the re-checker's arb precision (bits), independent of the prover's."""
+    For an :class:`~verify.proof.functions.Objective` the SymPy expression is evaluated directly;
+    the compactified half-line variable is mapped back to z (u <= 1: z = Z0 u; u >= 1: z = Z0/(2 - u)),
+    and only a box containing z = inf itself is evaluated as G(w) = F(1/w), w = (2 - u)/Z0, with G the
+    objective's exact SymPy rewrite over a common denominator (an identity, no enclosure).  An
+    objective without a SymPy expression (a plain arb function) is evaluated by its own plain
+    translation (``centred=False, signs=False``): there is nothing else to evaluate."""
+
+    def __init__(self, objective: Any, monotone: dict[int, int] | None, budget: int) -> None:
+        self.obj = objective
+        self.monotone = dict(monotone or {})
+        self.budget = budget
+        self.domain = [(Fraction(lo), Fraction(hi)) for lo, hi in objective.domain()]
+        self.expr = getattr(objective, "expr", None) if isinstance(objective, Objective) else None
+        self.cache: dict = {}
+        self._tail_expr: Any = None
+
+    def _face(self, box: Sequence[tuple[Fraction, Fraction]]) -> list[tuple[Fraction, Fraction]]:
+        face = list(box)
+        for i, s in self.monotone.items():
+            lo, hi = face[i]
+            face[i] = (hi, hi) if s > 0 else (lo, lo)
+        return face
+
+    def _tail(self) -> Any:
+        if self._tail_expr is None:
+            from .functions import _recip  # noqa: PLC0415 - the exact SymPy rewrite F(1/w) only
+
+            self._tail_expr = _recip(self.expr, self.obj.symbols[self.obj.half_index], self.obj.w)
+        return self._tail_expr
+
+    def upper(self, box: Sequence[tuple[Fraction, Fraction]]) -> Fraction | float:
+        """An exact rational >= F on the box (+inf when not enclosed)."""
+        box = self._face(box)
+        if self.expr is None:
+            v = self.obj.evaluate(box, centred=False, signs=False)
+            return upper_fraction(v)
+        syms = self.obj.symbols
+        i = self.obj.half_index
+        try:
+            if i is None:
+                return upper_fraction(upper_bound(self.expr, syms, box, self.cache))
+            lo, hi = box[i]
+            z0 = self.obj.z0
+            ups: list[Fraction | float] = []
+            if lo <= 1:
+                b = list(box)
+                b[i] = (z0 * lo, z0 * min(hi, Fraction(1)))
+                ups.append(upper_fraction(upper_bound(self.expr, syms, b, self.cache)))
+            if hi > 1:
+                wlo, whi = (2 - hi) / z0, (2 - max(lo, Fraction(1))) / z0
+                b = list(box)
+                if wlo > 0:
+                    b[i] = (1 / whi, 1 / wlo)
+                    ups.append(upper_fraction(upper_bound(self.expr, syms, b, self.cache)))
+                else:
+                    b[i] = (wlo, whi)
+                    tsyms = list(syms)
+                    tsyms[i] = self.obj.w
+                    ups.append(upper_fraction(upper_bound(self._tail(), tsyms, b, self.cache)))
+            return max(ups)
+        except (TypeError, ValueError, ZeroDivisionError):
+            return math.inf
+
+    def proves(self, box: Sequence[tuple[Fraction, Fraction]], thr: Fraction) -> tuple[bool, Fraction | float, int]:
+        """(F <= thr on the box, the largest upper bound used, evaluations): bisection of the box
+        (midpoint of the widest coordinate relative to the domain) up to ``budget`` evaluations."""
+        stack = [list(box)]
+        n, worst = 0, Fraction(-10**30)
+        fixed = set(self.monotone)
+        while stack:
+            b = stack.pop()
+            n += 1
+            up = self.upper(b)
+            if up <= thr:
+                worst = max(worst, up)
+                continue
+            best, rel = -1, Fraction(-1)
+            for d, ((lo, hi), (dlo, dhi)) in enumerate(zip(b, self.domain)):
+                if lo == hi or d in fixed:
+                    continue
+                r = (hi - lo) / (dhi - dlo)
+                if r > rel:
+                    best, rel = d, r
+            if best < 0 or n + len(stack) + 2 > self.budget:
+                return False, up, n
+            lo, hi = b[best]
+            m = (lo + hi) / 2
+            left, right = list(b), list(b)
+            left[best], right[best] = (lo, m), (m, hi)
+            stack += [right, left]
+        return True, worst, n
+
+    def attained(self, box: Sequence[tuple[Fraction, Fraction]]) -> Fraction | float:
+        """A value <= F at the box's centre (-inf when not enclosed): the centre's point ball."""
+        mid = [(lo + hi) / 2 for lo, hi in box]
+        if self.expr is None:
+            return lower_fraction(self.obj.evaluate_point(mid))
+        try:
+            i = self.obj.half_index
+            pt = [(q, q) for q in mid]
+            if i is not None:
+                z = self.obj.to_original(mid)[i]
+                if z == math.inf:
+                    return -math.inf
+                pt[i] = (Fraction(z), Fraction(z))
+            env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(self.obj.symbols, pt)}
+            return lower_fraction(enclose(self.expr, env))
+        except (TypeError, ValueError, ZeroDivisionError):
+            return -math.inf
+
+
+def recheck(proof: dict[str, Any] | ProofResult, objective: Any, *, threshold: Fraction | int | str = 0,
+            prec: int = 128, monotone: dict[int, int] | None = None, budget: int = 256) -> RecheckResult:
+    """Re-check a proof of F <= ``threshold`` (its JSON or the ProofResult) against ``objective``.
+
+    ``threshold`` is the caller's: the statement to re-check (default F <= 0).  A record whose own
+    ``threshold`` differs is rejected, and so is any box whose claimed bound exceeds it.  Every box
+    is re-proven by :mod:`verify.proof.ball_eval` (independent of the prover's enclosures) with at
+    most ``budget`` evaluations of sub-boxes; a claimed bound below F's value at the box's centre
+    is rejected (an edited bound).  ``prec`` is the re-checker's arb precision (bits),
+    independent of the prover's."""
     data = proof.to_json() if isinstance(proof, ProofResult) else proof
     t0 = time.perf_counter()
     problems: list[str] = []
     if data.get("status") != "proven":
         return RecheckResult(False, [f"status is {data.get('status')!r}, not 'proven'"], 0, prec, 0.0)
-    if monotone is None and data.get("monotone"):
-        monotone = {int(k): int(v) for k, v in data["monotone"].items()}
-    thr = Fraction(data["threshold"])
-    boxes = [tuple(box_from_json(b)) for b in data["boxes"]]
-    bounds = [Fraction(b) for b in data["bounds"]]
+    thr = Fraction(threshold)
+    try:
+        recorded = Fraction(str(data.get("threshold")))
+    except (TypeError, ValueError):
+        recorded = None
+    if recorded != thr:
+        problems.append(f"the proof's threshold {data.get('threshold')} is not the statement's {thr}")
+    # monotonicity hints are lemmas of the caller's obligation, never read from the record
+    monotone = dict(monotone or {})
+    hinted = {int(k): int(v) for k, v in (data.get("monotone") or {}).items()}
+    if hinted != monotone:
+        problems.append(f"the proof's monotonicity hints {hinted} are not the statement's {monotone}")
+    boxes = [tuple(box_from_json(b)) for b in data.get("boxes") or []]
+    bounds = [Fraction(b) for b in data.get("bounds") or []]
+    if not boxes:
+        problems.append("the proof has no boxes")
     if len(boxes) != len(bounds):
         problems.append(f"{len(boxes)} boxes but {len(bounds)} bounds")
     domain = tuple(box_from_json(data["domain"]))
@@ -86,49 +219,61 @@ def recheck(proof: dict[str, Any] | ProofResult, objective: Any, *, prec: int = 
     if domain != stated:
         problems.append(f"the proof's domain {data['domain']} is not the objective's domain")
     # (b) coverage
-    if not all(all(dlo <= lo <= hi <= dhi for (lo, hi), (dlo, dhi) in zip(b, stated)) for b in boxes):
+    if not all(len(b) == len(stated) and all(dlo <= lo <= hi <= dhi for (lo, hi), (dlo, dhi) in zip(b, stated))
+               for b in boxes):
         problems.append("a box lies outside the domain")
-    if not covers(stated, boxes):
+    elif boxes and not covers(stated, boxes):
         problems.append("the boxes do not tile the domain (a box is missing, duplicated or overlapping)")
-    # (a) bounds
-    # consistency of a claimed bound with the fresh one: both are valid upper bounds, computed at
-    # different precisions (and with 30-bit ball radii), so they agree to ~2^-28 relative only
+    # (a) bounds, re-proven box by box
     slack = Fraction(1, 2**20)
+    ind = _Independent(objective, monotone, budget)
+    n_eval = 0
     with workprec(prec):
         for k, (b, claimed) in enumerate(zip(boxes, bounds)):
             if claimed > thr:
                 problems.append(f"box {k}: claimed bound {float(claimed):.6g} > threshold {float(thr):.6g}")
                 continue
-            face = list(b)
-            for i, s in (monotone or {}).items():
-                lo, hi = face[i]
-                face[i] = (hi, hi) if s > 0 else (lo, lo)
-            v = objective.evaluate(face, upper_only=True)
-            up = upper_fraction(v)
-            if not up <= thr:
-                problems.append(f"box {k}: fresh upper bound {float(up):.6g} > threshold")
-            elif up > claimed + slack * max(Fraction(1), abs(claimed)):
-                problems.append(f"box {k}: fresh upper bound {float(up):.17g} > claimed {float(claimed):.17g} (edited bound?)")
+            ok, up, n = ind.proves(b, thr)
+            n_eval += n
+            if not ok:
+                problems.append(f"box {k}: not re-proven by independent ball arithmetic within {budget} sub-boxes "
+                                f"(upper bound {float(up):.6g} > threshold {float(thr):.6g})")
+            else:
+                seen = ind.attained(b)
+                if seen > claimed + slack * max(Fraction(1), abs(claimed)):
+                    problems.append(f"box {k}: F at the box's centre >= {float(seen):.17g} > claimed bound "
+                                    f"{float(claimed):.17g} (edited bound?)")
             if len(problems) >= 20:
                 break
     return RecheckResult(not problems, problems, len(boxes), prec, time.perf_counter() - t0)
 
 
-def recheck_switching(proof: dict[str, Any], objective: Any, *, prec: int = 128) -> RecheckResult:
+def recheck_switching(proof: dict[str, Any], objective: Any, *, threshold: Fraction | int | str = 0,
+                      prec: int = 128) -> RecheckResult:
     """Re-check a convex-switching proof (:meth:`verify.proof.prover.SwitchingProof.to_json`) of
-    F <= 0 against ``objective`` (F rebuilt): every part re-checked against its objective derived
-    here from F and the split, the identity re-simplified, the domain and threshold F's own."""
+    F <= ``threshold`` against ``objective`` (F rebuilt).  The lemma proves F <= 0: a caller's
+    threshold other than 0 is rejected.  Every part is re-checked against its objective derived here
+    from F and the split, with the bound the lemma needs of that part (<= 0) -- never the part's
+    recorded threshold (a part whose record says otherwise is rejected) -- the identity
+    re-simplified, the domain F's own."""
     t0 = time.perf_counter()
     if proof.get("status") != "proven":
         return RecheckResult(False, [f"status is {proof.get('status')!r}, not 'proven'"], 0, prec, 0.0)
     problems: list[str] = []
-    if Fraction(proof.get("threshold", "0")) != 0:
-        problems.append(f"the proof's threshold {proof.get('threshold')} is not 0")
+    thr = Fraction(threshold)
+    if thr != 0:
+        problems.append(f"the convex switching lemma proves F <= 0, not F <= {thr}")
+    try:
+        recorded_thr = Fraction(str(proof.get("threshold")))
+    except (TypeError, ValueError):
+        recorded_thr = None
+    if recorded_thr != thr:
+        problems.append(f"the proof's threshold {proof.get('threshold')} is not the statement's {thr}")
     if tuple(box_from_json(proof["domain"])) != tuple(objective.domain()):
         problems.append(f"the proof's domain {proof['domain']} is not the objective's domain")
     try:
         parts = switching_parts(objective, Fraction(proof["split"]))
-    except ValueError as exc:
+    except (ValueError, TypeError, KeyError) as exc:
         return RecheckResult(False, problems + [f"the switching lemma does not apply: {exc}"], 0, prec,
                              time.perf_counter() - t0)
     if parts["identity"] != 0:
@@ -140,7 +285,8 @@ def recheck_switching(proof: dict[str, Any], objective: Any, *, prec: int = 128)
     for name in SWITCHING_PARTS:
         if name not in recorded:
             continue
-        rc = recheck(dict(recorded[name]), parts[name], prec=prec, monotone={})
+        # each part of the lemma must prove (part) <= 0, whatever its record says
+        rc = recheck(dict(recorded[name]), parts[name], threshold=0, prec=prec, monotone={})
         n += rc.n_boxes
         problems += [f"part {name}: {p}" for p in rc.problems]
     return RecheckResult(not problems, problems[:20], n, prec, time.perf_counter() - t0)

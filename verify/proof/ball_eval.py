@@ -1,0 +1,392 @@
+"""An independent ball-arithmetic evaluator of SymPy expressions, for the re-checker.
+
+:mod:`verify.proof.recheck` must not trust the enclosures it re-checks (:mod:`verify.proof.functions`:
+sign-split variants, monotone faces, affine faces, the fused x^y ln x node, continuity of a
+Piecewise).  This module is written separately from that one and uses none of it: a direct
+recursive walk of the SymPy tree in arb (python-flint) ball arithmetic, where every node returns
+a ball containing the exact range of the node over its argument balls (arb's inclusion principle),
+and a node it cannot enclose returns NaN (never proven):
+
+* ``+``, ``*``; ``a^n`` (integer n), ``sqrt``, ``a^b`` for a > 0 (arb), and for a >= 0 with b > 0
+  the range [0, max(a_hi^b_lo, a_hi^b_hi)] (a^b increases in a for b > 0, and is monotone in b);
+* ``exp``, ``log`` (argument > 0), ``log1p`` (argument > -1), ``Abs``, ``Min``, ``Max``, ``sign``,
+  ``Heaviside``, ``gamma``, ``loggamma``, ``pi``, ``E``;
+* ``Piecewise``: each condition (relations, And, Or, Not) is evaluated in ball arithmetic to
+  True / False / undecided on the box; the enclosure is the union of every branch that may be the
+  active one (its condition not certainly false, every earlier condition not certainly true);
+* a product with x^b and ln x (b > 0, x >= 0) is enclosed as a whole by
+  [min(-1/(e b_lo), 0), max(0, x_hi^b ln x_hi)] -- the minimum of t^b ln t over t > 0 is
+  -1/(e b) (at t = e^(-1/b)), t^b ln t <= 0 on [0, 1], and on [1, x_hi] it increases in t and b;
+  the value at x = 0 is the limit 0.
+
+:func:`enclose` is the plain enclosure.  :func:`enclose_decided` first replaces every |u|, Max,
+Min and Piecewise whose choice is *certain on the box* (decided by :func:`enclose` of the argument
+or condition) by the chosen argument, and lets SymPy cancel the result (an exact identity of
+rational functions in the remaining atoms): on the box that is the same function, and a
+cancellation (|shift| + |scale| = alpha/s of 002 Lemma 12) is then exact, not approached.
+:func:`upper_bound` adds monotone faces from the same derivatives (an upper end only).
+:func:`mean_value` is the mean-value form F(c) + sum_i dF/dv_i(B)(B_i - c_i) with the derivative
+from ``sp.diff`` of the decided expression, used only when that expression has no Piecewise,
+sign, Heaviside, Abs, Max or Min left (then it is smooth wherever its ball is finite).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+import sympy as sp
+from flint import arb, fmpq
+from sympy.codegen.cfunctions import log1p as _sp_log1p
+
+__all__ = ["enclose", "enclose_decided", "upper_bound", "decide", "mean_value", "point_ball", "interval_ball"]
+
+_NAN = arb("nan")
+
+
+def point_ball(q: Fraction) -> arb:
+    """A ball containing the rational q."""
+    return arb(fmpq(q.numerator, q.denominator))
+
+
+def interval_ball(lo: Fraction, hi: Fraction) -> arb:
+    """A ball containing [lo, hi]; for lo >= 0 its part below 0 is cut off (it contains no point)."""
+    b = point_ball(lo).union(point_ball(hi))
+    return b.nonnegative_part() if lo >= 0 else b
+
+
+def _finite(*xs: arb) -> bool:
+    return all(x.is_finite() for x in xs)
+
+
+def _span(lo: arb, hi: arb) -> arb:
+    """The ball containing [lo, hi] (exact arb endpoints)."""
+    return lo.union(hi)
+
+
+def _power(a: arb, b: arb) -> arb:
+    """{s^t : s in a, t in b} for a real exponent ball b."""
+    if not _finite(a, b):
+        return _NAN
+    if a.lower() > 0:
+        return a ** b
+    if a.lower() < 0 or not (b.lower() > 0):
+        return _NAN
+    top = a.upper()
+    if top == 0:
+        return arb(0)
+    return _span(arb(0), arb.max(top ** b.lower(), top ** b.upper()))
+
+
+def _xpowlog(x: arb, b: arb) -> arb:
+    """{s^t ln s : s in x, t in b} for x >= 0 (value 0 at s = 0), b > 0 (module docstring)."""
+    if not _finite(x, b):
+        return _NAN
+    if x.lower() > 0:
+        return (x ** b) * x.log()
+    if x.lower() < 0 or not (b.lower() > 0):
+        return _NAN
+    top = x.upper()
+    if top == 0:
+        return arb(0)
+    lo = -1 / (arb.const_e() * b.lower())
+    hi = arb(0) if top <= 1 else arb.max(top ** b.lower(), top ** b.upper()) * top.log()
+    return _span(lo.lower(), hi.upper()) if hi.is_finite() and lo.is_finite() else _NAN
+
+
+def _cond(c: Any, env: Mapping[sp.Symbol, arb], memo: dict) -> bool | None:
+    """True / False when the condition holds / fails at every point of the box, None otherwise."""
+    if c is sp.true or c == True:  # noqa: E712
+        return True
+    if c is sp.false or c == False:  # noqa: E712
+        return False
+    if isinstance(c, sp.And):
+        s = [_cond(a, env, memo) for a in c.args]
+        return False if False in s else (True if all(x is True for x in s) else None)
+    if isinstance(c, sp.Or):
+        s = [_cond(a, env, memo) for a in c.args]
+        return True if True in s else (False if all(x is False for x in s) else None)
+    if isinstance(c, sp.Not):
+        s = _cond(c.args[0], env, memo)
+        return None if s is None else not s
+    if not isinstance(c, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
+        return None  # Eq, Ne, anything else: undecided (both branches possible)
+    d = _enc(sp.sympify(c.lhs - c.rhs), env, memo)
+    if not d.is_finite():
+        return None
+    lo, hi = d.lower(), d.upper()
+    if isinstance(c, sp.StrictLessThan):
+        return True if hi < 0 else (False if lo >= 0 else None)
+    if isinstance(c, sp.LessThan):
+        return True if hi <= 0 else (False if lo > 0 else None)
+    if isinstance(c, sp.StrictGreaterThan):
+        return True if lo > 0 else (False if hi <= 0 else None)
+    return True if lo >= 0 else (False if hi < 0 else None)
+
+
+def _number(e: sp.Expr) -> arb:
+    if e.is_Rational or e.is_Integer:
+        q = sp.Rational(e)
+        return arb(fmpq(int(q.p), int(q.q)))
+    if e.is_Float:
+        q = sp.Rational(e)  # the exact binary value of the Float
+        return arb(fmpq(int(q.p), int(q.q)))
+    if e is sp.pi:
+        return arb.pi()
+    if e is sp.E:
+        return arb.const_e()
+    return _NAN
+
+
+def _enc(e: sp.Expr, env: Mapping[sp.Symbol, arb], memo: dict) -> arb:
+    if e in memo:
+        return memo[e]
+    v = _enc_node(e, env, memo)
+    memo[e] = v
+    return v
+
+
+def _enc_node(e: sp.Expr, env: Mapping[sp.Symbol, arb], memo: dict) -> arb:
+    if e.is_Symbol:
+        if e not in env:
+            raise TypeError(f"free symbol {e} has no ball")
+        return env[e]
+    if e.is_Number or e is sp.pi or e is sp.E:
+        return _number(e)
+    if e.is_NumberSymbol or e in (sp.oo, -sp.oo, sp.zoo, sp.nan):
+        return _NAN
+    if isinstance(e, sp.Add):
+        acc = arb(0)
+        for t in e.args:
+            acc = acc + _enc(t, env, memo)
+        return acc
+    if isinstance(e, sp.Mul):
+        args = list(e.args)
+        acc = arb(1)
+        # x^b ln x (b not a number) as one factor: finite at x = 0
+        for lg in [a for a in args if isinstance(a, sp.log)]:
+            pw = next((a for a in args if isinstance(a, sp.Pow) and a.base == lg.args[0] and not a.exp.is_Number), None)
+            if pw is not None and lg in args:
+                args.remove(lg)
+                args.remove(pw)
+                acc = acc * _xpowlog(_enc(pw.base, env, memo), _enc(pw.exp, env, memo))
+        for t in args:
+            acc = acc * _enc(t, env, memo)
+        return acc
+    if isinstance(e, sp.Pow):
+        base, ex = e.args
+        a = _enc(base, env, memo)
+        if ex.is_Integer:
+            n = int(ex)
+            if n >= 0:
+                r = a ** n
+                return r.nonnegative_part() if n % 2 == 0 and r.is_finite() else r
+            if not a.is_finite() or a.contains(0):
+                return _NAN
+            return 1 / (a ** (-n))
+        if ex == sp.Rational(1, 2):
+            return a.sqrt() if a.is_finite() and a.lower() >= 0 else _NAN
+        return _power(a, _enc(ex, env, memo))
+    if isinstance(e, sp.exp):
+        return _enc(e.args[0], env, memo).exp()
+    if isinstance(e, sp.log):
+        if len(e.args) != 1:
+            raise TypeError(f"log with a base is not supported: {e}")
+        a = _enc(e.args[0], env, memo)
+        return a.log() if a.is_finite() and a.lower() > 0 else _NAN
+    if isinstance(e, _sp_log1p):
+        a = _enc(e.args[0], env, memo)
+        return a.log1p() if a.is_finite() and a.lower() > -1 else _NAN
+    if isinstance(e, sp.Abs):
+        return abs(_enc(e.args[0], env, memo))
+    if isinstance(e, (sp.Max, sp.Min)):
+        vals = [_enc(t, env, memo) for t in e.args]
+        if not _finite(*vals):
+            return _NAN
+        op = arb.max if isinstance(e, sp.Max) else arb.min
+        acc = vals[0]
+        for v in vals[1:]:
+            acc = op(acc, v)
+        return acc
+    if isinstance(e, sp.sign):
+        a = _enc(e.args[0], env, memo)
+        if a.is_finite() and a.lower() > 0:
+            return arb(1)
+        if a.is_finite() and a.upper() < 0:
+            return arb(-1)
+        return _span(arb(-1), arb(1))
+    if isinstance(e, sp.Heaviside):
+        a = _enc(e.args[0], env, memo)
+        if a.is_finite() and a.lower() > 0:
+            return arb(1)
+        if a.is_finite() and a.upper() < 0:
+            return arb(0)
+        return _span(arb(0), arb(1))
+    if isinstance(e, sp.gamma):
+        return _enc(e.args[0], env, memo).gamma()
+    if isinstance(e, sp.loggamma):
+        return _enc(e.args[0], env, memo).lgamma()
+    if isinstance(e, sp.Piecewise):
+        out = None
+        for ex, c in e.args:
+            st = _cond(c, env, memo)
+            if st is False:
+                continue
+            v = _enc(ex, env, memo)
+            out = v if out is None else out.union(v)
+            if st is True:
+                break
+        return _NAN if out is None else out
+    raise TypeError(f"ball_eval: unsupported node {type(e).__name__}: {e}")
+
+
+def enclose(expr: sp.Expr, env: Mapping[sp.Symbol, arb]) -> arb:
+    """A ball containing expr over the box given by ``env`` (symbol -> ball); NaN if not enclosed."""
+    return _enc(sp.sympify(expr), env, {})
+
+
+def decide(expr: sp.Expr, env: Mapping[sp.Symbol, arb]) -> sp.Expr:
+    """``expr`` with every |u|, Max, Min and Piecewise whose choice is certain on the box replaced by
+    the chosen argument (innermost first); an undecided one is kept."""
+    memo: dict = {}
+
+    def rec(e: sp.Expr) -> sp.Expr:
+        if not e.args or e.is_Atom:
+            return e
+        if isinstance(e, sp.Piecewise):
+            kept = []
+            for ex, c in e.args:
+                st = _cond(c, env, memo)
+                if st is False:
+                    continue
+                if st is True and not kept:
+                    return rec(ex)
+                kept.append((rec(ex), c))
+                if st is True:
+                    break
+            return sp.Piecewise(*kept) if kept else sp.nan
+        args = [rec(a) for a in e.args]
+        if isinstance(e, sp.Abs):
+            a = _enc(args[0], env, memo)
+            if a.is_finite() and a.lower() >= 0:
+                return args[0]
+            if a.is_finite() and a.upper() <= 0:
+                return -args[0]
+            return sp.Abs(args[0])
+        if isinstance(e, (sp.Max, sp.Min)):
+            vals = [_enc(a, env, memo) for a in args]
+            if _finite(*vals):
+                for i, vi in enumerate(vals):
+                    wins = all((vi.lower() >= vj.upper()) if isinstance(e, sp.Max) else (vi.upper() <= vj.lower())
+                               for j, vj in enumerate(vals) if j != i)
+                    if wins:
+                        return args[i]
+            return e.func(*args)
+        return e.func(*args)
+
+    return rec(sp.sympify(expr))
+
+
+_ROUGH = (sp.Piecewise, sp.sign, sp.Heaviside, sp.Abs, sp.Max, sp.Min)
+
+
+def _simplified(e: sp.Expr) -> sp.Expr:
+    """sp.cancel of e when it is not more complex (an exact identity of rational functions)."""
+    try:
+        s = sp.cancel(sp.together(e))
+    except Exception:  # noqa: BLE001 - keep e
+        return e
+    return s if sp.count_ops(s) <= sp.count_ops(e) else e
+
+
+def mean_value(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple[Fraction, Fraction]],
+               derivative_cache: dict | None = None) -> arb | None:
+    """F(c) + sum_i dF/dv_i(B)(B_i - c_i) (c the box's centre) for an expression smooth on the box
+    (no Piecewise, sign, Heaviside, Abs, Max, Min: then F is C^1 wherever its derivative's ball is
+    finite); None when it does not apply."""
+    if expr.has(*_ROUGH) or all(lo == hi for lo, hi in box):
+        return None
+    cache = derivative_cache if derivative_cache is not None else {}
+    mids = [(lo + hi) / 2 for lo, hi in box]
+    env_c = {s: point_ball(m) for s, m in zip(symbols, mids)}
+    env_b = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
+    v = enclose(expr, env_c)
+    for s, (lo, hi), m in zip(symbols, box, mids):
+        if lo == hi:
+            continue
+        key = (expr, s)
+        if key not in cache:
+            cache[key] = sp.diff(expr, s)
+        try:
+            g = enclose(cache[key], env_b)
+        except TypeError:  # a derivative outside the supported nodes (polygamma, ...)
+            return None
+        if not g.is_finite():
+            return None
+        v = v + g * point_ball(lo - m).union(point_ball(hi - m))
+    return v if v.is_finite() else None
+
+
+def enclose_decided(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple[Fraction, Fraction]],
+                    cache: dict | None = None) -> arb:
+    """The tightest of: the plain enclosure of ``expr``, the plain enclosure of its decided and
+    cancelled form (:func:`decide`), and that form's mean-value form.  Every one is a valid
+    enclosure of ``expr`` on the box, so their intersection is one too."""
+    cache = cache if cache is not None else {}
+    env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
+    best = enclose(expr, env)
+    dec = decide(expr, env)
+    key = ("simplified", dec)
+    if key not in cache:
+        cache[key] = _simplified(dec)
+    form = cache[key]
+    for cand in (enclose(form, env), mean_value(form, symbols, box, cache)):
+        if cand is None or not cand.is_finite():
+            continue
+        if not best.is_finite():
+            best = cand
+        elif best.overlaps(cand):
+            best = best.intersection(cand)
+        else:  # two valid enclosures cannot be disjoint; keep the first (a rounding artefact at most)
+            continue
+    return best
+
+
+def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple[Fraction, Fraction]],
+                cache: dict | None = None) -> arb:
+    """A ball whose upper end is >= sup of ``expr`` over the box (its lower end means nothing).
+
+    Where the decided form of ``expr`` (:func:`decide`, equal to expr on the box) is smooth and its
+    derivative in a variable, from ``sp.diff`` and enclosed on the box, has a certain sign, expr
+    is monotone in that variable on the box and its sup lies on the face where it is largest: the
+    box shrinks to that face (repeated, since the decided form on a face may decide more).  Then
+    :func:`enclose_decided` on what is left."""
+    cache = cache if cache is not None else {}
+    box = list(box)
+    for _ in range(len(box) + 1):
+        env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
+        dec = decide(expr, env)
+        key = ("simplified", dec)
+        if key not in cache:
+            cache[key] = _simplified(dec)
+        form = cache[key]
+        if form.has(*_ROUGH):
+            break
+        moved = False
+        for i, (s, (lo, hi)) in enumerate(zip(symbols, box)):
+            if lo == hi or not form.has(s):
+                continue
+            dkey = (form, s)
+            if dkey not in cache:
+                cache[dkey] = sp.diff(form, s)
+            try:
+                g = enclose(cache[dkey], env)
+            except TypeError:
+                continue
+            if g.is_finite() and g.lower() >= 0:
+                box[i], moved = (hi, hi), True
+            elif g.is_finite() and g.upper() <= 0:
+                box[i], moved = (lo, lo), True
+        if not moved:
+            break
+    return enclose_decided(expr, symbols, box, cache)
