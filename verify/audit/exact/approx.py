@@ -55,10 +55,16 @@ def interval_mass(noise: Any, lo: Any, hi: Any) -> FloatArray:
 
 def bad_set(noise: Any, a: float, b: float, a2: float, b2: float, t: float,
             n_grid: int = 2001) -> list[tuple[float, float]]:
-    """Intervals of y where ln p(y) - ln p'(y) > t, p = (1/b) h((y-a)/b), p' = (1/b2) h((y-a2)/b2).
+    """Intervals of y where ln p(y) - ln p'(y) > t, p = (1/b) h((y-a)/b), p' = (1/b2) h((y-a2)/b2), in
+    binary64: the fast path that proposes the excess set, never a decision (the decision is the certified
+    enclosure of :func:`verify.audit.exact.hockey_stick.hockey_stick_enclosure`).
 
     Located on a grid y = c + w sinh(v), v in [-60, 60], with the kinks of both densities
-    (``noise.kinks()``) inserted, each sign change refined by brentq to full float precision."""
+    (``noise.kinks()``) inserted and every local maximum of the loss on the grid refined (bounded Brent):
+    an excess region narrower than the grid step around the loss's peak is found; each sign change is
+    refined by brentq to full float precision.  Where the loss equals t up to its float rounding (a flat
+    region: Laplace outside its two centres at t = shift/b) the integrand p - e^t p' is 0 whichever side
+    the point is put on, so those points count as inside (no fragments from rounding noise)."""
     c = 0.5 * (a + a2)
     w = max(b, b2)
     v = np.linspace(-60.0, 60.0, n_grid)
@@ -69,10 +75,37 @@ def bad_set(noise: Any, a: float, b: float, a2: float, b2: float, t: float,
     ys = ys[np.isfinite(ys)]
     lb, lb2 = math.log(b), math.log(b2)
 
-    def g(yv: Any) -> Any:
+    def loss(yv: Any) -> Any:
         with np.errstate(all="ignore"):
             yv = np.asarray(yv, dtype=float)
-            return (np.asarray(noise.logpdf((yv - a) / b)) - lb) - (np.asarray(noise.logpdf((yv - a2) / b2)) - lb2) - t
+            return (np.asarray(noise.logpdf((yv - a) / b)) - lb) - (np.asarray(noise.logpdf((yv - a2) / b2)) - lb2)
+
+    def rounding(yv: Any) -> Any:
+        # 16 ulps of the log-densities the loss is a difference of (verify.audit.exact.result.excess_threshold)
+        with np.errstate(all="ignore"):
+            yv = np.asarray(yv, dtype=float)
+            m = np.abs(np.asarray(noise.logpdf((yv - a) / b)) - lb) + np.abs(np.asarray(noise.logpdf((yv - a2) / b2)) - lb2)
+        return 16 * np.finfo(float).eps * (np.where(np.isfinite(m), m, 0.0) + abs(t))
+
+    lv = loss(ys)
+    # Local maxima of the loss on the grid: refine each, so a narrow excess region around a peak between
+    # two grid points is not missed (GenCauchy just below its largest loss).
+    inner = np.arange(1, len(ys) - 1)
+    strict = inner[np.isfinite(lv[inner]) & (lv[inner] > lv[inner - 1]) & (lv[inner] >= lv[inner + 1])
+                   & (lv[inner] <= t)]
+    peaks = [int(i) for i in strict]
+    peaks.sort(key=lambda i: -lv[i])  # the highest first (far tails hold many flat 'maxima')
+    extra = []
+    for i in peaks[:8]:
+        res = optimize.minimize_scalar(lambda s: -float(loss(s)), bounds=(ys[i - 1], ys[i + 1]), method="bounded",
+                                       options={"xatol": 1e-13 * (abs(ys[i]) + w)})
+        if np.isfinite(res.fun) and -res.fun > t:
+            extra.append(float(res.x))
+    if extra:
+        ys = np.unique(np.concatenate([ys, np.asarray(extra)]))
+
+    def g(yv: Any) -> Any:
+        return loss(yv) - t + rounding(yv)
 
     gv = g(ys)
     pos = gv > 0

@@ -39,11 +39,29 @@ __all__ = ["audit_density_mechanism", "audit_finite"]
 FloatArray = NDArray[np.float64]
 
 
+def _call_log_density(mechanism: Any, x: Any, y: Any) -> FloatArray:
+    """The mechanism's own ``log_density(x, y)`` as a float array of y's shape; an exception raised by it,
+    or a result of another shape (e.g. one value per output of an m-output density), is a ValueError
+    that names the mechanism's function."""
+    try:
+        out = np.asarray(mechanism.log_density(x, y), dtype=float)
+    except Exception as exc:  # noqa: BLE001 - a third-party density may raise anything
+        raise ValueError(f"the mechanism's log_density(x, y) raised {type(exc).__name__}: {exc}") from exc
+    if out.shape != np.shape(y):
+        raise ValueError(f"the mechanism's log_density(x, y) returned shape {out.shape} for outputs y of shape "
+                         f"{np.shape(y)}: one log-density per output expected (an m-output density is not "
+                         "audited by its first output)")
+    return out
+
+
 def _max_over_y(mechanism: Any, x: FloatArray, xp: FloatArray, centres: FloatArray, widths: FloatArray,
-                eps_dist: FloatArray, n_grid: int = 241) -> tuple[FloatArray, FloatArray, float]:
-    """max_y L(y; x_i, x'_i) per pair on a sinh grid around each pair's centre (vectorised), and the
-    largest *significant* slack over the grid: max of L - eps d - excess_threshold(|ln p_x| + |ln p_x'|)
-    (an excess beyond the rounding of the log-densities it is computed from)."""
+                eps_dist: FloatArray, n_grid: int = 241) -> tuple[FloatArray, FloatArray, float, dict[str, Any]]:
+    """max_y L(y; x_i, x'_i) per pair on a sinh grid around each pair's centre (vectorised), the largest
+    *significant* slack over the grid: max of L - eps d - excess_threshold(|ln p_x| + |ln p_x'|) (an
+    excess beyond the rounding of the log-densities it is computed from), and the first non-finite
+    findings: ``"support"`` (pair index, y) where p_x(y) > 0 = p_x'(y) or p_x(y) = +inf > p_x'(y)
+    (an infinite loss), ``"nan"`` (pair index, y, ln p_x, ln p_x') where a log-density is NaN or both
+    are +inf (the loss is undefined)."""
     v = np.linspace(-30, 30, n_grid)
     y = centres[:, None] + widths[:, None] * np.sinh(v)[None, :]
     if _is_discrete(mechanism):
@@ -54,15 +72,42 @@ def _max_over_y(mechanism: Any, x: FloatArray, xp: FloatArray, centres: FloatArr
     Xa = X.squeeze(-1) if X.ndim == 2 and X.shape[1] == 1 else X
     XPa = XP.squeeze(-1) if XP.ndim == 2 and XP.shape[1] == 1 else XP
     with np.errstate(all="ignore"):
-        lp = np.asarray(mechanism.log_density(Xa, y.reshape(-1)), dtype=float)
-        lq = np.asarray(mechanism.log_density(XPa, y.reshape(-1)), dtype=float)
-        L = lp - lq
-        L = np.where(np.isfinite(L), L, -np.inf).reshape(k, n_grid)
+        lp = _call_log_density(mechanism, Xa, y.reshape(-1))
+        lq = _call_log_density(mechanism, XPa, y.reshape(-1))
+        finite = np.isfinite(lp) & np.isfinite(lq)
+        L = np.where(finite, lp - lq, -np.inf).reshape(k, n_grid)
         bound = np.vectorize(excess_threshold)(np.abs(lp) + np.abs(lq)).reshape(k, n_grid)
         significant = L - eps_dist[:, None] - bound
     significant = np.where(np.isfinite(significant), significant, -np.inf)
+    found: dict[str, Any] = {}
+    nan_lp, nan_lq = np.isnan(lp), np.isnan(lq)
+    support = ((lq == -np.inf) & (lp > -np.inf) & ~nan_lp) | ((lp == np.inf) & (lq < np.inf) & ~nan_lq)
+    undefined = nan_lp | nan_lq | ((lp == np.inf) & (lq == np.inf))
+    if np.any(support):
+        j = int(np.argmax(support))
+        found["support"] = (j // n_grid, float(y.reshape(-1)[j]))
+    if np.any(undefined):
+        j = int(np.argmax(undefined))
+        found["nan"] = (j // n_grid, float(y.reshape(-1)[j]), float(lp[j]), float(lq[j]))
     j = np.argmax(L, axis=1)
-    return L[np.arange(k), j], y[np.arange(k), j], float(np.max(significant))
+    return L[np.arange(k), j], y[np.arange(k), j], float(np.max(significant)), found
+
+
+def _output_count(mechanism: Any, x: FloatArray) -> int:
+    """Outputs per input: the mechanism's ``m``, or the number of values f(x) gives per input (1 when
+    the mechanism exposes no query)."""
+    inner = getattr(mechanism, "_mech", mechanism)
+    m = getattr(inner, "m", None)
+    if isinstance(m, (int, np.integer)) and m > 1:
+        return int(m)
+    f = getattr(inner, "f", None)
+    if callable(f):
+        xa = x[:1].squeeze(-1) if x.ndim == 2 and x.shape[1] == 1 else x[:1]
+        try:
+            return max(1, int(np.asarray(f(xa), dtype=float).size))
+        except Exception:  # noqa: BLE001 - the pure search below calls f again and reports its failure
+            return 1
+    return 1
 
 
 def _centre_width(mechanism: Any, x: FloatArray, xp: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -123,8 +168,17 @@ def audit_density_mechanism(
         dist = EuclideanNeighbourhood.dist(x, xp)
     else:
         raise TypeError(f"neighbourhood must be Euclidean or Hamming; got {type(neighbourhood).__name__}")
+    name = getattr(mechanism, "name", type(mechanism).__name__)
+    m_out = _output_count(mechanism, x)
+    if m_out > 1:
+        return _refused(str(name), eps, dps, f"the mechanism has m = {m_out} outputs per input; the pure loss of a "
+                        "multi-output density is the sum over its outputs and is not audited here (never by its "
+                        "first output alone): refused")
     c, w = _centre_width(mechanism, x, xp)
-    Lmax, ybest, significant = _max_over_y(mechanism, x, xp, c, w, eps * dist)
+    Lmax, ybest, significant, found = _max_over_y(mechanism, x, xp, c, w, eps * dist)
+    if "support" in found:
+        i, ys = found["support"]
+        return _support_mismatch(mechanism, str(name), eps, x[i], xp[i], ys, dps, neighbourhood)
     slack = Lmax - eps * dist
     evals = len(x) * 241
     order = np.argsort(-slack)[: max(1, n_local)]
@@ -180,8 +234,8 @@ def audit_density_mechanism(
     witness: dict[str, Any] = {"x": [float(t) for t in np.atleast_1d(a)],
                                "x_prime": [float(t) for t in np.atleast_1d(b)], "y": float(yv), "dist": dd}
     certified, cert, notes = False, None, []
-    name = getattr(mechanism, "name", type(mechanism).__name__)
     settled = False  # the top candidate was re-evaluated in mpmath
+    disagreement = False  # the mpmath loss differs from the float one beyond rounding
     for k, (fx_i, a_i, b_i, y_i) in enumerate(cands[:3]):
         if fx_i <= -1e-9:
             break
@@ -200,6 +254,14 @@ def audit_density_mechanism(
             notes.append(f"cannot certify: {exc}")
             break
         settled = settled or k == 0
+        fl = float(fx_i) + eps * float(dm)  # the float loss at this candidate
+        mag = _magnitude(mechanism, a_i, b_i, y_i)
+        if AuditResult.disagree(fl, L, mag) and fx_i > excess_threshold(mag):
+            disagreement = True
+            notes.append(f"log_density and log_density_mp disagree at x={_fmt(a_i)}, x'={_fmt(b_i)}, y={y_i:.6g}: "
+                         f"float loss {fl!r} vs mpmath loss {mpmath.nstr(L, 17)} (beyond the float's rounding "
+                         f"{excess_threshold(mag):.3g}): the mpmath re-evaluation settles nothing")
+            continue
         if sl > cert_threshold(dps, eps * dm):
             certified, cert = True, mpmath.nstr(sl, 20)
             witness = {"x": [float(t) for t in np.atleast_1d(a_i)],
@@ -213,10 +275,89 @@ def audit_density_mechanism(
     magnitude = _magnitude(mechanism, cands[0][1], cands[0][2], cands[0][3])
     if significant > 0:
         magnitude = 0.0
+    outcome = AuditResult.decide(certified, float(fx), settled, magnitude, disagreement)
+    if "nan" in found and outcome != "violated":
+        i, ys, lp, lq = found["nan"]
+        outcome = "inconclusive"
+        notes.append(f"the loss is undefined at x={_fmt(x[i])}, x'={_fmt(xp[i])}, y={ys:.6g}: log_density gave "
+                     f"ln p_x(y) = {lp!r}, ln p_x'(y) = {lq!r} (NaN, or +inf at both): never a pass")
+        witness = {**witness, "undefined_at": {"x": [float(t) for t in np.atleast_1d(x[i])],
+                                               "x_prime": [float(t) for t in np.atleast_1d(xp[i])], "y": ys,
+                                               "log_p": repr(lp), "log_p_prime": repr(lq)}}
     return AuditResult(mechanism=str(name), eps=eps, delta=float(getattr(mechanism, "delta", 0.0)),
-                       max_slack=float(fx), witness=witness,
-                       outcome=AuditResult.decide(certified, float(fx), settled, magnitude),
+                       max_slack=float(fx), witness=witness, outcome=outcome,
                        certified_slack=cert, evaluations=evals, dps=dps, mode="pure", notes=tuple(notes))
+
+
+def _fmt(v: Any) -> str:
+    a = np.atleast_1d(np.asarray(v, dtype=float))
+    return f"{a[0]:.6g}" if a.size == 1 else "[" + ", ".join(f"{t:.4g}" for t in a) + "]"
+
+
+def _refused(name: str, eps: float, dps: int, why: str) -> AuditResult:
+    """Nothing audited (the mechanism is outside what the auditor can judge soundly): inconclusive."""
+    return AuditResult(mechanism=name, eps=eps, delta=0.0, max_slack=math.inf, witness={}, outcome="inconclusive",
+                       certified_slack=None, evaluations=0, dps=dps, mode="pure", notes=(why,))
+
+
+def _support_mismatch(mechanism: Any, name: str, eps: float, x: FloatArray, xp: FloatArray, y: float, dps: int,
+                      neighbourhood: Any) -> AuditResult:
+    """p_x(y) > 0 = p_x'(y) (or p_x(y) = +inf > p_x'(y)): the privacy loss is +inf, beyond every eps d.
+    Certified when the mpmath log-densities agree (ln p_x(y) > -inf, ln p_x'(y) = -inf, or +inf vs finite);
+    the witness also gives an output interval around y on which the float densities show the same at 201
+    points, with its P_x mass (trapezoid, float): an output of positive probability under x and none under
+    x'.  Inconclusive when mpmath cannot confirm (no mpmath density, or it disagrees: both numbers shown)."""
+    xa = x if len(np.atleast_1d(x)) > 1 else float(np.atleast_1d(x)[0])
+    xb = xp if len(np.atleast_1d(xp)) > 1 else float(np.atleast_1d(xp)[0])
+    dd = float(np.linalg.norm(np.atleast_1d(x) - np.atleast_1d(xp))) if isinstance(
+        neighbourhood, EuclideanNeighbourhood) else 1.0
+    with np.errstate(all="ignore"):
+        lp_f = float(_call_log_density(mechanism, np.atleast_1d(x)[None, :] if np.size(x) > 1 else np.atleast_1d(x),
+                                       np.array([y]))[0])
+        lq_f = float(_call_log_density(mechanism, np.atleast_1d(xp)[None, :] if np.size(xp) > 1 else np.atleast_1d(xp),
+                                       np.array([y]))[0])
+    witness: dict[str, Any] = {"x": [float(t) for t in np.atleast_1d(x)], "x_prime": [float(t) for t in np.atleast_1d(xp)],
+                               "y": y, "dist": dd, "log_p": repr(lp_f), "log_p_prime": repr(lq_f)}
+    # An output interval around y where the float densities show the same mismatch at every checked point.
+    for h in (1e-2, 1e-4, 1e-6, 1e-8):
+        hw = h * (1.0 + abs(y))
+        ys = np.linspace(y - hw, y + hw, 201)
+        with np.errstate(all="ignore"):
+            a = _call_log_density(mechanism, np.repeat(np.atleast_1d(x)[None, :], 201, axis=0).squeeze(-1)
+                                  if np.size(x) == 1 else np.repeat(np.atleast_1d(x)[None, :], 201, axis=0), ys)
+            b = _call_log_density(mechanism, np.repeat(np.atleast_1d(xp)[None, :], 201, axis=0).squeeze(-1)
+                                  if np.size(xp) == 1 else np.repeat(np.atleast_1d(xp)[None, :], 201, axis=0), ys)
+        if np.all(np.isfinite(a)) and np.all(b == -np.inf):
+            witness["output_set"] = [float(ys[0]), float(ys[-1])]
+            witness["mass_x_float"] = float(np.trapezoid(np.exp(a), ys))
+            witness["mass_x_prime"] = 0.0
+            break
+    notes: list[str] = []
+    try:
+        with mpmath.workdps(dps):
+            lp = log_density_mp(mechanism, xa, mpmath.mpf(y), dps)
+            lq = log_density_mp(mechanism, xb, mpmath.mpf(y), dps)
+    except TypeError as exc:
+        notes.append(f"float: p_x(y) > 0 = p_x'(y) (ln p_x = {lp_f!r}, ln p_x' = {lq_f!r}), an infinite loss, not "
+                     f"certified: {exc}")
+        return AuditResult(mechanism=name, eps=eps, delta=0.0, max_slack=math.inf, witness=witness,
+                           outcome="inconclusive", certified_slack=None, evaluations=0, dps=dps, mode="pure",
+                           notes=tuple(notes))
+    witness["log_p_mp"] = mpmath.nstr(lp, 20)
+    witness["log_p_prime_mp"] = mpmath.nstr(lq, 20)
+    confirmed = (lq == -mpmath.inf and lp > -mpmath.inf and not mpmath.isnan(lp)) or (
+        lp == mpmath.inf and mpmath.isfinite(lq))
+    if confirmed:
+        witness["support_mismatch"] = ("P_x has positive density at y, P_x' has density 0 there: the privacy loss "
+                                       "is +inf (an output set of positive probability under x and zero under x')")
+        return AuditResult(mechanism=name, eps=eps, delta=0.0, max_slack=math.inf, witness=witness, outcome="violated",
+                           certified_slack="+inf", evaluations=0, dps=dps, mode="pure",
+                           notes=("support mismatch: infinite privacy loss",))
+    notes.append(f"float says p_x(y) > 0 = p_x'(y) at y={y:.6g} (ln p_x = {lp_f!r}, ln p_x' = {lq_f!r}) but mpmath gives "
+                 f"ln p_x = {mpmath.nstr(lp, 17)}, ln p_x' = {mpmath.nstr(lq, 17)}: log_density and log_density_mp "
+                 "disagree")
+    return AuditResult(mechanism=name, eps=eps, delta=0.0, max_slack=math.inf, witness=witness, outcome="inconclusive",
+                       certified_slack=None, evaluations=0, dps=dps, mode="pure", notes=tuple(notes))
 
 
 def _magnitude(mechanism: Any, a: Any, b: Any, y: float) -> float:

@@ -33,6 +33,7 @@ calibration and optimal denoising", ICML 2018, Thm. 8:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
@@ -47,12 +48,13 @@ from verify.reference.distributions import reference_for
 
 from ._search import local_max
 from .approx import bad_set, hockey_stick_mp, interval_mass
+from .hockey_stick import Enclosure, ball_law, hockey_stick_enclosure, not_certified
 from .loss import cert_threshold, check_has_density
 from .neighbourhoods import EuclideanNeighbourhood, HammingNeighbourhood
 from .result import AuditResult
 
 __all__ = ["AdditiveNoiseMechanism", "LocationScaleLaw", "location_scale_law", "pair_hockey_stick",
-           "pair_hockey_stick_mp", "audit_density_mechanism_approx", "PrivacyCurve", "privacy_curve",
+           "pair_hockey_stick_mp", "pair_hockey_stick_enclosure", "audit_density_mechanism_approx", "PrivacyCurve", "privacy_curve",
            "gaussian_delta_balle_wang"]
 
 FloatArray = NDArray[np.float64]
@@ -101,12 +103,18 @@ class AdditiveNoiseMechanism:
         return np.asarray(self.noise.logpdf(z), dtype=float) - math.log(self.scale)
 
     def log_density_mp(self, x: Any, y: Any, dps: int) -> Any:
+        """ln p_x(y) in mpmath; for m > 1 outputs y is the whole output vector and the log-density of the
+        product law is the sum over the coordinates (ValueError when y's length is not m)."""
         xa = np.asarray([x]) if np.ndim(x) == 0 else np.asarray(x)[None, ...]
-        a = float(self._f(xa).reshape(-1)[0])
+        fa = self._f(xa).reshape(-1)
+        ys = list(y) if np.ndim(y) else [y]
+        if len(ys) != fa.size:
+            raise ValueError(f"y must have one value per output (m = {fa.size}); got {len(ys)} value(s)")
         ref = reference_for(self.noise)
         with mpmath.workdps(dps):
             s = mpmath.mpf(self.scale)
-            return ref.logpdf((mpmath.mpf(y) - mpmath.mpf(a)) / s) - mpmath.log(s)
+            return mpmath.fsum(ref.logpdf((mpmath.mpf(float(yi)) - mpmath.mpf(float(ai))) / s) - mpmath.log(s)
+                               for yi, ai in zip(ys, fa))
 
     def release(self, x: Any, rng: Any) -> FloatArray:
         gen = check_rng(rng)
@@ -121,30 +129,70 @@ class LocationScaleLaw:
     noise: Any
     a: float
     s: float
+    #: the m output locations f(x) (the law is the product of a_i + s Z_i, i = 1..m); (a,) for m = 1
+    a_vec: tuple[float, ...] = ()
 
     @property
     def discrete(self) -> bool:
         return isinstance(self.noise, DiscreteDistribution)
 
+    @property
+    def m(self) -> int:
+        return max(1, len(self.a_vec))
+
 
 def location_scale_law(mech: Any, x: Any) -> LocationScaleLaw:
     """The law of M(x) as a + s Z: a = f(x) and s = B(x)/eta for a smooth-sensitivity mechanism
-    (004 Lemma 3.3 proof), s = ``scale`` for an :class:`AdditiveNoiseMechanism`.  TypeError for a
-    mechanism without that structure (only its density is known) or with m > 1 outputs."""
+    (004 Lemma 3.3 proof), s = ``scale`` for an :class:`AdditiveNoiseMechanism`; for m > 1 outputs the
+    product of a_i + s Z_i (all m locations in ``a_vec``, never the first alone).  TypeError for a
+    mechanism without that structure (only its density is known)."""
     inner = getattr(mech, "_mech", mech)  # the black-box auditor's claimed-eps wrapper
     noise, f = getattr(inner, "noise", None), getattr(inner, "f", None)
     if noise is None or f is None:
         raise TypeError(f"the (eps, delta) audit needs a location-scale mechanism f(x) + s(x) Z (noise, f and "
-                        f"B/eta or scale); {type(inner).__name__} exposes only a density")
-    if getattr(inner, "m", 1) != 1:
-        raise TypeError(f"the (eps, delta) audit supports one output (m = 1); got m={inner.m}")
+                        f"B/eta or scale); {type(inner).__name__} exposes only a density, known pointwise, so no "
+                        "certified enclosure of delta(eps) exists for it")
     xa = np.asarray([x], dtype=float) if np.ndim(x) == 0 else np.asarray(x, dtype=float)[None, ...]
-    a = float(np.asarray(f(xa), dtype=float).reshape(-1)[0])
+    fa = np.asarray(f(xa), dtype=float).reshape(-1)
+    m = int(getattr(inner, "m", 1) or 1)
+    if fa.size != m and m != 1:
+        raise TypeError(f"f(x) has {fa.size} values for m = {m} outputs")
+    if fa.size == 0 or not np.all(np.isfinite(fa)):
+        raise ValueError(f"f(x) must be finite; got f(x)={fa.tolist()} at x={x!r}")
     if hasattr(inner, "B") and hasattr(inner, "eta"):
-        s = float(np.asarray(inner.B(xa), dtype=float).reshape(-1)[0]) / float(inner.eta)
+        sv = np.asarray(inner.B(xa), dtype=float).reshape(-1)
+        if sv.size != 1:
+            raise TypeError(f"B(x) must be one number per input; got {sv.size}")
+        s = float(sv[0]) / float(inner.eta)
     else:
         s = float(getattr(inner, "scale", 1.0))
-    return LocationScaleLaw(noise, a, s)
+    return LocationScaleLaw(noise, float(fa[0]), s, tuple(float(v) for v in fa))
+
+
+def _joint_to_scalar(P: LocationScaleLaw, Q: LocationScaleLaw) -> tuple[LocationScaleLaw, LocationScaleLaw, Any]:
+    """m > 1 outputs, product laws: the Gaussian product N(a, s^2 I) vs N(a', s^2 I) is, by rotation
+    invariance, the one-output pair N(||a - a'||, s^2) vs N(0, s^2) (its privacy loss is the sum of the
+    coordinates' losses, a function of the projection on a - a' only; Balle & Wang 2018, Thm. 8 with
+    Delta = ||a - a'||).  Returns the scalar pair and the exact norm as an arb ball (the float shift of the
+    scalar pair is its nearest binary64).  TypeError for any other family, or unequal scales: a joint
+    audit of those is not implemented, and truncating to one output would audit a different mechanism."""
+    from smoothsens_core.distributions import Gaussian
+
+    if len(P.a_vec) != len(Q.a_vec):
+        raise TypeError(f"the two laws have {len(P.a_vec)} and {len(Q.a_vec)} outputs")
+    if type(P.noise) is not Gaussian or type(Q.noise) is not Gaussian or P.s != Q.s:
+        raise TypeError(f"the (eps, delta) audit of m = {P.m} outputs is joint: implemented for Gaussian noise with "
+                        f"one scale at both inputs (rotation invariance); got {type(P.noise).__name__} with scales "
+                        f"{P.s:g}, {Q.s:g}: refused, not truncated to one output")
+    from flint import arb, ctx
+    old = ctx.prec
+    ctx.prec = 256
+    try:
+        norm = sum(((arb(u) - arb(v)) ** 2 for u, v in zip(P.a_vec, Q.a_vec)), arb(0)).sqrt()
+        shift = float(norm.mid())
+    finally:
+        ctx.prec = old
+    return LocationScaleLaw(P.noise, shift, P.s, (shift,)), LocationScaleLaw(Q.noise, 0.0, Q.s, (0.0,)), norm
 
 
 def _upper_tail_point(noise: Any, tail: float) -> float:
@@ -198,10 +246,20 @@ def _law_bad_set(P: LocationScaleLaw, Q: LocationScaleLaw, t: float) -> list[tup
     return bad_set(P.noise, P.a, P.s, Q.a, Q.s, t)
 
 
+def _pair_laws(mech: Any, x: Any, xp: Any) -> tuple[LocationScaleLaw, LocationScaleLaw]:
+    """The two output laws of a pair, reduced to one output when m > 1 (:func:`_joint_to_scalar`)."""
+    P, Q = location_scale_law(mech, x), location_scale_law(mech, xp)
+    if P.m > 1 or Q.m > 1:
+        P, Q, _ = _joint_to_scalar(P, Q)
+    return P, Q
+
+
 def pair_hockey_stick(mech: Any, x: Any, xp: Any, t: float) -> tuple[float, float, list[tuple[float, float]]]:
     """(delta_hs, bad_mass, S) in float for the pair (x, x') at threshold t = eps d:
-    delta_hs = P_x(S) - e^t P_x'(S) over S = {L > t} (module docstring), bad_mass = P_x(S)."""
-    P, Q = location_scale_law(mech, x), location_scale_law(mech, xp)
+    delta_hs = P_x(S) - e^t P_x'(S) over S = {L > t} (module docstring), bad_mass = P_x(S).  The binary64
+    fast path: it proposes the worst pairs and the excess set; :func:`pair_hockey_stick_enclosure`
+    decides.  For m > 1 outputs S lives on the line through f(x) - f(x') (:func:`_joint_to_scalar`)."""
+    P, Q = _pair_laws(mech, x, xp)
     ivs = _law_bad_set(P, Q, t)
     if not ivs:
         return 0.0, 0.0, []
@@ -216,10 +274,76 @@ def pair_hockey_stick_mp(mech: Any, x: Any, xp: Any, t: Any, intervals: Iterable
                          dps: int = 50) -> Any:
     """P_x(S) - e^t P_x'(S) in mpmath over the explicit S = union of ``intervals`` (binary64 end points),
     with the noise's independent reference: a lower bound on the hockey-stick divergence."""
-    P, Q = location_scale_law(mech, x), location_scale_law(mech, xp)
+    P, Q = _pair_laws(mech, x, xp)
     if P.noise is not Q.noise and repr(P.noise) != repr(Q.noise):
         raise TypeError("the two output laws must share the noise")
     return hockey_stick_mp(P.noise, P.a, P.s, Q.a, Q.s, t, list(intervals), dps)
+
+
+def _t_ball(eps: float, metric: str, x: Any, xp: Any) -> Any:
+    """t = eps * dist(x, x') as an arb ball from the binary64 inputs (no rounding of the product)."""
+    from flint import arb
+    a = np.atleast_1d(np.asarray(x, dtype=float))
+    b = np.atleast_1d(np.asarray(xp, dtype=float))
+    if metric == "euclidean":
+        d = sum(((arb(float(u)) - arb(float(v))) ** 2 for u, v in zip(a, b)), arb(0)).sqrt()
+    else:
+        d = arb(int(np.sum(a != b)))
+    return arb(float(eps)) * d
+
+
+def pair_hockey_stick_enclosure(mech: Any, x: Any, xp: Any, eps: float, metric: str) -> Enclosure:
+    """The certified enclosure [lower, upper] of delta_hs(x, x') = H_{e^(eps d)}(P_x || P_x')
+    (:func:`verify.audit.exact.hockey_stick.hockey_stick_enclosure`) of a location-scale mechanism at one
+    pair, t = eps * dist in ball arithmetic.  Not certified (``certified`` False, upper = inf, and why)
+    for a law without a ball form (discrete laws, a family without one, a density known only pointwise);
+    then ``lower`` is the mpmath value over the float excess set (a lower bound: any set S gives one).
+    For m > 1 Gaussian outputs the exact norm ||f(x) - f(x')|| is bracketed by its two neighbouring
+    binary64 numbers (delta_hs increases with the shift): lower end at the smaller, upper at the larger."""
+    from flint import ctx
+    try:
+        P, Q = location_scale_law(mech, x), location_scale_law(mech, xp)
+        norm = None
+        if P.m > 1 or Q.m > 1:
+            P, Q, norm = _joint_to_scalar(P, Q)
+        if P.discrete or Q.discrete:
+            raise TypeError(f"{type(P.noise).__name__} is a law on the integers: no ball form")
+        old = ctx.prec
+        ctx.prec = 256
+        try:
+            t = _t_ball(eps, metric, x, xp)
+        finally:
+            ctx.prec = old
+        try:
+            cands = [v for iv in _law_bad_set(P, Q, float(t.mid())) for v in iv if math.isfinite(v)]
+        except (ValueError, ArithmeticError):
+            cands = []
+        if norm is None:
+            return hockey_stick_enclosure(ball_law(P.noise, P.a, P.s), ball_law(Q.noise, Q.a, Q.s), t,
+                                          candidates=cands)
+        lo_shift = math.nextafter(float(norm.lower()), -math.inf)
+        hi_shift = math.nextafter(float(norm.upper()), math.inf)
+        e_lo = hockey_stick_enclosure(ball_law(P.noise, max(lo_shift, 0.0), P.s), ball_law(Q.noise, 0.0, Q.s), t,
+                                      candidates=cands)
+        e_hi = hockey_stick_enclosure(ball_law(P.noise, hi_shift, P.s), ball_law(Q.noise, 0.0, Q.s), t,
+                                      candidates=cands)
+        return dataclasses.replace(e_hi, lower=e_lo.lower, lower_str=e_lo.lower_str, excess=e_lo.excess,
+                                   notes=e_hi.notes + (f"m = {len(location_scale_law(mech, x).a_vec)} Gaussian "
+                                                       "outputs audited jointly (rotation to the line through "
+                                                       "f(x) - f(x'))",))
+    except TypeError as exc:
+        reason = str(exc)
+    lower, lower_str = 0.0, ""
+    try:
+        hs, _, ivs = pair_hockey_stick(mech, x, xp, eps * _dist(metric, x, xp))
+        if ivs:
+            with mpmath.workdps(50):
+                v = pair_hockey_stick_mp(mech, x, xp, mpmath.mpf(eps) * _dist_mp(metric, x, xp), ivs, 50)
+                lower_str = mpmath.nstr(v, 20)
+                lower = max(0.0, float(v) * (1 - 1e-15) - 1e-300)
+    except (TypeError, ValueError):
+        pass
+    return not_certified(reason, lower, lower_str)
 
 
 def _dist(metric: str, x: Any, xp: Any) -> float:
@@ -263,17 +387,20 @@ def audit_density_mechanism_approx(mechanism: Any, neighbourhood: EuclideanNeigh
     name = str(getattr(mechanism, "name", "") or type(mechanism).__name__)
     notes: list[str] = []
     try:
-        location_scale_law(mechanism, _scalar(x[0]))
+        _pair_laws(mechanism, _scalar(x[0]), _scalar(xp[0]))
+        _check_declared_law(mechanism, _scalar(x[0]))
     except TypeError as exc:
         return _not_audited(name, eps, delta, dps, exc)
-    cache: dict[tuple[float, float, float, float, float], tuple[float, float]] = {}
+    except _Disagreement as exc:
+        return _not_audited(name, eps, delta, dps, exc)
+    cache: dict[tuple[Any, ...], tuple[float, float]] = {}
 
     def value(a: Any, b: Any) -> tuple[float, float]:
         dd = _dist(metric, a, b)
         if dd == 0:
             return -math.inf, 0.0
         P, Q = location_scale_law(mechanism, _scalar(a)), location_scale_law(mechanism, _scalar(b))
-        key = (P.a, P.s, Q.a, Q.s, dd)
+        key = (P.a_vec, P.s, Q.a_vec, Q.s, dd)
         if key not in cache:
             hs, bad, _ = pair_hockey_stick(mechanism, _scalar(a), _scalar(b), eps * dd)
             cache[key] = (hs, bad)
@@ -306,37 +433,79 @@ def audit_density_mechanism_approx(mechanism: Any, neighbourhood: EuclideanNeigh
     witness: dict[str, Any] = {"x": [float(t) for t in np.atleast_1d(a_best)],
                                "x_prime": [float(t) for t in np.atleast_1d(b_best)], "dist": dd_best,
                                "delta_hs": hs_best, "bad_mass": bad_best, "claimed_delta": delta}
-    certified, cert, settled = False, None, False
+    # The decision: the certified enclosure [lower, upper] of delta_hs at the best pairs the float search
+    # found (the float values only rank the pairs).  FAIL iff a lower end > delta; PASS iff the upper end
+    # at every re-evaluated pair is <= delta; INCONCLUSIVE otherwise (module docstring).
+    outcome, cert = "pass", None
     for k, (fx, a_i, b_i) in enumerate(cands[:3]):
         if fx - delta <= -1e-12 and k > 0:
             break
         xa, xb = _scalar(a_i), _scalar(b_i)
-        dd = _dist(metric, a_i, b_i)
-        _, _, ivs = pair_hockey_stick(mechanism, xa, xb, eps * dd)
-        try:
-            with mpmath.workdps(dps):
-                dm = _dist_mp(metric, a_i, b_i)
-                v = pair_hockey_stick_mp(mechanism, xa, xb, mpmath.mpf(eps) * dm, ivs, dps) if ivs else mpmath.mpf(0)
-                sl = v - mpmath.mpf(delta)
-        except TypeError as exc:
-            notes.append(f"cannot certify: {exc}")
-            break
-        settled = settled or k == 0
+        enc = pair_hockey_stick_enclosure(mechanism, xa, xb, eps, metric)
         if k == 0:
-            witness["delta_hs_mp"] = mpmath.nstr(v, 20)
-        if sl > cert_threshold(dps, 1):
-            certified, cert = True, mpmath.nstr(sl, 20)
+            witness["delta_hs_enclosure"] = [enc.lower_str or repr(enc.lower), enc.upper_str or repr(enc.upper)]
+            witness["delta_hs_mp"] = enc.lower_str or repr(enc.lower)
+            witness["enclosure_certified"] = enc.certified
+        verdict = enc.decide(delta, float(cert_threshold(dps, 1)))
+        if verdict == "violated":
+            with mpmath.workdps(dps):
+                cert = mpmath.nstr(mpmath.mpf(enc.lower_str or enc.lower) - mpmath.mpf(delta), 20)
+            outcome = "violated"
             witness = {"x": [float(t) for t in np.atleast_1d(a_i)], "x_prime": [float(t) for t in np.atleast_1d(b_i)],
-                       "dist_mp": mpmath.nstr(dm, 20), "delta_hs": fx, "delta_hs_mp": mpmath.nstr(v, 20),
-                       "claimed_delta": delta, "S": [[lo, hi] for lo, hi in ivs]}
+                       "dist": _dist(metric, a_i, b_i), "delta_hs": fx,
+                       "delta_hs_enclosure": [enc.lower_str or repr(enc.lower), enc.upper_str or repr(enc.upper)],
+                       "delta_hs_mp": enc.lower_str or repr(enc.lower), "enclosure_certified": enc.certified,
+                       "claimed_delta": delta, "S": [[lo, hi] for lo, hi in enc.excess]}
+            if not enc.certified:
+                notes.append(f"lower end from mpmath at {dps} digits over an explicit set S ({enc.reason})")
             break
-        if fx - delta > 1e-12:
-            notes.append(f"float excess {fx - delta:.3g} not confirmed in mpmath")
-    found = witness.get("delta_hs_mp", f"{hs_best:.6g}")
-    notes.insert(0, f"delta_hs found = {found} vs claimed delta = {delta:g} at eps = {eps:g}")
+        if verdict == "inconclusive":
+            outcome = "inconclusive"
+            why = (f"delta_hs in [{enc.lower:.6g}, {enc.upper:.6g}] at x={_fmt_point(a_i)}, x'={_fmt_point(b_i)}: "
+                   + (f"not certified ({enc.reason})" if not enc.certified else
+                      f"the certified upper end exceeds the claimed delta = {delta:g}, the lower end does not "
+                      "exceed it by more than the parameters' rounding"))
+            notes.append(why)
+    found = witness.get("delta_hs_enclosure")
+    shown = f"[{found[0]}, {found[1]}]" if found else f"{hs_best:.6g}"
+    notes.insert(0, f"delta_hs found = {shown} vs claimed delta = {delta:g} at eps = {eps:g}")
     return AuditResult(mechanism=name, eps=eps, delta=delta, max_slack=float(best - delta), witness=witness,
-                       outcome=AuditResult.decide(certified, float(best - delta), settled),
-                       certified_slack=cert, evaluations=evals, dps=dps, mode="approx", notes=tuple(notes))
+                       outcome=outcome, certified_slack=cert, evaluations=evals, dps=dps, mode="approx",
+                       notes=tuple(notes))
+
+
+class _Disagreement(Exception):
+    """The mechanism's own log_density differs from the law it declares (noise, f, scale)."""
+
+
+def _fmt_point(v: Any) -> str:
+    a = np.atleast_1d(np.asarray(v, dtype=float))
+    return f"{a[0]:.6g}" if a.size == 1 else "[" + ", ".join(f"{t:.4g}" for t in a) + "]"
+
+
+def _check_declared_law(mechanism: Any, x: Any) -> None:
+    """The audit judges the declared law a + s Z (noise, f, B/eta or scale); a mechanism whose own
+    ``log_density`` is a different function would be audited as something it is not.  Compare at 9 outputs
+    around f(x) (one output: m = 1 only; the core's own classes are built from the same law) and raise
+    _Disagreement naming both numbers beyond 1e-9 (1 + |value|)."""
+    inner = getattr(mechanism, "_mech", mechanism)
+    if isinstance(inner, AdditiveNoiseMechanism) or type(inner).__name__ == "SmoothSensitivityMechanism":
+        return
+    P = location_scale_law(mechanism, x)
+    if P.m != 1 or P.discrete:
+        return
+    ys = P.a + P.s * np.array([-8.0, -3.0, -1.0, -0.3, 0.0, 0.4, 1.2, 3.5, 9.0])
+    with np.errstate(all="ignore"):
+        own = np.asarray(inner.log_density(x, ys), dtype=float).reshape(-1)
+        law = np.asarray(P.noise.logpdf((ys - P.a) / P.s), dtype=float) - math.log(P.s)
+    if own.shape != law.shape:
+        raise _Disagreement(f"log_density(x, y) returned {own.size} values for {ys.size} outputs y")
+    bad = ~(np.abs(own - law) <= 1e-9 * (1 + np.abs(law)))
+    if np.any(bad):
+        i = int(np.argmax(bad))
+        raise _Disagreement(f"the mechanism's log_density({x!r}, {ys[i]:.6g}) = {own[i]!r} differs from its declared "
+                            f"law f(x) + s Z ({type(P.noise).__name__}, s = {P.s:g}): {law[i]!r}; the audit "
+                            "would judge a different mechanism")
 
 
 def _not_audited(name: str, eps: float, delta: float, dps: int, exc: Exception) -> AuditResult:

@@ -88,15 +88,34 @@ class AuditResult(OutcomePredicates):
             raise ValueError(f"mode must be 'pure' or 'approx'; got mode={self.mode!r}")
 
     @staticmethod
-    def decide(certified: bool, max_slack: float, settled_in_mpmath: bool, magnitude: float = 0.0) -> str:
+    def decide(certified: bool, max_slack: float, settled_in_mpmath: bool, magnitude: float = 0.0,
+               disagreement: bool = False) -> str:
         """The outcome of a search: "violated" if certified; "inconclusive" if the float slack exceeds
         :func:`excess_threshold` (``magnitude``: |ln p_x(y)| + |ln p_x'(y)| at the candidate) and the
-        candidate at ``max_slack`` was not re-evaluated in mpmath (``settled_in_mpmath`` False);
-        "pass" otherwise (module docstring)."""
+        candidate at ``max_slack`` was not re-evaluated in mpmath (``settled_in_mpmath`` False), or was
+        re-evaluated but the mpmath value disagrees with the float one beyond the float's rounding
+        (``disagreement``: the two log-densities are not the same function, so the mpmath "no excess"
+        settles nothing); "pass" otherwise (module docstring)."""
         if certified:
             return "violated"
         excess = max_slack > excess_threshold(magnitude)
-        return "inconclusive" if excess and not settled_in_mpmath else "pass"
+        return "inconclusive" if excess and (disagreement or not settled_in_mpmath) else "pass"
+
+    @staticmethod
+    def disagree(float_value: float, mp_value: Any, magnitude: float = 0.0) -> bool:
+        """True when a float value and its mpmath re-evaluation differ by more than the float's rounding:
+        |float - mp| > :func:`excess_threshold` (``magnitude``) + 1e-9 |mp| (both infinite of one sign
+        agree; NaN never agrees)."""
+        fv = float(float_value)
+        try:
+            mv = float(mp_value)
+        except (TypeError, ValueError, OverflowError):
+            return True
+        if math.isnan(fv) or math.isnan(mv):
+            return True
+        if math.isinf(fv) or math.isinf(mv):
+            return fv != mv
+        return abs(fv - mv) > excess_threshold(magnitude) + 1e-9 * abs(mv)
 
     @property
     def certified(self) -> bool:
@@ -125,19 +144,34 @@ class AuditResult(OutcomePredicates):
     def summary(self) -> str:
         kind = "sup delta_hs - delta" if self.mode == "approx" else "sup(loss - eps*d)"
         if self.outcome == "violated":
-            what = "delta_hs - delta" if self.mode == "approx" else "loss - eps*d"
-            return (f"certified violation: {what} = {self.certified_slack} (mpmath {self.dps} digits) "
+            if self.mode == "approx":
+                how = ("certified lower end of delta_hs, ball arithmetic" if self.witness.get("enclosure_certified")
+                       else f"lower end of delta_hs from mpmath {self.dps} digits over an explicit set")
+                return (f"certified violation: delta_hs - delta = {self.certified_slack} ({how}) "
+                        f"at {_short(self.witness)}")
+            return (f"certified violation: loss - eps*d = {self.certified_slack} (mpmath {self.dps} digits) "
                     f"at {_short(self.witness)}")
         if self.outcome == "inconclusive":
             return (f"INCONCLUSIVE: {kind} found in float = {self.max_slack:.3g} in {self.evaluations} "
                     f"evaluations, NOT certified ({'; '.join(self.notes) or 'mpmath slack <= 0'}); "
                     "neither a pass nor a violation")
         out = f"no violation in {self.evaluations} evaluations; {kind} found = {self.max_slack:.3g}"
-        if self.mode == "approx" and "delta_hs" in self.witness:
+        if self.mode == "approx" and "delta_hs_enclosure" in self.witness:
+            lo, hi = self.witness["delta_hs_enclosure"]
+            out += (f" (delta_hs in [{_num(lo)}, {_num(hi)}], certified upper end <= claimed delta = {self.delta:g} "
+                    f"at eps = {self.eps:g})")
+        elif self.mode == "approx" and "delta_hs" in self.witness:
             hs = self.witness.get("delta_hs_mp", self.witness["delta_hs"])
-            hs = f"{hs:.6g}" if isinstance(hs, float) else str(hs)[:12]
-            out += f" (delta_hs = {hs} vs claimed delta = {self.delta:g} at eps = {self.eps:g})"
+            out += f" (delta_hs = {_num(hs)} vs claimed delta = {self.delta:g} at eps = {self.eps:g})"
         return out
+
+
+def _num(v: Any) -> str:
+    """A number (float or decimal string) to 6 significant digits, exponent kept."""
+    try:
+        return f"{float(v):.6g}"
+    except (TypeError, ValueError):
+        return str(v)
 
 
 def _short(w: Mapping[str, Any]) -> str:
