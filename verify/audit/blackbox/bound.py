@@ -52,6 +52,7 @@ infinity or a value <= 0 at a point of the domain is reported with the input.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from dataclasses import dataclass, field
@@ -140,6 +141,9 @@ class BoundAuditReport:
     rtol: float = 1e-9
     dps: int = 50
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: Why the audit could not decide (points where a condition was not checked, float excesses that
+    #: could not be certified); non-empty makes the verdict INCONCLUSIVE unless a fault was certified.
+    inconclusive_reasons: tuple[str, ...] = ()
 
     @property
     def below_optimal(self) -> bool:
@@ -150,8 +154,30 @@ class BoundAuditReport:
         return bool(c.get("below_fraction", 0.0) > 0.0 and c.get("below_proves_invalid", False))
 
     @property
+    def faulty(self) -> bool:
+        """A certified fault: a violation certified in mpmath, B failing, or B < B* where that proves
+        B invalid (004 Lemma 3.2 / C.1)."""
+        return bool(self.violations) or self.n_failed > 0 or self.unisolated > 0 or self.below_optimal
+
+    @property
+    def inconclusive(self) -> bool:
+        """No certified fault, but a condition was not checked everywhere or an excess found in float
+        could not be certified (``inconclusive_reasons``): neither a pass nor a fault."""
+        return not self.faulty and bool(self.inconclusive_reasons or self.uncertified)
+
+    @property
+    def verdict(self) -> str:
+        """"FAIL" (certified fault), "INCONCLUSIVE" or "PASS" (both conditions checked at every point
+        searched, no violation found)."""
+        return "FAIL" if self.faulty else ("INCONCLUSIVE" if self.inconclusive else "PASS")
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict != "INCONCLUSIVE"
+
+    @property
     def passed(self) -> bool:
-        return not self.violations and self.n_failed == 0 and self.unisolated == 0 and not self.below_optimal
+        return self.verdict == "PASS"
 
     def summary(self) -> str:
         sw, lat = self.extra.get("sweep"), self.extra.get("lattices")
@@ -192,7 +218,12 @@ class BoundAuditReport:
                 lines.append(f"    x={_fmt_point(fl.x)}: {fl.kind}: {fl.detail}")
         for n in self.notes:
             lines.append(f"  note: {n}")
-        lines.append("  verdict: " + ("PASS (no violation found)" if self.passed else "FAIL"))
+        for reason in self.inconclusive_reasons:
+            lines.append(f"  not decided: {reason}")
+        if self.uncertified and not self.faulty:
+            lines.append(f"  not decided: {len(self.uncertified)} excess(es) found in float could not be certified in mpmath")
+        lines.append("  verdict: " + {"PASS": "PASS (no violation found)", "FAIL": "FAIL",
+                                      "INCONCLUSIVE": "INCONCLUSIVE (not every check could be made; see above)"}[self.verdict])
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
@@ -201,7 +232,8 @@ class BoundAuditReport:
             "domain": [list(self.domain[0]), list(self.domain[1])], "budget": self.budget,
             "seed": self.seed if isinstance(self.seed, int) else str(self.seed),
             "evaluations": self.evaluations, "calls": self.calls, "vectorised": self.vectorised,
-            "passed": self.passed, "violations": [v.to_json() for v in self.violations],
+            "passed": self.passed, "verdict": self.verdict, "inconclusive_reasons": list(self.inconclusive_reasons),
+            "violations": [v.to_json() for v in self.violations],
             "uncertified": [v.to_json() for v in self.uncertified],
             "failures": [f.to_json() for f in self.failures], "n_failed": self.n_failed,
             "unisolated": self.unisolated, "max_log_ratio": dict(self.max_log_ratio),
@@ -311,6 +343,7 @@ class _Search:
         self.c2_s: list[FloatArray] = []
         self.notes: list[str] = []
         self.L_unavailable = 0
+        self.dropped1 = 0  # float excesses of condition (1) that yielded no mpmath witness
 
     # -- evaluation helpers ---------------------------------------------------------------------
     def clip(self, X: FloatArray) -> FloatArray:
@@ -597,6 +630,23 @@ def _certify2(q: BoundQuery, Bf: PointFunction, a: FloatArray, b: FloatArray, rt
                               mpmath.nstr(ratio, 25), certified, ev)
 
 
+def _with_window(q: BoundQuery, window: Any) -> BoundQuery:
+    """``q`` with the generic engine's search window set to half-width ``window`` (expressions only:
+    the built-in queries use closed forms, which have no window)."""
+    from derivations.engine import SmoothSensitivityEngine  # noqa: PLC0415 - SymPy only for expressions
+
+    if isinstance(window, bool) or not isinstance(window, (int, float, np.integer, np.floating)) \
+            or not (math.isfinite(float(window)) and float(window) > 0):
+        raise ValueError(f"window must be a finite number > 0 (the engine's search half-width); got window={window!r}")
+    eng = getattr(q.lipschitz, "__self__", None)
+    if not isinstance(eng, SmoothSensitivityEngine):
+        raise ValueError(f"window applies to a SymPy expression (the generic engine); the query {q.name} "
+                         "uses closed forms without a search window")
+    eng = dataclasses.replace(eng, radius=float(window))
+    return dataclasses.replace(q, lipschitz=eng.lipschitz, smooth_sensitivity=eng.smooth_sensitivity,
+                               params={**dict(q.params), "window": float(window)})
+
+
 # ---------------------------------------------------------------------------------------------
 # public entry point
 # ---------------------------------------------------------------------------------------------
@@ -614,6 +664,7 @@ def audit_smooth_bound(
     dps: int = 50,
     progress: Callable[[str], None] | None = None,
     sweep_spacing: float | None = None,
+    window: float | None = None,
 ) -> BoundAuditReport:
     """Audit a black-box B as a g-smooth upper bound on L_{f,Lambda} (004 Def. 8; module docstring).
 
@@ -632,7 +683,10 @@ def audit_smooth_bound(
     beyond that); ``rng``: a Generator or an int seed (the audit is reproducible from it).
     ``rtol``: relative margin a violation must exceed in mpmath (rounding of a correct float B stays
     below it); ``dps``: mpmath digits of the certification; ``progress``: called with a message at
-    each phase.  Returns a :class:`BoundAuditReport`.
+    each phase.  ``window``: for a SymPy expression, the half-width of the generic engine's search
+    window for L_{f,Lambda} and B* around each point (default: the engine's, 10); a point where
+    L_{f,Lambda} cannot be computed is not checked for condition (1) and makes the audit INCONCLUSIVE.
+    Returns a :class:`BoundAuditReport` (``verdict`` PASS, FAIL or INCONCLUSIVE).
     """
     t0 = time.perf_counter()
     say = progress or (lambda _msg: None)
@@ -646,6 +700,8 @@ def audit_smooth_bound(
     seed = rng if isinstance(rng, (int, np.integer)) else "generator"
     gen = check_rng(rng)
     q = resolve_query(f, growth, Lambda, params)
+    if window is not None:
+        q = _with_window(q, window)
     lo, hi = check_domain(domain if domain is not None else q.default_domain, q.d)
     d = q.d
     span = hi - lo
@@ -695,13 +751,26 @@ def audit_smooth_bound(
         if idx_c.size > q.max_bstar_points:
             idx_c = np.sort(gen.choice(idx_c, q.max_bstar_points, replace=False))
         say(f"computing B* at {idx_c.size} points")
+        from derivations.engine import UncertifiedSensitivityError  # noqa: PLC0415
+
+        bstar_note = None
         try:
             Bstar = np.asarray(q.smooth_sensitivity(X0[idx_c]), dtype=float).reshape(-1)
+            comparison = {}
+        except UncertifiedSensitivityError as exc:
+            # the values are lower bounds of B* at every point (certified or not): B below them still
+            # proves B invalid (004 Lemma 3.2); ratios above 1 are not meaningful where uncertified
+            Bstar = np.asarray(exc.result.value, dtype=float).reshape(-1)
+            k = int(np.sum(exc.result.certified))
+            bstar_note = (f"B* certified at {k} of {Bstar.size} points; elsewhere a lower bound of B* (the "
+                          "comparison can show B < B*, not accuracy)")
             comparison = {}
         except ValueError as exc:
             comparison = {"note": f"B* unavailable: {exc}"}
     if Bstar is not None:
         comparison = _compare(X0, B0, idx_c, Bstar, q, rtol)
+        if bstar_note is not None:
+            comparison["note"] = bstar_note
 
     # 1b. adaptive refinement around the worst ratios B/B* (in radius space for radial queries) ----
     if Bstar is not None and comparison and comparison.get("n"):
@@ -824,6 +893,8 @@ def audit_smooth_bound(
         v = _certify1(q, Bf, X1[i], rmax_chord, rtol, dps, gen)
         if v is not None:
             (certified if v.certified else uncertified).append(v)
+        elif math.isfinite(Bf.one(X1[i])):
+            S.dropped1 += 1  # L > B in float, and no chord partner to certify or refute it
     AB = np.concatenate([A2, P2], axis=1)
     for i in _distinct(AB, np.argsort(-s2all)[:4000], 3, spacing):
         if not s2all[i] > thr:
@@ -835,9 +906,12 @@ def audit_smooth_bound(
     max_lr = {"condition_1": float(np.max(s1all, initial=-np.inf)),
               "condition_2": float(np.max(s2all, initial=-np.inf))}
     notes = list(S.notes)
-    if S.L_unavailable > 1:
-        notes.append(f"L_{{f,Lambda}} was unavailable at {S.L_unavailable} points in all (condition (1) not "
-                     "checked there)")
+    reasons: list[str] = []
+    if S.L_unavailable:
+        reasons.append(f"L_{{f,Lambda}} was unavailable at {S.L_unavailable} points (condition (1) not checked "
+                       "there; for an expression a larger --window / window= may help)")
+    if S.dropped1:
+        reasons.append(f"{S.dropped1} excess(es) of condition (1) found in float had no chord witness to certify")
     if Bf.evaluations > allowance:
         notes.append(f"{Bf.evaluations - allowance} evaluations of B beyond the budget were spent on "
                      "re-evaluating witnesses and isolating failures")
@@ -848,7 +922,7 @@ def audit_smooth_bound(
         violations=tuple(certified), uncertified=tuple(uncertified), failures=tuple(Bf.failures),
         n_failed=Bf.n_failed, unisolated=Bf.unisolated, max_log_ratio=max_lr, comparison=comparison,
         notes=tuple(notes), elapsed=time.perf_counter() - t0, rtol=rtol, dps=dps,
-        extra=extra,
+        extra=extra, inconclusive_reasons=tuple(reasons),
     )
     say("done")
     return report

@@ -109,6 +109,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     g.add_argument("--growth", choices=("exp", "linear"), default="exp", help="g_E (exp, default) or g_L (linear)")
     g.add_argument("--domain", help="box LO:HI of inputs, coordinates comma-separated (e.g. --domain=-5:5 or "
                                     "--domain=-5,-5:5,5); default: around the query's band/centre")
+    g.add_argument("--window", type=float, default=None,
+                   help="--query expr: half-width of the generic engine's search window for L_{f,Lambda} and B* "
+                        "around each point (default 10); points where L cannot be computed make the audit "
+                        "inconclusive (exit 4)")
     add_query_parameters(g)
     s = p.add_argument_group("sampler (--kind sampler)")
     s.add_argument("--distribution", choices=_DISTRIBUTIONS,
@@ -210,7 +214,11 @@ def _run_bound(args: argparse.Namespace, fn: Any, say: Any) -> Any:
         if args.domain is None:
             raise ValueError("--query expr needs --domain LO:HI")
     domain = _split_pair(args.domain, "--domain") if args.domain else None
-    kw = {} if args.budget is None else {"budget": args.budget}
+    kw: dict[str, Any] = {} if args.budget is None else {"budget": args.budget}
+    if args.window is not None:
+        if args.query != "expr":
+            raise ValueError(f"--window applies to --query expr (the generic engine); got --query {args.query}")
+        kw["window"] = args.window
     return audit_smooth_bound(f, fn, growth, args.Lambda, params=params, domain=domain, rng=args.seed,
                               progress=say, **kw)
 
@@ -372,6 +380,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {plot_privacy_curve(report, args.plot)}")
     if report.passed:
         return EXIT_PASS
-    if args.kind in ("mechanism", "floating") and report.inconclusive:
+    if args.kind in ("mechanism", "floating", "bound") and report.inconclusive:
         return EXIT_INCONCLUSIVE
     return EXIT_FAULT
