@@ -57,7 +57,7 @@ def bad_set(noise: Any, a: float, b: float, a2: float, b2: float, t: float,
             n_grid: int = 2001) -> list[tuple[float, float]]:
     """Intervals of y where ln p(y) - ln p'(y) > t, p = (1/b) h((y-a)/b), p' = (1/b2) h((y-a2)/b2), in
     binary64: the fast path that proposes the excess set, never a decision (the decision is the certified
-    enclosure of :func:`verify.audit.exact.hockey_stick.hockey_stick_enclosure`).
+    enclosure of :func:`verify.audit.exact.enclosure.hockey_stick_enclosure`).
 
     Located on a grid y = c + w sinh(v), v in [-60, 60], with the kinks of both densities
     (``noise.kinks()``) inserted and every local maximum of the loss on the grid refined (bounded Brent):
@@ -112,9 +112,12 @@ def bad_set(noise: Any, a: float, b: float, a2: float, b2: float, t: float,
     change = np.nonzero(pos[1:] != pos[:-1])[0]
     roots = []
     for i in change:  # only the few sign changes are refined (vectorised detection)
-        # rtol = 4 machine epsilons is the smallest brentq accepts: the root to full precision.
-        roots.append(optimize.brentq(lambda s: float(g(s)), ys[i], ys[i + 1], xtol=1e-300,
-                                     rtol=4 * np.finfo(float).eps, maxiter=200))
+        # The root of the plain loss - t when it changes sign on the bracket (the band only classifies the
+        # points of a flat region); rtol = 4 machine epsilons is the smallest brentq accepts.
+        plain = lambda s: float(loss(s)) - t  # noqa: E731
+        fa, fb = plain(ys[i]), plain(ys[i + 1])
+        fun = plain if np.isfinite(fa) and np.isfinite(fb) and (fa > 0) != (fb > 0) else (lambda s: float(g(s)))
+        roots.append(optimize.brentq(fun, ys[i], ys[i + 1], xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=200))
     # Intervals where g > 0: between consecutive boundaries, starting inside if pos[0].
     bounds = ([-math.inf] if pos[0] else []) + roots + ([math.inf] if pos[-1] else [])
     intervals = [(bounds[k], bounds[k + 1]) for k in range(0, len(bounds) - 1, 2)]

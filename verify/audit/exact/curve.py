@@ -48,7 +48,14 @@ from verify.reference.distributions import reference_for
 
 from ._search import local_max
 from .approx import bad_set, hockey_stick_mp, interval_mass
-from .hockey_stick import Enclosure, ball_law, hockey_stick_enclosure, not_certified
+from .enclosure import (
+    Enclosure,
+    ball_law,
+    discrete_ball_law,
+    discrete_hockey_stick_enclosure,
+    hockey_stick_enclosure,
+    not_certified,
+)
 from .loss import cert_threshold, check_has_density
 from .neighbourhoods import EuclideanNeighbourhood, HammingNeighbourhood
 from .result import AuditResult
@@ -294,7 +301,7 @@ def _t_ball(eps: float, metric: str, x: Any, xp: Any) -> Any:
 
 def pair_hockey_stick_enclosure(mech: Any, x: Any, xp: Any, eps: float, metric: str) -> Enclosure:
     """The certified enclosure [lower, upper] of delta_hs(x, x') = H_{e^(eps d)}(P_x || P_x')
-    (:func:`verify.audit.exact.hockey_stick.hockey_stick_enclosure`) of a location-scale mechanism at one
+    (:func:`verify.audit.exact.enclosure.hockey_stick_enclosure`) of a location-scale mechanism at one
     pair, t = eps * dist in ball arithmetic.  Not certified (``certified`` False, upper = inf, and why)
     for a law without a ball form (discrete laws, a family without one, a density known only pointwise);
     then ``lower`` is the mpmath value over the float excess set (a lower bound: any set S gives one).
@@ -306,14 +313,16 @@ def pair_hockey_stick_enclosure(mech: Any, x: Any, xp: Any, eps: float, metric: 
         norm = None
         if P.m > 1 or Q.m > 1:
             P, Q, norm = _joint_to_scalar(P, Q)
-        if P.discrete or Q.discrete:
-            raise TypeError(f"{type(P.noise).__name__} is a law on the integers: no ball form")
         old = ctx.prec
         ctx.prec = 256
         try:
             t = _t_ball(eps, metric, x, xp)
         finally:
             ctx.prec = old
+        if P.discrete or Q.discrete:
+            if P.s != 1.0 or Q.s != 1.0:
+                raise TypeError(f"a law on the integers must have scale 1; got {P.s:g}, {Q.s:g}")
+            return discrete_hockey_stick_enclosure(discrete_ball_law(P.noise, P.a), discrete_ball_law(Q.noise, Q.a), t)
         try:
             cands = [v for iv in _law_bad_set(P, Q, float(t.mid())) for v in iv if math.isfinite(v)]
         except (ValueError, ArithmeticError):
@@ -536,6 +545,10 @@ class PrivacyCurve:
     dps: int
     source: str = "exact"
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: the certified enclosure [lower, upper] of delta(claimed eps) at the worst pair (decimal strings), and
+    #: whether it is certified (ball arithmetic); the verdict reads it (pass iff upper <= claimed delta)
+    enclosure_at_claimed: tuple[str, str] | None = None
+    enclosure_certified: bool = False
 
     def to_json(self) -> dict[str, Any]:
         from verify.serialise import jsonable
@@ -545,12 +558,19 @@ class PrivacyCurve:
                          "delta_at_claimed_mp": self.delta_at_claimed_mp,
                          "worst_pair_at_claimed": list(self.worst_pair_at_claimed),
                          "certified_violation": self.certified_violation, "dps": self.dps, "source": self.source,
-                         "notes": list(self.notes)})
+                         "enclosure_at_claimed": list(self.enclosure_at_claimed or ()),
+                         "enclosure_certified": self.enclosure_certified, "notes": list(self.notes)})
 
     def summary(self) -> str:
-        mp = f" (mpmath {self.delta_at_claimed_mp[:12]})" if self.delta_at_claimed_mp else ""
+        if self.enclosure_at_claimed:
+            lo, hi = self.enclosure_at_claimed
+            mp = f" (enclosure [{lo[:12]}, {hi[:12]}]{'' if self.enclosure_certified else ', not certified'})"
+        else:
+            mp = f" (mpmath {self.delta_at_claimed_mp[:12]})" if self.delta_at_claimed_mp else ""
+        within = (self.enclosure_certified and self.enclosure_at_claimed is not None
+                  and float(self.enclosure_at_claimed[1]) <= self.claimed_delta)
         verdict = "certified violation" if self.certified_violation else (
-            "within the claim" if self.delta_at_claimed <= self.claimed_delta else "float excess, not certified")
+            "within the claim (certified upper end)" if within else "INCONCLUSIVE: not certified within the claim")
         return (f"privacy curve over {len(self.eps)} eps values: delta({self.claimed_eps:g}) = "
                 f"{self.delta_at_claimed:.6g}{mp} vs claimed delta = {self.claimed_delta:g}: {verdict}")
 
@@ -583,18 +603,15 @@ def privacy_curve(mech: Any, pairs: Sequence[tuple[Any, Any]], eps_grid: Sequenc
     j0 = int(np.argmax([v[0] for v in vals0]))
     a0, b0 = pair_list[j0]
     notes: list[str] = []
-    mp_str, certified = None, False
-    try:
-        with mpmath.workdps(dps):
-            ivs = vals0[j0][2]
-            v = (pair_hockey_stick_mp(mech, a0, b0, mpmath.mpf(eps0) * _dist_mp(met, a0, b0), ivs, dps)
-                 if ivs else mpmath.mpf(0))
-            mp_str = mpmath.nstr(v, 20)
-            certified = bool(v - mpmath.mpf(delta0) > cert_threshold(dps, 1))
-    except TypeError as exc:
-        notes.append(f"not certified in mpmath: {exc}")
+    enc = pair_hockey_stick_enclosure(mech, a0, b0, eps0, met)
+    mp_str = enc.lower_str or (mpmath.nstr(mpmath.mpf(enc.lower), 20) if enc.lower else None)
+    certified = enc.decide(delta0, float(cert_threshold(dps, 1))) == "violated"
+    if not enc.certified:
+        notes.append(f"delta at the claimed eps not certified: {enc.reason}")
     return PrivacyCurve(tuple(grid), tuple(deltas), tuple(worst), eps0, delta0, max(vals0[j0][0], 0.0), mp_str,
-                        (a0, b0), certified, dps, notes=tuple(notes))
+                        (a0, b0), certified, dps, notes=tuple(notes),
+                        enclosure_at_claimed=(enc.lower_str or repr(enc.lower), enc.upper_str or repr(enc.upper)),
+                        enclosure_certified=enc.certified)
 
 
 def gaussian_delta_balle_wang(eps: Any, sigma: Any, sensitivity: Any = 1, dps: int = 50) -> Any:

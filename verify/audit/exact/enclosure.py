@@ -44,7 +44,7 @@ from typing import Any, Protocol, Sequence
 import numpy as np
 
 __all__ = ["Enclosure", "BallLaw", "ball_law", "hockey_stick_enclosure", "not_certified", "ball_law_available",
-           "FLINT_PREC"]
+           "discrete_ball_law", "discrete_hockey_stick_enclosure", "FLINT_PREC"]
 
 #: Working precision (bits) of the ball arithmetic.
 FLINT_PREC = 256
@@ -346,6 +346,113 @@ def ball_law(noise: Any, a: float, s: float) -> BallLaw:
     if not (math.isfinite(A) and math.isfinite(S) and S > 0):
         raise ValueError(f"the law needs a finite location and a scale > 0; got loc={A!r}, scale={S!r}")
     return _LocationScaleBall(std, A, S)
+
+
+@dataclass(frozen=True)
+class _TwoSidedGeometricBall:
+    """The law A + K on the integers, K two-sided geometric (003 App. A): P(K = j) = (1 - r)/(1 + r) r^|j - loc|,
+    r = e^(-eps/sensitivity); P(K <= loc + j) = r^(-j)/(1 + r) for j < 0 and 1 - r^(j+1)/(1 + r) for j >= 0."""
+
+    eps: float
+    sensitivity: float
+    loc: int
+    A: float
+
+    def _log_r(self) -> Any:
+        arb = _arb()
+        return -arb(self.eps) / arb(self.sensitivity)
+
+    def logpmf(self, k: int) -> Any:
+        arb = _arb()
+        lr = self._log_r()
+        j = int(k) - int(round(self.A)) - self.loc
+        return (-(lr.expm1())).log() - lr.exp().log1p() + abs(arb(j)) * lr
+
+    def cdf(self, k: float) -> Any:
+        """P[A + K <= k] for an integer k (or +-inf)."""
+        arb = _arb()
+        if k == math.inf:
+            return arb(1)
+        if k == -math.inf:
+            return arb(0)
+        lr = self._log_r()
+        j = int(math.floor(k)) - int(round(self.A)) - self.loc
+        r = lr.exp()
+        if j < 0:
+            return (arb(-j) * lr).exp() / (1 + r)
+        return 1 - (arb(j + 1) * lr).exp() / (1 + r)
+
+    def window(self, tail: Any) -> tuple[int, int]:
+        """Integers (lo, hi) with P[A + K < lo] <= tail and P[A + K > hi] <= tail."""
+        u = 1
+        for _ in range(80):
+            c = int(round(self.A)) + self.loc
+            if self.cdf(c - u - 1).upper() <= tail and (1 - self.cdf(c + u)).upper() <= tail:
+                return c - u, c + u
+            u *= 2
+        raise ValueError("cannot bound the support of the two-sided geometric law")
+
+
+def discrete_ball_law(noise: Any, a: float) -> _TwoSidedGeometricBall:
+    """The law a + K (a an integer-valued binary64) of a discrete core noise in ball form; TypeError for a
+    family without one (only the two-sided geometric of 003 App. A has one)."""
+    from smoothsens_core.distributions import TwoSidedGeometric
+
+    if type(noise) is not TwoSidedGeometric:
+        raise TypeError(f"no ball-arithmetic form is registered for the discrete {type(noise).__name__}")
+    if float(a) != round(float(a)):
+        raise TypeError(f"a law on the integers needs an integer location; got f(x) = {a!r}")
+    return _TwoSidedGeometricBall(float(noise.eps), float(noise.sensitivity), int(noise.loc), float(a))
+
+
+_MAX_POINTS = 200_000
+
+
+def discrete_hockey_stick_enclosure(P: _TwoSidedGeometricBall, Q: _TwoSidedGeometricBall, t: Any, *,
+                                    tail_tol: float = 1e-30) -> Enclosure:
+    """[lower, upper] enclosing sum_k (P(k) - e^t Q(k))_+ for two laws on the integers (004 Def. 5 with
+    counting measure): every integer of a window holding all but ``tail_tol`` of P is classified by a
+    ball enclosure of g(k) = ln P(k) - ln Q(k) - t (> 0: in the excess set; <= 0: out; else undecided, with
+    the bound P(k)(1 - e^(-sup g))); the tails outside the window add P(tail) to the upper end."""
+    from flint import ctx
+
+    arb = _arb()
+    old = ctx.prec
+    ctx.prec = FLINT_PREC
+    try:
+        tb = t if isinstance(t, arb) else arb(float(t))
+        et = tb.exp()
+        tail = arb(tail_tol)
+        lo_p, hi_p = P.window(tail)
+        lo_q, hi_q = Q.window(tail)
+        lo, hi = min(lo_p, lo_q), max(hi_p, hi_q)
+        if hi - lo > _MAX_POINTS:
+            return not_certified(f"the discrete window has {hi - lo} points > {_MAX_POINTS}")
+        certain, unc = arb(0), arb(0)
+        runs: list[list[float]] = []
+        n_unc = 0
+        for k in range(lo, hi + 1):
+            lp, lq = P.logpmf(k), Q.logpmf(k)
+            g = lp - lq - tb
+            if g > 0:
+                certain += lp.exp() - et * lq.exp()
+                if runs and runs[-1][1] == k - 0.5:
+                    runs[-1][1] = k + 0.5
+                else:
+                    runs.append([k - 0.5, k + 0.5])
+            elif not g <= 0:
+                n_unc += 1
+                unc += lp.exp().upper() * (1 - (-g.upper()).exp()).upper()
+        tails = P.cdf(lo - 1).upper() + (1 - P.cdf(hi)).upper()
+        upper_ball = certain + unc + tails
+        lower = max(0.0, _round_down(certain))
+        return Enclosure(lower=lower, upper=max(0.0, _round_up(upper_ball)), certified=True,
+                         excess=tuple((a, b) for a, b in runs), uncertain=tuple((0.0, 0.0) for _ in range(n_unc)),
+                         uncertain_bound=_round_up(unc) if n_unc else 0.0, tail_bound=_round_up(tails),
+                         cells=hi - lo + 1, lower_str="0" if lower == 0 else _bstr(certain, False),
+                         upper_str=_bstr(upper_ball, True))
+    finally:
+        ctx.prec = old
 
 
 def _round_down(x: Any) -> float:
