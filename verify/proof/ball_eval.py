@@ -352,20 +352,87 @@ def enclose_decided(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[t
     return best
 
 
+def _factored_derivative(e: sp.Expr, s: sp.Symbol) -> sp.Expr:
+    """d e / d s as a product of factors (sp.factor of the cancelled derivative, an exact identity):
+    the sign of a product of single-sign factors is decided on a box where the expanded sum's
+    enclosure straddles 0."""
+    d = sp.diff(e, s)
+    if d.is_number:
+        return d
+    try:
+        c = sp.cancel(sp.together(d))
+        num, _den = sp.fraction(c)
+        return sp.factor(c) if sp.count_ops(num) < 80 else c
+    except Exception:  # noqa: BLE001 - the plain derivative is as valid
+        return d
+
+
+def _undecided_atom(e: sp.Expr) -> sp.Expr | None:
+    """An |u|, Max, Min or Piecewise of e (the smallest first), or None."""
+    atoms = sorted(e.atoms(sp.Abs, sp.Max, sp.Min, sp.Piecewise), key=lambda t: (sp.count_ops(t), sp.default_sort_key(t)))
+    return atoms[0] if atoms else None
+
+
+def _cases(atom: sp.Expr) -> list[sp.Expr]:
+    """The values the atom may take at a point: |u| in {u, -u}, Max / Min one of their arguments,
+    a Piecewise one of its branches."""
+    if isinstance(atom, sp.Abs):
+        return [atom.args[0], -atom.args[0]]
+    if isinstance(atom, (sp.Max, sp.Min)):
+        return list(atom.args)
+    return [ex for ex, _c in atom.args]
+
+
 def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple[Fraction, Fraction]],
-                cache: dict | None = None) -> arb:
+                cache: dict | None = None, splits: int = 6) -> arb:
     """A ball whose upper end is >= sup of ``expr`` over the box (its lower end means nothing).
 
-    Where the decided form of ``expr`` (:func:`decide`, equal to expr on the box) is smooth and its
-    derivative in a variable, from ``sp.diff`` and enclosed on the box, has a certain sign, expr
-    is monotone in that variable on the box and its sup lies on the face where it is largest: the
-    box shrinks to that face (repeated, since the decided form on a face may decide more).  Then
-    :func:`enclose_decided` on what is left."""
+    1. :func:`decide` (equal to expr on the box).  If an |u|, Max, Min or Piecewise is left
+       undecided, at every point of the box it equals one of its cases (u or -u; an argument; a
+       branch), so sup expr <= max over the cases c of sup over the *whole box* of expr with the
+       atom replaced by c (each case is a function on the box that agrees with expr where it is
+       the active case): recurse on each case, at most ``splits`` levels deep.
+    2. On a smooth decided form: where its derivative in a variable (``sp.diff``, enclosed on the
+       box) has a certain sign, the sup lies on the face where it is largest: the box shrinks to
+       that face (repeated).  Then :func:`enclose_decided` on what is left."""
     cache = cache if cache is not None else {}
     box = list(box)
+    env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
+    dec = decide(expr, env)
+    atom = _undecided_atom(dec) if splits > 0 else None
+    if atom is not None:
+        best: arb | None = None
+        for c in _cases(atom):
+            v = upper_bound(dec.xreplace({atom: c}), symbols, box, cache, splits - 1)
+            if not v.is_finite():
+                return _NAN
+            best = v if best is None else arb.max(best, v)
+        return _NAN if best is None else best
+    key = ("simplified", dec)
+    if key not in cache:
+        cache[key] = _simplified(dec)
+    form = cache[key]
+    if not form.has(*_ROUGH):
+        # a variable in which the form is affine (second derivative identically 0): on each line
+        # in that variable the sup is at an end, so sup over the box = max over its two faces
+        for i, (s, (lo, hi)) in enumerate(zip(symbols, box)):
+            if lo == hi or not form.has(s):
+                continue
+            akey = ("affine", form, s)
+            if akey not in cache:
+                try:
+                    cache[akey] = sp.cancel(sp.together(sp.diff(form, s, 2))) == 0
+                except Exception:  # noqa: BLE001 - not shown affine
+                    cache[akey] = False
+            if cache[akey]:
+                faces = [box[:i] + [(e, e)] + box[i + 1:] for e in (lo, hi)]
+                vals = [upper_bound(form, symbols, f, cache, splits) for f in faces]
+                if not all(v.is_finite() for v in vals):
+                    return _NAN
+                return arb.max(vals[0], vals[1])
     for _ in range(len(box) + 1):
         env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
-        dec = decide(expr, env)
+        dec = decide(dec, env)
         key = ("simplified", dec)
         if key not in cache:
             cache[key] = _simplified(dec)
@@ -376,9 +443,9 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
         for i, (s, (lo, hi)) in enumerate(zip(symbols, box)):
             if lo == hi or not form.has(s):
                 continue
-            dkey = (form, s)
+            dkey = ("factored", form, s)
             if dkey not in cache:
-                cache[dkey] = sp.diff(form, s)
+                cache[dkey] = _factored_derivative(form, s)
             try:
                 g = enclose(cache[dkey], env)
             except TypeError:
@@ -389,4 +456,4 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
                 box[i], moved = (lo, lo), True
         if not moved:
             break
-    return enclose_decided(expr, symbols, box, cache)
+    return enclose_decided(dec, symbols, box, cache)

@@ -153,8 +153,8 @@ def _cond_state(rel: Any, env: Callable[[sp.Expr], ArbFunction], args: Sequence[
     if isinstance(rel, sp.Not):
         s = _cond_state(rel.args[0], env, args)
         return None if s is None else not s
-    if not isinstance(rel, sp.core.relational.Relational):
-        raise TypeError(f"unsupported Piecewise condition {rel!r}")
+    if not isinstance(rel, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
+        return None  # Eq, Ne, ITE, Xor, ...: not decided here, so every branch stays possible (sound)
     d = env(rel.lhs - rel.rhs)(args)
     if not d.is_finite():
         return None
@@ -165,9 +165,7 @@ def _cond_state(rel: Any, env: Callable[[sp.Expr], ArbFunction], args: Sequence[
         return True if hi <= 0 else (False if lo > 0 else None)
     if isinstance(rel, sp.StrictGreaterThan):
         return True if lo > 0 else (False if hi <= 0 else None)
-    if isinstance(rel, sp.GreaterThan):
-        return True if lo >= 0 else (False if hi < 0 else None)
-    raise TypeError(f"unsupported relation {rel!r}")
+    return True if lo >= 0 else (False if hi < 0 else None)
 
 
 def compile_arb(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> ArbFunction:

@@ -72,7 +72,7 @@ class _Independent:
 
     For an :class:`~verify.proof.functions.Objective` the SymPy expression is evaluated directly;
     the compactified half-line variable is mapped back to z (u <= 1: z = Z0 u; u >= 1: z = Z0/(2 - u)),
-    and only a box containing z = inf itself is evaluated as G(w) = F(1/w), w = (2 - u)/Z0, with G the
+    and on u >= 1 (z >= Z0, up to z = inf) F is evaluated as G(w) = F(1/w), w = (2 - u)/Z0, with G the
     objective's exact SymPy rewrite over a common denominator (an identity, no enclosure).  An
     objective without a SymPy expression (a plain arb function) is evaluated by its own plain
     translation (``centred=False, signs=False``): there is nothing else to evaluate."""
@@ -121,14 +121,10 @@ class _Independent:
             if hi > 1:
                 wlo, whi = (2 - hi) / z0, (2 - max(lo, Fraction(1))) / z0
                 b = list(box)
-                if wlo > 0:
-                    b[i] = (1 / whi, 1 / wlo)
-                    ups.append(upper_fraction(upper_bound(self.expr, syms, b, self.cache)))
-                else:
-                    b[i] = (wlo, whi)
-                    tsyms = list(syms)
-                    tsyms[i] = self.obj.w
-                    ups.append(upper_fraction(upper_bound(self._tail(), tsyms, b, self.cache)))
+                b[i] = (wlo, whi)
+                tsyms = list(syms)
+                tsyms[i] = self.obj.w
+                ups.append(upper_fraction(upper_bound(self._tail(), tsyms, b, self.cache)))
             return max(ups)
         except (TypeError, ValueError, ZeroDivisionError):
             return math.inf
@@ -243,7 +239,8 @@ def recheck(proof: dict[str, Any] | ProofResult, objective: Any, *, threshold: F
                 if seen > claimed + slack * max(Fraction(1), abs(claimed)):
                     problems.append(f"box {k}: F at the box's centre >= {float(seen):.17g} > claimed bound "
                                     f"{float(claimed):.17g} (edited bound?)")
-            if len(problems) >= 20:
+            if len(problems) >= 3:  # rejected: the rest is not re-evaluated (each failure costs the budget)
+                problems.append("re-check stopped after 3 problems")
                 break
     return RecheckResult(not problems, problems, len(boxes), prec, time.perf_counter() - t0)
 
