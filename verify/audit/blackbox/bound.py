@@ -630,14 +630,20 @@ def _certify2(q: BoundQuery, Bf: PointFunction, a: FloatArray, b: FloatArray, rt
                               mpmath.nstr(ratio, 25), certified, ev)
 
 
+def _check_window(window: Any) -> float:
+    """``window`` as a float in (0, inf); ValueError naming it otherwise."""
+    if isinstance(window, bool) or not isinstance(window, (int, float, np.integer, np.floating)) \
+            or not (math.isfinite(float(window)) and float(window) > 0):
+        raise ValueError(f"window must be a finite number > 0 (the engine's search half-width); got window={window!r}")
+    return float(window)
+
+
 def _with_window(q: BoundQuery, window: Any) -> BoundQuery:
     """``q`` with the generic engine's search window set to half-width ``window`` (expressions only:
     the built-in queries use closed forms, which have no window)."""
     from derivations.engine import SmoothSensitivityEngine  # noqa: PLC0415 - SymPy only for expressions
 
-    if isinstance(window, bool) or not isinstance(window, (int, float, np.integer, np.floating)) \
-            or not (math.isfinite(float(window)) and float(window) > 0):
-        raise ValueError(f"window must be a finite number > 0 (the engine's search half-width); got window={window!r}")
+    window = _check_window(window)
     eng = getattr(q.lipschitz, "__self__", None)
     if not isinstance(eng, SmoothSensitivityEngine):
         raise ValueError(f"window applies to a SymPy expression (the generic engine); the query {q.name} "
@@ -699,6 +705,8 @@ def audit_smooth_bound(
         sweep_spacing = check_positive("sweep_spacing", sweep_spacing)
     seed = rng if isinstance(rng, (int, np.integer)) else "generator"
     gen = check_rng(rng)
+    if window is not None:
+        window = _check_window(window)
     q = resolve_query(f, growth, Lambda, params)
     if window is not None:
         q = _with_window(q, window)
