@@ -95,14 +95,19 @@ def _log_ell(e: NDArray[np.float64], w: float, Lambda: float) -> NDArray[np.floa
 
 
 def ramp_one_point(d: float, width: float, growth: GrowthFunction) -> float:
-    """B*(x) for Lambda = inf and one point at (signed) distance d from the band, in ``math``: the
-    operations of :func:`ramp_smooth_sensitivity` (and of the fused g_E loop of the one-way
-    threshold) in the same order, so the result equals the bulk one within 1 ulp (``math.exp``
-    against NumPy's ``exp``; the g_L form has no transcendental function and is bit-identical)."""
+    """B*(x) for Lambda = inf and one point at (signed) distance d from the band, in Python floats:
+    the operations of :func:`ramp_smooth_sensitivity` (and of the fused g_E loop of the one-way
+    threshold) in the same order, so the result is bit-identical to the bulk one.
+
+    The one transcendental function, e^(-gamma d+) of g_E, is NumPy's ``exp`` on a one-element
+    contiguous array, the loop the bulk path runs on its chunks: ``math.exp`` (the C library's,
+    correctly rounded in glibc) and NumPy's ``exp`` (its own SIMD kernel on AVX-512 machines) differ
+    by up to 2 ulp on some builds, so the fast path may not use ``math.exp``.  The g_L form has only
+    +, * and /, which IEEE 754 rounds the same way everywhere."""
     dp = d if d > 0.0 else 0.0
     near = 1.0 / (dp + width)
     if growth.kind == "exp":
-        edge = math.exp(dp * -growth.gamma) * (1.0 / width)
+        edge = float(np.exp(np.array([dp * -growth.gamma]))[0]) * (1.0 / width)
     else:
         edge = (1.0 / width) / (1.0 + growth.gamma * dp)
     return near if near >= edge else edge

@@ -113,8 +113,8 @@ def smooth_sensitivity_bounded_range(
 ) -> NDArray[np.float64]:
     """B*(x) (004 Def. 9) of the bounded-range surrogate; 004 App. C.3 for g_E, Lambda = inf, tent.
 
-    One point given as a float with Lambda = inf takes a ``math`` fast path with the operations of
-    the bulk path in the same order (equal within 1 ulp, see ``_ramp.ramp_one_point``)."""
+    One point given as a float with Lambda = inf takes a fast path with the operations of the bulk
+    path in the same order (bit-identical, see ``_ramp.ramp_one_point``)."""
     xv = scalar_real(x)
     if xv is not None and (Lambda is math.inf or Lambda == math.inf) and type(growth) is GrowthFunction:
         lv, rv, tv = scalar_real(l), scalar_real(r), scalar_real(tau)

@@ -80,8 +80,8 @@ def smooth_sensitivity_threshold(
     inside it when Lambda = inf; finite Lambda adds the candidates of the ``_ramp`` module doc.
 
     One point given as a Python/NumPy float (the common per-point call) with Lambda = inf takes a
-    fast path with the operations of the bulk path in the same order, in ``math`` instead of NumPy
-    (equal to the bulk result within 1 ulp: ``math.exp`` and NumPy's ``exp`` may round differently).
+    fast path with the operations of the bulk path in the same order, in Python floats and with
+    NumPy's ``exp`` (bit-identical to the bulk result; ``_ramp.ramp_one_point`` says why not ``math.exp``).
     """
     xv = scalar_real(x)
     if xv is not None and (Lambda is math.inf or Lambda == math.inf) and type(growth) is GrowthFunction:

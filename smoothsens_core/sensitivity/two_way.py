@@ -262,8 +262,8 @@ def smooth_sensitivity_two_way_threshold(
 
     Lambda = inf: B*(p) = max(1/(d+ + tau), 1/(tau g0(d+))), d+ = max(d(p), 0), fused in place per
     chunk.  One point given as a pair of floats (tuple, list or array of shape (2,)/(1, 2)) takes a
-    ``math`` fast path with the same operations (equal to the bulk result within 1 ulp: ``math``
-    and NumPy may round exp/hypot differently)."""
+    fast path with the same operations (bit-identical to the bulk result: the distance uses only
+    correctly rounded operations, and exp is NumPy's, see ``_ramp.ramp_one_point``)."""
     if (Lambda is math.inf or Lambda == math.inf) and type(growth) is GrowthFunction:
         pt = fast_pair(points)
         if pt is not None:
