@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 import time
@@ -97,14 +98,29 @@ class Executor:
     def close(self) -> None:
         """Release the resources (a LocalCluster started here is shut down)."""
 
+    def terminate(self) -> None:
+        """Release the resources at once, after an interruption (Ctrl-C): the work in flight is
+        abandoned and the worker processes started here are ended, never left running.  Default:
+        :meth:`close`."""
+        self.close()
+
     def describe(self) -> str:
         return self.name
 
     def __enter__(self) -> "Executor":
         return self
 
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+    def __exit__(self, exc_type: Any, *exc: Any) -> None:
+        if exc_type is not None and not issubclass(exc_type, Exception):  # KeyboardInterrupt, SystemExit
+            self.terminate()
+        else:
+            self.close()
+
+
+def _ignore_sigint() -> None:
+    """Initializer of the pool workers: Ctrl-C reaches the whole process group, and only the parent
+    handles it (it ends the workers); a worker interrupted itself would print its own traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class SerialExecutor(Executor):
@@ -157,7 +173,8 @@ class LocalPoolExecutor(Executor):
             self.method = "fork"
         else:  # forking a process with other threads (or on macOS, with its system frameworks) is unsafe
             self.method = "forkserver" if "forkserver" in methods else "spawn"
-        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context(self.method))
+        pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context(self.method),
+                                   initializer=_ignore_sigint)
         # start every worker now, before any other thread exists (a forking pool starts them all at the
         # first submit; the others start one per submit that finds no idle worker)
         for fut in [pool.submit(time.sleep, 0.01) for _ in range(self.workers)]:
@@ -251,6 +268,20 @@ class LocalPoolExecutor(Executor):
 
     def close(self) -> None:
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def terminate(self) -> None:
+        """End the worker processes of this pool (SIGTERM, then SIGKILL after 2 s) and drop the pool
+        without waiting for its tasks."""
+        procs = list((getattr(self._pool, "_processes", None) or {}).values())  # noqa: SLF001 - no public accessor
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in procs:
+            proc.join(timeout=2.0)
+            if proc.is_alive():
+                proc.kill()
+                proc.join(timeout=2.0)
+        self._pool.shutdown(wait=False, cancel_futures=True)
 
 
 class DaskExecutor(Executor):

@@ -14,10 +14,12 @@ a planted control that is *not* refuted is a failure of the auditor (reported, a
 from __future__ import annotations
 
 import json
+import os
 import platform
 import re
 import shutil
 import sys
+import tempfile
 import textwrap
 import time
 from dataclasses import dataclass, field
@@ -37,6 +39,7 @@ from verify.claims import (
     Verdict,
     load_registry,
 )
+from verify.bounded_io import read_json_bounded
 from verify.serialise import jsonable
 
 __all__ = [
@@ -313,16 +316,46 @@ class AuditReport:
         return "\n".join(md) + "\n"
 
     def write(self, markdown: Path | None, json_path: Path | None) -> list[Path]:
-        written = []
-        if markdown is not None:
-            markdown.parent.mkdir(parents=True, exist_ok=True)
-            markdown.write_text(self.to_markdown(), encoding="utf-8")
-            written.append(markdown)
+        """Write the Markdown report and the JSON verdicts as one consistent pair.
+
+        Both texts are first written in full to temporary files beside their targets; then the JSON is
+        renamed over ``json_path`` and only after it the Markdown over ``markdown`` (``os.replace``,
+        atomic on one file system).  Guarantee: a reader never sees a partly written file, and never a
+        new report.md beside an old verdicts.json -- an interruption leaves both old, or the new JSON
+        beside the old Markdown (the JSON is the record; the Markdown is rendered from it).  A target
+        that exists and is not a regular file (``/dev/stdout``, a pipe, ``/dev/full``) is written in
+        place, since renaming over a device would replace it; its write errors propagate."""
+        texts: list[tuple[Path, str]] = []
         if json_path is not None:
-            json_path.parent.mkdir(parents=True, exist_ok=True)
-            json_path.write_text(json.dumps(jsonable(self.to_json()), indent=1), encoding="utf-8")
-            written.append(json_path)
-        return written
+            texts.append((Path(json_path), json.dumps(jsonable(self.to_json()), indent=1)))
+        if markdown is not None:
+            texts.append((Path(markdown), self.to_markdown()))
+        staged: list[tuple[str, Path]] = []
+        try:
+            for target, text in texts:
+                if target.exists() and not target.is_file():
+                    with open(target, "w", encoding="utf-8") as fh:
+                        fh.write(text)
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+                staged.append((tmp, target))
+                with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+                    fh.write(text)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            while staged:  # JSON first (it was staged first), then the Markdown
+                tmp, target = staged[0]
+                os.replace(tmp, target)
+                staged.pop(0)
+        finally:
+            for tmp, _target in staged:  # interrupted: remove what was not renamed
+                try:
+                    os.unlink(tmp)
+                except FileNotFoundError:
+                    pass
+        # reported in the order the caller names them: Markdown, then JSON
+        return [p for p in (markdown, json_path) if p is not None]
 
 
 def _coverage_md(seeds: set[str]) -> list[str]:
@@ -429,6 +462,7 @@ def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, p
         elif progress:
             print(f"[{len(results)}/{len(claims)}] {cid}: {res.verdict.value}", file=sys.stderr)
 
+    interrupted = True  # until the map returns: Ctrl-C (or any exception) ends the workers started here
     try:
         if isinstance(ex, SerialExecutor):
             ex.map(lambda c: c.run(ctx), [(c,) for c in claims], label="claim", progress=done)
@@ -440,12 +474,16 @@ def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, p
                        affinity=[getattr(claims[i].check, "__module__", "") for i in order])
             else:
                 ex.map(_run_one_safe, tasks, label="claim", progress=lambda k, res: done(order[k], res))
+        interrupted = False
     finally:
         if bar is not None:
             bar.close()
         backend, n_workers, events = ex.describe(), ex.workers, list(ex.events)
         if own:
-            ex.close()
+            if interrupted:
+                ex.terminate()
+            else:
+                ex.close()
     entries = [AuditEntry(c, results[c.id]) for c in claims]
     report = AuditReport(entries, ctx, n_workers, time.perf_counter() - t0, started, list(OMISSIONS))
     report.backend = backend
@@ -468,11 +506,22 @@ def schedule_order(claims: Sequence[Claim], cost_hint: dict[str, float] | None =
     return sorted(range(len(claims)), key=lambda i: "proof" not in claims[i].tags)
 
 
+#: Largest earlier JSON report read for its timings (bytes): the default audit writes about 2 MB.
+MAX_TIMINGS_BYTES = 64 * 1024 * 1024
+
+
 def previous_timings(path: Path, ctx: CheckContext) -> dict[str, float] | None:
     """Claim id -> seconds of the JSON report ``path`` of an earlier run, if it exists, is readable
-    and ran with the same budget and proof setting as ``ctx`` (other runs time other work); else None."""
+    and ran with the same budget and proof setting as ``ctx`` (other runs time other work); else None.
+
+    Only a regular file of at most :data:`MAX_TIMINGS_BYTES` is read (:mod:`verify.bounded_io`): the
+    path is the one the run will write, and may name a device (``/dev/full``, ``/dev/zero``), a pipe or
+    a huge file; those give no hint, and nothing is read from them."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        p = Path(path)
+        if not p.is_file() or p.stat().st_size > MAX_TIMINGS_BYTES:
+            return None
+        data = read_json_bounded(p, max_bytes=MAX_TIMINGS_BYTES, what="previous report")
         run = data.get("context", {})
         if run.get("budget") != ctx.budget or bool(run.get("prove_all")) != bool(ctx.prove_all):
             return None

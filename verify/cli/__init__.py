@@ -51,8 +51,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except (ValueError, TypeError, KeyError, FileNotFoundError) as exc:
-        # User errors get one clear line, not a traceback.
+    except KeyboardInterrupt:
+        # Ctrl-C: one line and the shell's status for SIGINT (128 + 2), no traceback.  The executors
+        # have ended their worker processes on the way out (verify.parallel.Executor.terminate), and
+        # the reports are written atomically (verify.claims.runner.AuditReport.write): nothing half done
+        # is left behind.
+        print(f"smoothsens {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, TypeError, KeyError, OSError) as exc:
+        # User errors (and a path that cannot be read or written: a missing file, a full disk,
+        # /dev/full) get one clear line, not a traceback.
         msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         print(f"smoothsens {args.command}: error: {msg}", file=sys.stderr)
         return 2

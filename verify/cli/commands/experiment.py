@@ -137,13 +137,10 @@ def run(args: argparse.Namespace) -> int:
             print(msg, file=sys.stderr, flush=True)
 
     t0 = time.perf_counter()
-    executor = get_executor(args.scheduler, args.workers)
-    try:
+    with get_executor(args.scheduler, args.workers) as executor:  # Ctrl-C ends its workers (Executor.__exit__)
         print(f"backend: {executor.describe()}", file=sys.stderr)
         result = run_experiment(args.name, quick=args.quick, progress=progress, executor=executor,
                                 bar=not args.no_progress, **overrides)
-    finally:
-        executor.close()
     for ev in result.events:
         print(f"cluster: {ev}", file=sys.stderr)
     out = Path(args.out)

@@ -13,12 +13,15 @@ coordinates followed by columns f, L, B, with a header).
 from __future__ import annotations
 
 import argparse
+import io
 import math
 import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from verify.bounded_io import DEFAULT_MAX_BYTES, read_text_bounded
 
 __all__ = ["register", "run", "read_points", "write_values", "add_query_parameters"]
 
@@ -60,16 +63,35 @@ def add_query_parameters(p: Any) -> None:
     p.add_argument("--h", type=float, help="KDE bandwidth h > 0 (kde)")
 
 
-def read_points(path: str) -> np.ndarray:
-    """Points from a .npy file or a comma-separated .csv file (an optional non-numeric header line)."""
+#: Largest --input read (bytes): 64 MiB, about two million points of R^1 as CSV.
+MAX_INPUT_BYTES = DEFAULT_MAX_BYTES
+
+
+def read_points(path: str, *, max_bytes: int = MAX_INPUT_BYTES) -> np.ndarray:
+    """Points from a .npy file or a comma-separated .csv file (an optional non-numeric header line).
+
+    The file is read once, at most ``max_bytes`` bytes (:mod:`verify.bounded_io`): a device, a
+    directory or a larger file is rejected with a ``ValueError`` naming --input and the limit, never
+    read without bound."""
     pth = Path(path)
     if not pth.exists():
         raise FileNotFoundError(f"input file not found: {path}")
+    if pth.suffix not in (".npy", ".csv"):
+        raise ValueError(f"--input must end in .csv or .npy; got {path}")
+    if not pth.is_file():
+        raise ValueError(f"--input {path!r} is not a regular file (a device, a directory or a pipe is not read)")
     if pth.suffix == ".npy":
-        arr = np.load(pth, allow_pickle=False)
-    elif pth.suffix == ".csv":
-        with open(pth) as fh:
-            first = fh.readline()
+        with open(pth, "rb") as fh:
+            raw = fh.read(max_bytes + 1)
+        if len(raw) > max_bytes:
+            raise ValueError(f"--input {path!r} holds more than {max_bytes} bytes; at most {max_bytes} are read")
+        try:
+            arr = np.load(io.BytesIO(raw), allow_pickle=False)
+        except (ValueError, EOFError, OSError) as exc:
+            raise ValueError(f"--input {path!r} is not a valid .npy array: {exc}") from None
+    else:
+        text = read_text_bounded(pth, max_bytes=max_bytes, what="--input")
+        first = text.split("\n", 1)[0]
         try:
             [float(v) for v in first.strip().split(",") if v.strip()]
             skip = 0
@@ -79,9 +101,7 @@ def read_points(path: str) -> np.ndarray:
             raise ValueError(f"--input {path} is empty: it must hold one point per row")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # "input contained no data": reported below
-            arr = np.loadtxt(pth, delimiter=",", skiprows=skip, ndmin=2)
-    else:
-        raise ValueError(f"--input must end in .csv or .npy; got {path}")
+            arr = np.loadtxt(io.StringIO(text), delimiter=",", skiprows=skip, ndmin=2)
     arr = np.asarray(arr, dtype=float)
     if arr.ndim == 1:
         arr = arr.reshape(-1, 1)
