@@ -675,7 +675,7 @@ class SmoothSensitivityEngine:
         vals, msgs = np.full(P.shape[0], np.nan), [""] * P.shape[0]
         for i in range(P.shape[0]):  # isolate the points where a guard fires
             try:
-                vals[i] = float(entry(spec, P[i : i + 1], **kw)[0])
+                vals[i] = float(np.asarray(entry(spec, P[i : i + 1], **kw), dtype=float)[0])
             except RootCertificationError as exc:
                 msgs[i] = str(exc)
         return vals, msgs
@@ -847,10 +847,9 @@ class SmoothSensitivityEngine:
         if self.method == "brute":
             lb = np.asarray(brute_smooth_sensitivity(self.spec.f, P, self.growth, self.Lambda,
                                                      **self._brute_kw()).value, dtype=float)
-            reasons = tuple("method='brute' is a search of the definition: a lower bound, not a certified supremum"
-                            for _ in range(n))
+            why = "method='brute' is a search of the definition: a lower bound, not a certified supremum"
             return CertifiedSensitivity(lb, np.full(n, np.nan), lb, np.zeros(n, dtype=bool),
-                                        np.full(n, self.radius), np.full(n, np.inf), reasons)
+                                        np.full(n, self.radius), np.full(n, np.inf), (why,) * n)
         cand, msgs = self._candidates(P, self.radius, self.domain)
         lb = self._search(P, self.radius, self.domain)
         radius = np.full(n, self.radius)
@@ -918,12 +917,14 @@ class SmoothSensitivityEngine:
             sel = res.radius == r
             entry = piecewise_smooth_sensitivity if self.pw_spec is not None else generic_smooth_sensitivity
             spec = self.pw_spec if self.pw_spec is not None else self.spec
-            out.append((sel, entry(spec, P[sel], domain=self.domain, radius=float(r), return_details=True)))
+            g = entry(spec, P[sel], domain=self.domain, radius=float(r), return_details=True)
+            assert isinstance(g, GenericResult)
+            out.append((sel, g))
         z = np.empty_like(P)
         w = np.empty_like(P)
         system = np.empty(P.shape[0], dtype=object)
-        for sel, g in out:
-            z[sel], w[sel], system[sel] = g.z, g.w, g.system
+        for sel, gr in out:
+            z[sel], w[sel], system[sel] = gr.z, gr.w, gr.system
         return GenericResult(res.value, z, w, system.astype(str))
 
 

@@ -38,6 +38,22 @@ FUNCS_2D = {
 RTOL = 1e-9
 
 
+def _bstar(e, points):
+    """B* values of the engine, certified or not (the comparisons below test the values; whether each
+    is certified is tested in tests/derivations/test_engine_soundness.py): never below a lower bound."""
+    return e.smooth_sensitivity_certified(points).value
+
+
+def _bstar_details(e, points):
+    """The candidate procedure's maximisers and strata (GenericResult), with the value of ``_bstar``."""
+    from smoothsens_core.sensitivity.generic import GenericResult
+    from smoothsens_core.sensitivity.generic_piecewise import piecewise_smooth_sensitivity
+
+    res = e.smooth_sensitivity_certified(points)
+    r = piecewise_smooth_sensitivity(e.pw_spec, points, radius=e.radius, domain=e.domain, return_details=True)
+    return GenericResult(res.value, r.z, r.w, r.system)
+
+
 def _growth(kind, gamma):
     return growth_exp(gamma) if kind == "exp" else growth_linear(gamma)
 
@@ -65,8 +81,8 @@ CASES_1D = [
 def test_engine_smooth_sensitivity_equals_brute_force_1d(case, x0):
     e = engine(*case)
     eb = engine(*case, method="brute")
-    got = e.smooth_sensitivity([x0])
-    ref = eb.smooth_sensitivity([x0])
+    got = _bstar(e, [x0])
+    ref = _bstar(eb, [x0])
     np.testing.assert_allclose(got, ref, rtol=RTOL, atol=0)
 
 
@@ -84,8 +100,8 @@ CASES_2D = [(n, k, 1.0, L) for n in FUNCS_2D for k in ("exp", "linear") for L in
 @settings(max_examples=2)
 @given(case=st.sampled_from(CASES_2D), p=st.tuples(st.floats(-1.5, 1.5), st.floats(-1.5, 1.5)))
 def test_engine_smooth_sensitivity_equals_brute_force_2d(case, p):
-    got = engine(*case, radius=4.0).smooth_sensitivity([p])
-    ref = engine(*case, method="brute", radius=4.0).smooth_sensitivity([p])
+    got = _bstar(engine(*case, radius=4.0), [p])
+    ref = _bstar(engine(*case, method="brute", radius=4.0), [p])
     np.testing.assert_allclose(got, ref, rtol=RTOL, atol=0)
 
 
@@ -104,7 +120,7 @@ def test_threshold_closed_form_equals_engine(kind, Lam, xs):
 
     g = _growth(kind, 0.6)
     e = engine("soft_threshold", kind, 0.6, Lam)
-    np.testing.assert_allclose(e.smooth_sensitivity(xs), smooth_sensitivity_threshold(xs, T, TAU, g, Lam), rtol=RTOL)
+    np.testing.assert_allclose(_bstar(e, xs), smooth_sensitivity_threshold(xs, T, TAU, g, Lam), rtol=RTOL)
     np.testing.assert_allclose(e.lipschitz(xs), lipschitz_threshold(xs, T, TAU, Lam), rtol=RTOL, atol=1e-300)
 
 
@@ -115,8 +131,8 @@ def test_threshold_closed_form_equals_engine_equals_brute(kind, x0):
 
     g = _growth(kind, 1.5)
     closed = smooth_sensitivity_threshold([x0], T, TAU, g, math.inf)
-    gen = engine("soft_threshold", kind, 1.5, math.inf).smooth_sensitivity([x0])
-    brute = engine("soft_threshold", kind, 1.5, math.inf, method="brute").smooth_sensitivity([x0])
+    gen = _bstar(engine("soft_threshold", kind, 1.5, math.inf), [x0])
+    brute = _bstar(engine("soft_threshold", kind, 1.5, math.inf, method="brute"), [x0])
     np.testing.assert_allclose(gen, closed, rtol=RTOL)
     np.testing.assert_allclose(brute, closed, rtol=RTOL)
 
@@ -142,8 +158,8 @@ def test_kde_closed_form_equals_engine_equals_brute_1d(t, h, gamma, dx):
 
     p = np.array([[t + dx * h]])
     closed = smooth_sensitivity_kde(p, [t], h, growth_exp(gamma))
-    gen = kde_engine((t,), h, gamma).smooth_sensitivity(p)
-    brute = kde_engine((t,), h, gamma, "brute").smooth_sensitivity(p)
+    gen = _bstar(kde_engine((t,), h, gamma), p)
+    brute = _bstar(kde_engine((t,), h, gamma, "brute"), p)
     np.testing.assert_allclose(gen, closed, rtol=RTOL)
     np.testing.assert_allclose(brute, closed, rtol=RTOL)
 
@@ -156,8 +172,8 @@ def test_kde_closed_form_equals_engine_equals_brute_2d(gamma, p):
     t, h = (0.2, -0.1), 0.8
     P = np.array([p])
     closed = smooth_sensitivity_kde(P, t, h, growth_exp(gamma))
-    gen = kde_engine(t, h, gamma).smooth_sensitivity(P)
-    brute = kde_engine(t, h, gamma, "brute").smooth_sensitivity(P)
+    gen = _bstar(kde_engine(t, h, gamma), P)
+    brute = _bstar(kde_engine(t, h, gamma, "brute"), P)
     np.testing.assert_allclose(gen, closed, rtol=RTOL)
     np.testing.assert_allclose(brute, closed, rtol=RTOL)
 
@@ -174,7 +190,7 @@ def test_kde_closed_form_equals_engine_equals_brute_2d(gamma, p):
 )
 def test_engine_smooth_upper_bound_conditions(case, x0, x1):
     e = engine(*case)
-    B = e.smooth_sensitivity([x0, x1])
+    B = _bstar(e, [x0, x1])
     L = e.lipschitz([x0, x1])
     g = _growth(case[1], case[2]).g0(abs(x0 - x1))
     assert np.all(B >= L * (1 - 1e-12))
@@ -223,7 +239,7 @@ def test_engine_piecewise_linear_non_dyadic_slopes_equals_closed_form(name, kind
     cf_B, cf_L = PIECEWISE_LINEAR[name][1]
     e = pl_engine(name, kind, Lam)
     g = _growth(kind, 0.8)
-    np.testing.assert_allclose(e.smooth_sensitivity(xs), cf_B(xs, g, Lam), rtol=RTOL)
+    np.testing.assert_allclose(_bstar(e, xs), cf_B(xs, g, Lam), rtol=RTOL)
     # (L = 0 exactly where the band is out of reach: the closed form gives ~3e-16 there)
     np.testing.assert_allclose(e.lipschitz(xs), cf_L(xs, Lam), rtol=RTOL, atol=1e-14)
 
@@ -237,8 +253,8 @@ def test_engine_piecewise_linear_equals_brute_force(name, kind, Lam):
     xs = np.array([0.1, -0.25])
     cf_B, _ = PIECEWISE_LINEAR[name][1]
     g = _growth(kind, 0.8)
-    got = pl_engine(name, kind, Lam).smooth_sensitivity(xs)
-    ref = pl_engine(name, kind, Lam, "brute").smooth_sensitivity(xs)
+    got = _bstar(pl_engine(name, kind, Lam), xs)
+    ref = _bstar(pl_engine(name, kind, Lam, "brute"), xs)
     np.testing.assert_allclose(got, cf_B(xs, g, Lam), rtol=RTOL)
     np.testing.assert_allclose(ref, cf_B(xs, g, Lam), rtol=RTOL)
 
@@ -250,10 +266,10 @@ def test_engine_plain_linear_function(slope, Lam):
     # attained along whole rays, up to the window edge (the symbolic null regions tell the guard)
     e = smooth_sensitivity_engine(slope * x, x, growth_exp(0.8), Lam)
     xs = np.array([-3.0, 0.1, 7.0])
-    np.testing.assert_allclose(e.smooth_sensitivity(xs), float(slope), rtol=1e-14)
+    np.testing.assert_allclose(_bstar(e, xs), float(slope), rtol=1e-14)
     np.testing.assert_allclose(e.lipschitz(xs), float(slope), rtol=1e-14)
     eb = smooth_sensitivity_engine(slope * x, x, growth_exp(0.8), Lam, method="brute")
-    np.testing.assert_allclose(eb.smooth_sensitivity([0.1]), float(slope), rtol=1e-12)
+    np.testing.assert_allclose(_bstar(eb, [0.1]), float(slope), rtol=1e-12)
 
 
 def test_engine_detects_identically_zero_residuals_per_piece():
@@ -291,7 +307,7 @@ def test_engine_gaussian_kernel_3d_equals_closed_form(kind, gamma):
     # c = ||x - t||/h = 1.02 (chord maximiser near radius h), 0 (x = t, Lemma 4.7), 2.16 (z at b2 < c)
     P = np.array([[0.5, 0.2, -0.4], [0.2, -0.1, 0.3], [1.5, 1.0, 0.0]])
     g = _growth(kind, gamma)
-    np.testing.assert_allclose(e.smooth_sensitivity(P), smooth_sensitivity_kde(P, t, h, g), rtol=RTOL)
+    np.testing.assert_allclose(_bstar(e, P), smooth_sensitivity_kde(P, t, h, g), rtol=RTOL)
     np.testing.assert_allclose(e.lipschitz(P), lipschitz_kde(P, t, h), rtol=RTOL)
 
 
@@ -306,8 +322,8 @@ def test_engine_linear_form_3d_finite_lambda_equals_1d_reduction():
     nb = float(np.linalg.norm(beta))
     e1 = smooth_sensitivity_engine(sp.tanh(u), u, reduce_growth(g, beta), Lam * nb, radius=3.0 * nb)
     P = np.array([[0.3, -0.8, 0.1], [1.0, 1.0, 1.0]])
-    ref = smooth_sensitivity_linear_form(P, beta0, beta, g, lambda v, g1, L1: e1.smooth_sensitivity(v), Lam)
-    np.testing.assert_allclose(e3.smooth_sensitivity(P), ref, rtol=RTOL)
+    ref = smooth_sensitivity_linear_form(P, beta0, beta, g, lambda v, g1, L1: _bstar(e1, v), Lam)
+    np.testing.assert_allclose(_bstar(e3, P), ref, rtol=RTOL)
 
 
 def test_engine_rejects_piecewise_f_in_three_dimensions_with_a_precise_message():
@@ -367,7 +383,7 @@ def test_piecewise_engine_two_way_threshold_equals_closed_form_g_exp():
     g = growth_exp(0.5)
     L = e.lipschitz(P)
     np.testing.assert_allclose(L, lipschitz_two_way_threshold(P, 0.3, -0.2, 0.8, math.inf), rtol=RTOL)
-    r = e.smooth_sensitivity(P, details=True)
+    r = _bstar_details(e, P)
     np.testing.assert_allclose(r.value, smooth_sensitivity_two_way_threshold(P, 0.3, -0.2, 0.8, g), rtol=RTOL)
     assert all(r.system)  # every value comes from a named stratum
     # 004 Def. 8 on the computed values: B* >= L and B*(x) <= g(x, x') B*(x') (all pairs)
@@ -382,7 +398,7 @@ def test_piecewise_engine_two_way_threshold_equals_closed_form_g_linear_finite_l
     e = two_way_engine("linear", 0.4, 1.2)
     P = _two_way_points()[[0, 1, 5, 6, 7]]
     np.testing.assert_allclose(
-        e.smooth_sensitivity(P), smooth_sensitivity_two_way_threshold(P, 0.3, -0.2, 0.8, growth_linear(0.4), 1.2),
+        _bstar(e, P), smooth_sensitivity_two_way_threshold(P, 0.3, -0.2, 0.8, growth_linear(0.4), 1.2),
         rtol=RTOL,
     )
 
@@ -411,7 +427,7 @@ def test_piecewise_engine_equals_brute_force_on_a_nonlinear_piecewise_function(n
         P = np.array([[0.3, -0.2], [1.2, 0.4]])
     ec = smooth_sensitivity_engine(f, (a, b), g, Lam, radius=3.0)
     eb = smooth_sensitivity_engine(f, (a, b), g, Lam, radius=3.0, method="brute")
-    np.testing.assert_allclose(ec.smooth_sensitivity(P), eb.smooth_sensitivity(P), rtol=RTOL)
+    np.testing.assert_allclose(_bstar(ec, P), _bstar(eb, P), rtol=RTOL)
     np.testing.assert_allclose(ec.lipschitz(P), eb.lipschitz(P), rtol=RTOL)
 
 
@@ -436,7 +452,7 @@ def test_engine_square_corrected_s4_erratum_witness():
     assert "Lambda" in res.system[0]
     assert printed < true * (1 - 0.04)
     brute = smooth_sensitivity_engine(x**2, x, growth_exp(1.0), 0.1, radius=5.0, method="brute")
-    assert brute.smooth_sensitivity([0.0])[0] == pytest.approx(true, rel=1e-9)
+    assert _bstar(brute, [0.0])[0] == pytest.approx(true, rel=1e-9)
 
 
 def test_engine_square_linear_growth_sup_at_infinity_raises():
@@ -514,7 +530,7 @@ def test_kde_at_query_point_closed_form_equals_engine(t, gamma):
 
     h = 1.3 if len(t) == 1 else 0.8
     P = np.array([t])
-    gen = kde_engine(t, h, gamma).smooth_sensitivity(P)
+    gen = _bstar(kde_engine(t, h, gamma), P)
     assert np.all(np.isfinite(gen))
     np.testing.assert_allclose(gen, smooth_sensitivity_kde(P, t, h, growth_exp(gamma)), rtol=RTOL)
 
@@ -524,6 +540,6 @@ def test_engine_fixed_domain_window_gives_same_values():
     xs = [-1.0, 0.3, 2.0]
     e_default = engine("sin", "exp", 1.5, 0.4)
     e_box = smooth_sensitivity_engine(FUNCS_1D["sin"], x, growth_exp(1.5), 0.4, domain=(-8.0, 9.0))
-    np.testing.assert_allclose(e_box.smooth_sensitivity(xs), e_default.smooth_sensitivity(xs), rtol=1e-12)
+    np.testing.assert_allclose(_bstar(e_box, xs), _bstar(e_default, xs), rtol=1e-12)
     with pytest.raises(ValueError, match="domain must satisfy lo < hi"):
         smooth_sensitivity_engine(FUNCS_1D["sin"], x, growth_exp(1.5), 0.4, domain=(1.0, -1.0)).lipschitz([0.0])

@@ -537,8 +537,13 @@ def _refine_ratios(q: BoundQuery, Bf: PointFunction, S: "_Search", lay: _RadialL
         base_idx.append(np.full(per, i, dtype=np.intp))
     XR = np.concatenate(pts)
     BR = Bf(XR)
+    from derivations.engine import UncertifiedSensitivityError  # noqa: PLC0415
+
+    assert q.smooth_sensitivity is not None  # the caller refines only where B* was computed
     try:
         BsR = np.asarray(q.smooth_sensitivity(XR), dtype=float).reshape(-1)
+    except UncertifiedSensitivityError as exc:  # lower bounds of B*: B below them still proves (1) or (2) fails
+        BsR = np.asarray(exc.result.value, dtype=float).reshape(-1)
     except ValueError:
         return np.zeros((0, d)), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.intp)
     return XR, BR, BsR, np.concatenate(base_idx)
