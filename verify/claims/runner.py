@@ -421,6 +421,38 @@ def _run_one(cid: str, seed: int, budget: float, dps: int, prove_all: bool = Fal
                        res.strength)
 
 
+#: Largest search-effort multiplier of an audit run.  The sampling checks draw budget x their default
+#: sizes (in chunks where a check's memory would grow with it), so the run's time grows linearly:
+#: at 1000 about a thousand default audits (days); a larger budget is a typing error, not a plan.
+MAX_AUDIT_BUDGET = 1000.0
+#: Seconds of the default audit (budget 1, 132 claims, 2 worker processes) as measured for the README.
+REFERENCE_AUDIT_SECONDS = 194.0
+REFERENCE_AUDIT_CLAIMS = 132
+
+
+def check_audit_budget(budget: float) -> float:
+    """The audit's budget as a float in (0, :data:`MAX_AUDIT_BUDGET`]; ValueError otherwise."""
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)):
+        raise TypeError(f"budget must be a real number; got {type(budget).__name__}")
+    b = float(budget)
+    if not (b > 0.0 and b <= MAX_AUDIT_BUDGET):
+        raise ValueError(f"budget must be in (0, {MAX_AUDIT_BUDGET:g}]; got budget={budget!r} (the sampling checks "
+                         "scale their draws by it: time grows linearly with the budget)")
+    return b
+
+
+def budget_estimate(budget: float, n_claims: int, workers: int = 1) -> str:
+    """What a budget will cost, before the run: the sampling checks draw ``budget`` times their default
+    sizes, so the run takes up to about budget x (the default audit's time, scaled to ``n_claims`` claims
+    and ``workers`` processes); the interval proofs do not scale, so this is an upper estimate."""
+    share = REFERENCE_AUDIT_SECONDS * (n_claims / REFERENCE_AUDIT_CLAIMS) * (2.0 / max(workers, 1))
+    est = budget * share
+    human = f"{est:.0f} s" if est < 120 else f"{est / 60:.0f} min" if est < 7200 else f"{est / 3600:.1f} h"
+    return (f"budget {budget:g}: the sampling checks draw {budget:g} x their default sizes (memory per task stays "
+            f"bounded); expect up to about {human} for {n_claims} claim(s) on {workers} process(es) "
+            f"(the default audit: {REFERENCE_AUDIT_SECONDS:.0f} s for {REFERENCE_AUDIT_CLAIMS} claims on 2)")
+
+
 def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, progress: bool = True,
               scheduler: str | None = None, executor: Executor | None = None,
               cost_hint: dict[str, float] | None = None) -> AuditReport:
@@ -438,6 +470,9 @@ def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, p
     claims = list(claims)
     if workers < 1:
         raise ValueError(f"workers must be an integer >= 1; got workers={workers}")
+    check_audit_budget(ctx.budget)
+    if ctx.budget > 1.0:
+        print(budget_estimate(ctx.budget, len(claims), workers), file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     own = executor is None

@@ -85,6 +85,9 @@ __all__ = [
 ]
 
 DEFAULT_FLOATING_BUDGET = 20_000
+#: Most draws per pair and direction of one floating-point audit: the draws of M(x) are held at once and
+#: each distinct one may need an exact reachability search, so the size is capped (0.8 GB of draws at 1e8).
+MAX_FLOATING_BUDGET = 100_000_000
 #: At most this many doubles are enumerated in one exact interval; beyond it a "no witness" is
 #: undetermined (counted as reachable), never a certificate.
 MAX_ENUMERATION = 64
@@ -488,6 +491,9 @@ def audit_floating_mechanism(
         raise TypeError(f"model must be an OutputModel (AdditiveModel, SnappedModel, IntegerModel); "
                         f"got {type(model).__name__}")
     n = check_integer("budget", budget, minimum=10)
+    if n > MAX_FLOATING_BUDGET:
+        raise ValueError(f"budget must be in [10, {MAX_FLOATING_BUDGET}] (the draws of each pair are held at once); "
+                         f"got budget={n}")
     beta = check_probability("false_alarm", false_alarm)
     pair_list = list(pairs)
     if not pair_list:

@@ -98,12 +98,17 @@ from verify.serialise import jsonable
 from ..outcome import OrderedPair, OutcomePredicates
 
 __all__ = ["PairEstimate", "MechanismAuditReport", "audit_blackbox_mechanism", "clopper_pearson",
-           "DEFAULT_MECHANISM_BUDGET", "DEFAULT_CHUNK"]
+           "DEFAULT_MECHANISM_BUDGET", "DEFAULT_CHUNK", "MAX_MECHANISM_BUDGET"]
 
 FloatArray = NDArray[np.float64]
 DEFAULT_MECHANISM_BUDGET = 200_000
 #: Draws per task of the estimation (and the most selection draws per input): a task holds one chunk.
 DEFAULT_CHUNK = 1_000_000
+#: Most draws per input of one mechanism audit.  Memory does not grow with it (a task holds one chunk
+#: of at most ``chunk`` draws and returns counts); time does, linearly: about 2 x budget x pairs draws
+#: (1e10 per input: hours for a vectorised release), which the progress messages estimate after the
+#: selection draws.
+MAX_MECHANISM_BUDGET = 10_000_000_000
 _METRICS = ("euclidean", "hamming")
 #: Pooled-quantile levels of the tail events tested for the delta bound (1e-3 ... 0.2, log-spaced).
 _TAIL_LEVELS = tuple(float(v) for v in np.geomspace(1e-3, 0.2, 8))
@@ -730,6 +735,8 @@ def audit_blackbox_mechanism(
     if metric not in _METRICS:
         raise ValueError(f"metric must be one of {_METRICS}; got metric={metric!r}")
     n = check_integer("budget", budget, minimum=200)
+    if n > MAX_MECHANISM_BUDGET:
+        raise ValueError(f"budget must be in [200, {MAX_MECHANISM_BUDGET}] draws per input; got budget={n}")
     n_bins = check_integer("n_bins", n_bins, minimum=2)
     beta = check_probability("false_alarm", false_alarm)
     Lam = math.inf if Lambda == math.inf else check_positive("Lambda", Lambda)
@@ -788,8 +795,18 @@ def audit_blackbox_mechanism(
     for i, ((x, xp), dd) in enumerate(zip(pair_list, dists)):
         say(f"pair {i + 1}/{len(pair_list)}: {n_sel} selection draws per input")
         ps = seeds[i * per_pair:(i + 1) * per_pair]
+        t_sel = time.perf_counter()
         sx = rel.draw(x, n_sel, np.random.default_rng(ps[0]))
         sxp = rel.draw(xp, n_sel, np.random.default_rng(ps[1]))
+        if i == 0:
+            # what the budget will cost: the estimation draws at the rate of the selection draws
+            rate = 2 * n_sel / max(time.perf_counter() - t_sel, 1e-9)
+            est_s = 2 * n_est * len(pair_list) / rate
+            msg = (f"estimate: {2 * n_est * len(pair_list)} estimation draws ({n_est} per input and pair, "
+                   f"chunks of <= {chunk}) at ~{rate:.3g} draws/s: about {est_s:.3g} s serially")
+            say(msg)
+            if est_s > 600:
+                notes.append(msg)
         for arr in (sx, sxp):
             if not np.all(np.isfinite(arr)):
                 raise ValueError(f"release returned a non-finite value at pair {i} (x={x!r} or x'={xp!r})")

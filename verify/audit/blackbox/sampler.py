@@ -58,6 +58,10 @@ __all__ = ["SamplerTest", "SamplerAuditReport", "audit_sampler", "anderson_darli
 
 FloatArray = NDArray[np.float64]
 DEFAULT_SAMPLER_BUDGET = 200_000
+#: Most draws of one sampler audit: the Kolmogorov-Smirnov and Anderson-Darling tests need the whole
+#: sorted sample and its exact CDF and survival function at once (about ten arrays of n doubles: 0.8 GB
+#: at 1e7), so the sample is not chunked and its size is capped instead.
+MAX_SAMPLER_BUDGET = 10_000_000
 DEFAULT_TAIL_PROBS = (1e-4, 1e-3, 1e-2, 0.1, 0.25, 0.75, 0.9, 0.99, 0.999, 1 - 1e-4)
 
 
@@ -269,6 +273,9 @@ def audit_sampler(
             raise TypeError(f"distribution must have an exact {attr}() (a smoothsens_core distribution); "
                             f"got {type(distribution).__name__}")
     n = check_integer("budget", budget, minimum=100)
+    if n > MAX_SAMPLER_BUDGET:
+        raise ValueError(f"budget must be in [100, {MAX_SAMPLER_BUDGET}] (the tests hold the whole sorted sample "
+                         f"in memory, about 80 bytes per draw); got budget={n}")
     alpha = check_probability("false_alarm", false_alarm)
     min_tail_count = check_integer("min_tail_count", min_tail_count, minimum=1)
     probs = [check_probability("tail_probs", p) for p in tail_probs]
