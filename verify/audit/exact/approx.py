@@ -32,6 +32,7 @@ from smoothsens_core.mechanism import SmoothSensitivityMechanism
 from verify.reference.distributions import reference_for
 
 from ._search import AbstractBox, best_local_max, project_def8_mp
+from .enclosure import ball_law, hockey_stick_enclosure
 from .loss import cert_threshold
 from .result import AuditResult
 
@@ -222,7 +223,38 @@ def audit_smooth_mechanism_approx(mech: SmoothSensitivityMechanism, *, rng: np.r
                         "construction": "two-point domain U={x, x'}; B(x')=1, f(x')=0"}
         elif val is not None:
             notes.append(f"float excess {fx:.3g} not confirmed in mpmath")
+    outcome = "violated" if certified else _decide_by_enclosure(mech, a, b, a2, b2, dd, witness, notes)
     return AuditResult(mechanism=mech.name or mech.describe(), eps=mech.eps, delta=mech.delta,
-                       max_slack=float(fx), witness=witness,
-                       outcome=AuditResult.decide(certified, float(fx), val is not None),
+                       max_slack=float(fx), witness=witness, outcome=outcome,
                        certified_slack=cert, evaluations=evals, dps=dps, mode="approx", notes=tuple(notes))
+
+
+def _decide_by_enclosure(mech: SmoothSensitivityMechanism, a: float, b: float, a2: float, b2: float, dd: float,
+                         witness: dict[str, Any], notes: list[str]) -> str:
+    """PASS only when the certified upper end of delta_hs at the worst instance found is <= delta
+    (:func:`verify.audit.exact.enclosure.hockey_stick_enclosure`, t = eps d in ball arithmetic); otherwise
+    INCONCLUSIVE with the enclosure and the reason (a violation is certified above, at the instance
+    projected onto 004 Def. 8)."""
+    from flint import arb, ctx
+
+    try:
+        old = ctx.prec
+        ctx.prec = 256
+        try:
+            t = arb(float(mech.eps)) * arb(float(dd))
+        finally:
+            ctx.prec = old
+        enc = hockey_stick_enclosure(ball_law(mech.noise, a, b), ball_law(mech.noise, a2, b2), t,
+                                     candidates=[v for iv in bad_set(mech.noise, a, b, a2, b2, mech.eps * dd)
+                                                 for v in iv if math.isfinite(v)])
+    except (TypeError, ValueError) as exc:
+        notes.append(f"delta_hs at the worst instance not certified: {exc}")
+        return "inconclusive"
+    witness["delta_hs_enclosure"] = [enc.lower_str or repr(enc.lower), enc.upper_str or repr(enc.upper)]
+    witness["enclosure_certified"] = enc.certified
+    if enc.certified and enc.upper <= mech.delta:
+        return "pass"
+    notes.append(f"delta_hs in [{enc.lower:.6g}, {enc.upper:.6g}] at the worst instance: the certified upper end "
+                 f"exceeds the claimed delta = {mech.delta:g}" if enc.certified else
+                 f"delta_hs at the worst instance not certified: {enc.reason}")
+    return "inconclusive"

@@ -466,8 +466,20 @@ def _round_up(x: Any) -> float:
 
 
 def _bstr(x: Any, up: bool) -> str:
+    """The ball's upper (``up``) or lower end as a 20-digit decimal string rounded outwards: the exact end
+    point moved out by 10^-19 of its size, so the decimal rounding (< 10^-19 relative) cannot cross it."""
+    import mpmath
+
     e = x.upper() if up else x.lower()
-    return e.str(20, radius=False)
+    if not e.is_finite():
+        return "inf" if up else "-inf"
+    man, exp = e.man_exp()
+    with mpmath.workprec(max(64, int(man).bit_length() + 16)):
+        v = mpmath.ldexp(mpmath.mpf(int(man)), int(exp))
+        if v == 0:
+            return "0"
+        v = v + (1 if up else -1) * abs(v) * mpmath.mpf(10) ** -19
+        return mpmath.nstr(v, 20, strip_zeros=False)
 
 
 def hockey_stick_enclosure(
