@@ -53,6 +53,11 @@ __all__ = [
     "unchecked_catalogue_entries",
     "PROOFS",
     "proof_for",
+    "ExpectedObligation",
+    "OBLIGATIONS",
+    "obligation_for",
+    "expected_obligation",
+    "proof_method",
     "with_proof",
     "with_evidence",
     "load_registry",
@@ -263,6 +268,8 @@ class Claim:
             )
         if res.verdict is Verdict.VERIFIED and res.strength == "tested" and self.id in PROOFS:
             res = _attempt_proof(self.id, ctx, res)
+        if res.verdict is Verdict.VERIFIED and res.strength == "proven":
+            res = _proven_or_inconclusive(self, res)
         dt = time.perf_counter() - t0
         return ClaimResult(res.verdict, res.summary, res.evidence, res.precision, dt, res.rule, res.strength)
 
@@ -492,15 +499,179 @@ def proof_for(
     return deco
 
 
-def with_proof(tested: ClaimResult, *, summary: str, proof: Mapping[str, Any], domain: str, precision: str,
-               **evidence: Any) -> ClaimResult:
+#: The value a field of :attr:`ExpectedObligation.fields` takes when the record must not have it.
+ABSENT = "<absent>"
+
+
+def proof_method(proof: Mapping[str, Any]) -> str:
+    """The method of a proof record: its ``method`` ("symbolic", "ramp-def8", ...), "convex-switching"
+    for a tangency proof (``combine``), else "interval" (a box list of branch and bound)."""
+    if proof.get("method"):
+        return str(proof["method"])
+    return "convex-switching" if proof.get("combine") == "convex-switching" else "interval"
+
+
+def _at(evidence: Mapping[str, Any], path: str) -> Any:
+    cur: Any = evidence
+    for key in path.split("."):
+        if not isinstance(cur, Mapping) or key not in cur:
+            return ABSENT
+        cur = cur[key]
+    return cur
+
+
+@dataclass(frozen=True)
+class ExpectedObligation:
+    """What a proof of the claim ``claim_id`` must prove, built by the code next to its prover (never
+    read from a proof record): the base of the re-check of ``smoothsens audit --recheck-proof``.
+
+    ``method``   the proof method the claim's prover uses (:func:`proof_method` of ``evidence["proof"]``);
+    ``fields``   the displayed fields of the evidence by dotted path ("domain", "statement", "rebuild",
+                 "proof.threshold", "proof.domain" (the variable box), "objective", "proof.relies_on", ...)
+                 with the values the code derives; :data:`ABSENT` where the record must not have one;
+    ``recheck``  ``evidence -> RecheckResult``: the record's certificate (boxes, steps, witnesses) re-checked
+                 against the obligation rebuilt here (objective, threshold, parts, spec): never against
+                 what the record says it proves;
+    ``covers``   what of the claim's statement the proof establishes (shown by the re-check).
+
+    A record is accepted only if its method is ``method``, every field equals the derived one, and
+    ``recheck`` accepts a non-empty certificate (:meth:`problems`)."""
+
+    claim_id: str
+    method: str
+    fields: Mapping[str, Any]
+    recheck: Callable[[Mapping[str, Any]], Any]
+    covers: str = ""
+
+    def header_problems(self, evidence: Mapping[str, Any]) -> list[str]:
+        """The displayed fields of ``evidence`` that differ from the derived ones, each naming its field."""
+        proof = evidence.get("proof")
+        if not isinstance(proof, Mapping):
+            return ["the evidence carries no proof record"]
+        out = []
+        if proof_method(proof) != self.method:
+            out.append(f"field 'method': the record's proof method {proof_method(proof)!r} is not the one the code of "
+                       f"claim {self.claim_id} uses ({self.method!r})")
+        for path, want in self.fields.items():
+            got = _at(evidence, path)
+            if jsonable(got) != jsonable(want):
+                shown = "absent" if got is ABSENT else repr(got)[:120]
+                out.append(f"field {path!r}: the record shows {shown}, the code of claim {self.claim_id} derives "
+                           f"{'none' if want is ABSENT else repr(want)[:120]}")
+        return out
+
+    def problems(self, evidence: Mapping[str, Any]) -> tuple[list[str], Any]:
+        """(every problem of ``evidence`` against this obligation, the certificate's re-check or None):
+        the header (:meth:`header_problems`), then the certificate re-checked against the rebuilt
+        obligation; a certificate of zero parts/steps/boxes is a problem, never "re-checked"."""
+        out = self.header_problems(evidence)
+        if out:
+            return out, None
+        rc = self.recheck(evidence)
+        out = list(rc.problems) if not rc.ok else []
+        if not rc.ok and not out:
+            out = ["the re-checker rejects the proof"]
+        if rc.ok and int(getattr(rc, "n_boxes", 0) or 0) <= 0:
+            out.append("the certificate is empty (0 steps/boxes): nothing is re-checked")
+        return out, rc
+
+
+#: claim id -> factory of its :class:`ExpectedObligation` (``scale``: "test" or "full", the parameter
+#: boxes of the interval proofs; other claims ignore it).  Filled by :func:`obligation_for`.
+OBLIGATIONS: dict[str, Callable[[str], ExpectedObligation]] = {}
+
+
+def obligation_for(claim_id: str) -> Callable[[Callable[[str], ExpectedObligation]], Callable[[str], ExpectedObligation]]:
+    """Decorator: register the factory ``scale -> ExpectedObligation`` of what a proof of ``claim_id``
+    must prove (next to the prover that writes the proof; a user's claim file declares its own, so
+    ``smoothsens audit --claims FILE --recheck-proof`` rebuilds the obligation from the user's code).
+    A claim stated "proven" without one is INCONCLUSIVE (:meth:`Claim.run`)."""
+
+    def deco(fn: Callable[[str], ExpectedObligation]) -> Callable[[str], ExpectedObligation]:
+        if claim_id in OBLIGATIONS:
+            raise ValueError(f"a proof obligation is already declared for claim {claim_id!r}")
+        OBLIGATIONS[claim_id] = fn
+        return fn
+
+    return deco
+
+
+def expected_obligation(claim_id: str, scale: str = "test") -> ExpectedObligation | None:
+    """The :class:`ExpectedObligation` of ``claim_id`` at ``scale`` ("test" or "full"), from the code that
+    declared it (:func:`obligation_for`), or None when no code declares one."""
+    if scale not in ("test", "full"):
+        raise ValueError(f"scale must be 'test' or 'full'; got {scale!r}")
+    fn = OBLIGATIONS.get(claim_id)
+    if fn is None:
+        return None
+    key = (claim_id, scale, fn)
+    if key not in _EXPECTED:  # built once per process: the factories are code, deterministic
+        ob = fn(scale)
+        if ob.claim_id != claim_id:
+            raise ValueError(f"the obligation declared for claim {claim_id!r} is of claim {ob.claim_id!r}")
+        _EXPECTED[key] = ob
+    return _EXPECTED[key]
+
+
+_EXPECTED: dict[tuple[str, str, Callable[[str], ExpectedObligation]], ExpectedObligation] = {}
+
+
+def record_scale(evidence: Mapping[str, Any]) -> str:
+    """The parameter scale a record declares ("test" unless its rebuild says "full"): it only chooses between
+    the two boxes the code states for the claim (:func:`expected_obligation` rejects anything else)."""
+    rb = evidence.get("rebuild")
+    parts = rb.get("parts") if isinstance(rb, Mapping) else None
+    scales = {p.get("scale") for p in parts if isinstance(p, Mapping)} if isinstance(parts, list) else set()
+    if isinstance(rb, Mapping) and rb.get("scale"):
+        scales.add(rb.get("scale"))
+    scales.discard(None)
+    return "full" if scales == {"full"} else "test"
+
+
+def _proven_or_inconclusive(c: Claim, res: ClaimResult) -> ClaimResult:
+    """``res`` (VERIFIED, proven) if its proof record carries the obligation the code of claim ``c`` declares
+    (method and displayed fields) -- and, for a user claim, if the independent re-checker accepts it (the
+    re-check of ``smoothsens audit --recheck-proof``, so the report and the re-check agree); else
+    INCONCLUSIVE saying why: "proven" is never taken on a record's word."""
+    try:
+        ob = expected_obligation(c.id, record_scale(res.evidence))
+        why = (["no proof obligation is declared in code for this claim (verify.claims.obligation_for)"]
+               if ob is None else ob.header_problems(res.evidence))
+        if not why and c.seed == USER_SEED:
+            from verify.claims.sets.proofs import recheck_claim  # noqa: PLC0415
+
+            rc = recheck_claim(c.id, {**res.to_json(), "statement": c.statement})
+            why = [] if rc.ok else ["the independent re-check rejects the proof: " + "; ".join(rc.problems[:3])]
+    except Exception as exc:  # noqa: BLE001 - a failing obligation is a reason, not a pass
+        why = [f"the claim's obligation cannot be built: {type(exc).__name__}: {exc}"]
+    if not why:
+        return res
+    return ClaimResult(Verdict.INCONCLUSIVE, f"stated proven, but {'; '.join(why[:3])}",
+                       {**dict(res.evidence), "proof_rejected": why}, res.precision, res.seconds,
+                       rule="R-UNDEC: a proof whose record does not carry the claim's obligation")
+
+
+def with_proof(tested: ClaimResult, *, claim_obligation: ExpectedObligation, summary: str, proof: Mapping[str, Any],
+               domain: str, precision: str, **evidence: Any) -> ClaimResult:
     """The VERIFIED (proven) result of a claim whose test gave ``tested``: ``proof`` (re-checkable,
     with its ``method``) and ``domain`` (where it is proven) go to the evidence beside the tested
-    evidence (kept under ``"tested"``) and any ``evidence`` keywords."""
+    evidence (kept under ``"tested"``) and any ``evidence`` keywords.
+
+    Rule: a proof makes the claim "proven" only if it carries the claim's whole obligation:
+    ``claim_obligation`` (the claim's :class:`ExpectedObligation`, derived by code) must agree with the record
+    on the method and on every displayed field (domain, statement, parts, threshold, ...).  A record
+    that covers another claim, or only part of what the claim states, is refused: the tested result is
+    returned with the reason under ``"proof_not_attached"`` (never "proven")."""
     if tested.verdict is not Verdict.VERIFIED:
         raise ValueError(f"with_proof needs a VERIFIED tested result; got verdict={tested.verdict.value}")
+    if not isinstance(claim_obligation, ExpectedObligation):
+        raise TypeError(f"with_proof needs the claim's ExpectedObligation; got {type(claim_obligation).__name__}")
     ev = {**evidence, "proof": dict(proof), "domain": domain,
           "tested": {"summary": tested.summary, "precision": tested.precision, "evidence": dict(tested.evidence)}}
+    why = claim_obligation.header_problems(ev)
+    if why:
+        return with_evidence(tested, {"proof_not_attached": (
+            f"the proof does not carry the obligation of claim {claim_obligation.claim_id}: {'; '.join(why[:3])}")})
     return ClaimResult(Verdict.VERIFIED, summary, ev, precision, tested.seconds, strength="proven")
 
 

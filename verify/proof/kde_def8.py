@@ -55,6 +55,10 @@ __all__ = ["DOMAIN", "RELIES_ON", "OBLIGATIONS", "KDE_CANDIDATES", "SHAPE_FACTS"
            "planted_controls", "prove", "recheck", "summary"]
 
 METHOD = "kde-def8"
+#: the claim this proof proves (as a part it is quoted by 004-Def-8-smoothness)
+CLAIM = "004-Def-8-KDE-proof"
+STATEMENT = ("kde.py's closed-form B* (g_E and g_L, Lambda = inf) equals B* of 004 Def. 9, hence is a "
+             "g-smooth upper bound of L_{kappa,inf} (004 Def. 8, by 004 Lemma 3.1)")
 DOMAIN = ("all x, t in R^d (any d >= 1; x = t included), h > 0, gamma > 0, g in {g_E, g_L}, Lambda = inf: kde.py's "
           "closed-form formula B*(x) = (1/h) max over its candidates, with the exact roots b1, b2 and the exact "
           "constants a_W, D_min, P_min (not the float implementation's per-call roots or series branches)")
@@ -696,8 +700,7 @@ def prove() -> dict[str, Any]:
     problems += [f"obligation {p['obligation']} is not proven: {p['summary']}" for p in parts
                  if p["verdict"] != "VERIFIED" or p["strength"] != "proven"]
     return {"method": METHOD, "status": "open" if problems else "proven", "problems": problems, "domain": DOMAIN,
-            "statement": "kde.py's closed-form B* (g_E and g_L, Lambda = inf) equals B* of 004 Def. 9, hence is a "
-                         "g-smooth upper bound of L_{kappa,inf} (004 Def. 8, by 004 Lemma 3.1)",
+            "statement": STATEMENT,
             "steps": steps, "relies_on": list(RELIES_ON), "threshold": "0",
             "parts": [{"obligation": p["obligation"], "domain": p["domain"], "rebuild": p["rebuild"],
                        "proof": p["proof"]} for p in parts],
@@ -718,15 +721,19 @@ def _maximisers_by_runs(cfg: Mapping[str, Any]) -> list[str]:
     return sorted("=".join(sorted(map(str, lab))) for lab in out)
 
 
-def recheck(record: Mapping[str, Any]) -> Any:
-    """Re-derive every step and compare with ``record``; re-check the obligations' box lists."""
-    from verify.claims.sets.proofs import recheck_evidence  # noqa: PLC0415
+def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
+    """Re-derive every step and compare with ``record``, as the proof of ``claim_id`` (only :data:`CLAIM` is
+    proven by this record); re-check the obligations' box lists against the obligations this module names."""
+    from verify.claims.sets.proofs import recheck_obligation_proof  # noqa: PLC0415
 
     from . import RecheckResult  # noqa: PLC0415
     from ._results import header_problems  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    problems = header_problems(record, method=METHOD, domain=DOMAIN, relies_on=RELIES_ON)
+    if claim_id != CLAIM:
+        return RecheckResult(False, [f"claim {claim_id} is not proven by the {METHOD!r} record (only {CLAIM} is)"],
+                             0, 0, 0.0)
+    problems = header_problems(record, method=METHOD, domain=DOMAIN, relies_on=RELIES_ON, statement=STATEMENT)
     # fresh SymPy checks (not cached: re-run)
     fresh = {name: bool(fun()) for name, fun in _CHECK_FUNS.items()}
     problems += [f"SymPy check {n} fails on re-check" for n, ok in fresh.items() if not ok]
@@ -770,10 +777,10 @@ def recheck(record: Mapping[str, Any]) -> Any:
     n_boxes = 0
     for p in parts:
         rb = p.get("rebuild") or {}
-        if rb.get("what") != "obligation" or rb.get("obligation") != p.get("obligation"):
-            problems.append(f"part {p.get('obligation')}: rebuild record does not name the obligation")
+        if dict(rb) != {"what": "obligation", "obligation": p.get("obligation"), "scale": "test"}:
+            problems.append(f"part {p.get('obligation')}: rebuild record is not the obligation's at its test box")
             continue
-        rc = recheck_evidence({"proof": p.get("proof"), "rebuild": rb})
+        rc = recheck_obligation_proof(str(p.get("obligation")), "test", p.get("proof"))
         n_boxes += rc.n_boxes
         if not rc.ok:
             problems.append(f"part {p.get('obligation')}: " + "; ".join(rc.problems[:3]))

@@ -578,12 +578,20 @@ def _sympy_coefficients(series: Mapping[str, Sequence[Q]], n: int = N) -> dict[s
 _K_AGREE = 100
 
 
-def recheck(record: Mapping[str, Any]) -> Any:
-    """Rebuild the proof from this module's own definitions and compare it with ``record``."""
+#: the claim this proof proves
+CLAIM = "004-KDE-series-proof"
+
+
+def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
+    """Rebuild the proof from this module's own definitions and compare it with ``record``, as the proof of
+    ``claim_id`` (only :data:`CLAIM` is proven by this record)."""
     from . import RecheckResult  # noqa: PLC0415
     from ._results import header_problems  # noqa: PLC0415
 
     t0 = time.perf_counter()
+    if claim_id != CLAIM:
+        return RecheckResult(False, [f"claim {claim_id} is not proven by the {METHOD!r} record (only {CLAIM} is)"],
+                             0, 0, 0.0)
     problems = header_problems(record, method=METHOD, domain=DOMAIN, relies_on=RELIES_ON, statement=STATEMENT)
     want_series = {k: [str(c) for c in v] for k, v in SERIES.items()}
     if dict(record.get("series") or {}) != want_series:

@@ -71,6 +71,11 @@ __all__ = ["METHOD", "DOMAIN", "RELIES_ON", "Spec", "spec", "controls", "prove",
            "counterexample", "compare_core", "run_steps"]
 
 METHOD = "ramp-def8"
+#: the claim this proof proves (as a part it is quoted by 004-Def-8-smoothness and the closed-form proofs)
+CLAIM = "004-Def-8-ramp-proof"
+STATEMENT = ("004 Def. 8 (1) B(x) >= L_{f,Lambda}(x) and (2) B(x) <= g0(|x - x'|) B(x') for B = Phi(d+), "
+             "Phi(d) = the core's candidate max = sup_{0<=e<=d} ell(e)/g0(d - e), L_{f,Lambda} = ell(d+) "
+             "(attained), and B = B* of 004 Def. 9 (the smallest smooth upper bound) exactly")
 DOMAIN = ("all w > 0, gamma > 0, Lambda in (0, inf] (finite and Lambda = inf), growth g0 in {g_E(r) = e^{gamma r}, "
           "g_L(r) = 1 + gamma r}; all points x, x' of the one-way threshold (R), the bounded range tent and "
           "trapezoid (R) and the two-way threshold (R^2); for the closed forms L = ell(d+(x)) and B = Phi(d+(x)) "
@@ -710,9 +715,7 @@ def _record(s: Spec, steps: list[dict[str, Any]], seconds: float) -> dict[str, A
     ok = all(st["ok"] for st in steps)
     return {"method": METHOD, "status": "proven" if ok else "failed", "spec": s.name, "domain": DOMAIN,
             "relies_on": list(RELIES_ON), "steps": steps,
-            "statement": "004 Def. 8 (1) B(x) >= L_{f,Lambda}(x) and (2) B(x) <= g0(|x - x'|) B(x') for B = Phi(d+), "
-                         "Phi(d) = the core's candidate max = sup_{0<=e<=d} ell(e)/g0(d - e), L_{f,Lambda} = ell(d+) "
-                         "(attained), and B = B* of 004 Def. 9 (the smallest smooth upper bound) exactly",
+            "statement": STATEMENT,
             "seconds": round(seconds, 3)}
 
 
@@ -724,15 +727,19 @@ def prove(s: Spec | None = None) -> dict[str, Any]:
     return _record(s, steps, time.perf_counter() - t0)
 
 
-def recheck(record: Mapping[str, Any]) -> RecheckResult:
-    """Rebuild every step from :func:`spec` and compare with ``record``: an edited, dropped or added
-    step, another domain / method / relies_on, or a failed step is a problem."""
+def recheck(record: Mapping[str, Any], *, claim_id: str) -> RecheckResult:
+    """Rebuild every step from :func:`spec` and compare with ``record``, as the proof of ``claim_id`` (only
+    :data:`CLAIM` is proven by this record): an edited, dropped or added step, another domain / method /
+    relies_on / statement, or a failed step is a problem."""
     t0 = time.perf_counter()
     problems: list[str] = []
+    if claim_id != CLAIM:
+        return RecheckResult(False, [f"claim {claim_id} is not proven by the {METHOD!r} record (only {CLAIM} is)"],
+                             0, 0, 0.0)
     if not isinstance(record, Mapping):
         return RecheckResult(False, ["the proof record is not a mapping"], 0, 0, 0.0)
     for key, want in (("method", METHOD), ("domain", DOMAIN), ("relies_on", list(RELIES_ON)), ("status", "proven"),
-                      ("spec", "core")):
+                      ("spec", "core"), ("statement", STATEMENT)):
         if record.get(key) != want:
             problems.append(f"the record's {key} is not the re-checker's ({record.get(key)!r})")
     fresh = run_steps(spec())
@@ -751,6 +758,8 @@ def recheck(record: Mapping[str, Any]) -> RecheckResult:
         if mine is not None and dict(mine) != st:
             problems.append(f"step {st['id']} differs from its re-derivation")
     n = sum(len(st["checks"]) for st in fresh)
+    if not got:
+        problems.append("the record has no step: nothing is re-checked")
     return RecheckResult(not problems, problems[:20], n, 0, time.perf_counter() - t0)
 
 

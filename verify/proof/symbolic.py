@@ -1987,6 +1987,31 @@ def recheck(proof: Mapping[str, Any], *, printed: Mapping[str, sp.Expr] | None =
     return SymbolicRecheck(not problems, problems[:20], n_steps, n_pts, PREC, time.perf_counter() - t0)
 
 
+def recheck_for(proof: Mapping[str, Any], *, claim_id: str) -> SymbolicRecheck:
+    """Re-check ``proof`` as the symbolic proof of the spec ``claim_id`` (the one the claim's code uses, never
+    the one the record names): the record's ``claim``, ``domain``, ``relies_on`` and printed forms must be the
+    spec's, its steps are rebuilt from the spec (:func:`recheck`), and a proof of no step is rejected."""
+    t0 = time.perf_counter()
+    spec = SPECS.get(claim_id)
+    if spec is None:
+        return SymbolicRecheck(False, [f"no symbolic spec for claim {claim_id!r}"])
+    if not isinstance(proof, Mapping) or proof.get("method") != "symbolic":
+        return SymbolicRecheck(False, [f"field 'method': not a symbolic proof record (claim {claim_id})"])
+    problems = []
+    if proof.get("claim") != claim_id:
+        problems.append(f"field 'claim': the record is a symbolic proof of {proof.get('claim')!r}, not of {claim_id!r}")
+    if list(proof.get("relies_on") or []) != list(spec.relies_on):
+        problems.append("field 'relies_on': the record's is not the spec's")
+    if dict(proof.get("printed") or {}) != {k: str(v) for k, v in spec.printed_forms().items()}:
+        problems.append("field 'printed': the record's printed forms are not the spec's")
+    if problems:
+        return SymbolicRecheck(False, problems, seconds=time.perf_counter() - t0)
+    rc = recheck(proof)
+    if rc.ok and rc.n_steps <= 0:
+        return SymbolicRecheck(False, ["the symbolic proof has no step"], 0, rc.n_points, rc.prec, rc.seconds)
+    return rc
+
+
 def describe(proof: Mapping[str, Any], rc: SymbolicRecheck) -> str:
     if rc.ok:
         return (f"symbolic proof re-checked: {rc.n_steps} SymPy steps hold on {proof.get('domain', '?')}; ball "

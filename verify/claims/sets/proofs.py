@@ -52,10 +52,13 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
-from verify.claims.registry import with_evidence, with_proof
+from verify.claims.registry import (ABSENT, ExpectedObligation, expected_obligation, obligation_for, proof_method,
+                                    with_evidence, with_proof)
 
-__all__ = ["PAPER_OBLIGATIONS", "PLANTED", "TIGHT", "BUDGET", "check_obligation", "check_tight",
-           "rebuild_objective", "recheck_evidence", "describe_recheck"]
+__all__ = ["PAPER_OBLIGATIONS", "PLANTED", "TIGHT", "BUDGET", "METHOD_RECHECKERS", "check_obligation", "check_tight",
+           "recheck_claim", "recheck_obligation_proof", "recheck_tight_certificate", "describe_recheck",
+           "obligation_expectation", "composite_expectation", "method_expectation", "interval_obligation",
+           "tight_expectation", "privacy_expectation"]
 
 #: Prover budget per scale: (max boxes, seconds).  Independent of ``CheckContext.budget`` (a proof is
 #: all or nothing: a smaller budget would only turn proofs into INCONCLUSIVE).
@@ -180,31 +183,267 @@ def _proof_summary(proof: Mapping[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------------
 # re-checking a proof from its JSON evidence alone
 # ---------------------------------------------------------------------------------------------------
-def rebuild_objective(evidence: Mapping[str, Any]) -> tuple[Any, Fraction, dict[int, int]]:
-    """(fresh objective, the threshold the claim states, the trusted monotonicity hints) from
-    ``evidence["rebuild"]`` -- never from the proof itself."""
-    from verify.proof import obligations as O  # noqa: PLC0415
-
-    rb = evidence.get("rebuild")
-    if not isinstance(rb, Mapping):
-        raise ValueError("the evidence has no 'rebuild' record (not a proof claim of verify.claims.sets.proofs)")
-    if rb.get("what") == "obligation":
-        ob = _obligation(str(rb["obligation"]), str(rb["scale"]))
-        return ob.build(), Fraction(0), dict(ob.prove.get("monotone") or {})
-    if rb.get("what") == "tight":
-        obj = O.tight_objective(str(rb["kind"]), dict(rb["shape"]), float(rb["gamma"]), float(rb["eta1"]))
-        stated = evidence.get("enclosure", {}).get("upper")
-        if stated is None:
-            raise ValueError("the evidence states no enclosure upper end")
-        return obj, _frac(stated), {}
-    raise ValueError(f"unknown rebuild record {rb!r}")
+def _ob_method(ob: Any) -> str:
+    """The proof method (:func:`verify.claims.registry.proof_method`) the prover uses for obligation ``ob``."""
+    return "convex-switching" if ob.method == "convex-switching" else "interval"
 
 
-#: Proof kinds (``evidence["proof"]["method"]``) re-checked by their own independent re-checker:
-#: method -> (module, function); the function takes the proof record and returns an object with
-#: ``ok``, ``problems``, ``n_boxes``, ``prec``, ``seconds`` (:class:`verify.proof.RecheckResult`).
+def _ob_rebuild(ob_id: str, scale: str) -> dict[str, str]:
+    return {"what": "obligation", "obligation": ob_id, "scale": scale}
+
+
+def _reject(problems: list[str], prec: int = 0, n: int = 0, t0: float | None = None) -> Any:
+    from verify.proof import RecheckResult  # noqa: PLC0415
+
+    return RecheckResult(False, problems[:20], n, prec, 0.0 if t0 is None else time.perf_counter() - t0)
+
+
+def _recheck_switching(proof: Mapping[str, Any], obj: Any, threshold: Fraction, prec: int) -> Any:
+    """:func:`verify.proof.recheck.recheck_switching` with the threshold the caller rebuilt (the re-checker
+    takes it from the caller where it accepts one; every part must prove F_part <= threshold)."""
+    import inspect  # noqa: PLC0415
+
+    from verify.proof.recheck import recheck_switching  # noqa: PLC0415
+
+    if "threshold" in inspect.signature(recheck_switching).parameters:
+        return recheck_switching(dict(proof), obj, threshold=threshold, prec=prec)  # type: ignore[call-arg]
+    if threshold != 0:
+        return _reject([f"a convex-switching proof proves F <= 0, not F <= {threshold}"], prec)
+    return recheck_switching(dict(proof), obj, prec=prec)
+
+
+def recheck_boxes(proof: Mapping[str, Any], obj: Any, *, threshold: Fraction, prec: int = 128,
+                  monotone: Mapping[int, int] | None = None) -> Any:
+    """:func:`verify.proof.recheck` of the box list ``proof`` against ``obj`` for F <= ``threshold``, the
+    threshold being the caller's (rebuilt from the claim), never the record's: a record stating another one
+    is rejected here, and the re-checker is told the threshold where it accepts one."""
+    import inspect  # noqa: PLC0415
+
+    from verify.proof import recheck  # noqa: PLC0415
+
+    if _frac(proof.get("threshold", "nan")) != threshold:
+        return _reject([f"field 'threshold': the proof proves F <= {proof.get('threshold')}, the claim states "
+                        f"F <= {threshold}"], prec)
+    if "threshold" in inspect.signature(recheck).parameters:
+        return recheck(dict(proof), obj, threshold=threshold, prec=prec, monotone=dict(monotone or {}))
+    return recheck(dict(proof), obj, prec=prec, monotone=dict(monotone or {}))
+
+
+def recheck_obligation_proof(ob_id: str, scale: str, proof: Any, *, prec: int = 128) -> Any:
+    """Re-check the certificate ``proof`` (a box list, or a convex-switching proof) against the obligation
+    ``ob_id`` of :mod:`verify.proof.obligations` at ``scale``, rebuilt here from the code: F <= 0 on the
+    obligation's own box, with the obligation's own monotonicity hints and method.  The record supplies
+    only the boxes and their bounds: a threshold other than 0, other hints, another method, or an empty
+    box list is rejected.  Returns a :class:`verify.proof.RecheckResult`."""
+    t0 = time.perf_counter()
+    if not isinstance(proof, Mapping):
+        return _reject([f"{ob_id}: the part carries no proof record"], prec)
+    try:
+        ob = _obligation(ob_id, scale)
+    except ValueError as exc:
+        return _reject([str(exc)], prec)
+    obj = ob.build()
+    problems: list[str] = []
+    if _frac(proof.get("threshold", "0")) != 0:
+        problems.append(f"field 'threshold': the proof's threshold {proof.get('threshold')} is not the obligation's 0")
+    if ob.method == "convex-switching":
+        if proof.get("combine") != "convex-switching":
+            return _reject(problems + [f"field 'method': {ob_id} is proven by the convex switching lemma; the record "
+                                       f"is a {proof_method(proof)!r} proof"], prec, 0, t0)
+        rc = _recheck_switching(proof, obj, Fraction(0), prec)
+    else:
+        if proof.get("combine") is not None or proof.get("parts") is not None:
+            return _reject(problems + [f"field 'method': {ob_id} is proven by branch and bound on one box list; the "
+                                       f"record is a composite proof"], prec, 0, t0)
+        monotone = {int(k): int(v) for k, v in (ob.prove.get("monotone") or {}).items()}
+        hinted = {int(k): int(v) for k, v in (proof.get("monotone") or {}).items()}
+        if hinted != monotone:
+            problems.append(f"field 'monotone': the proof's monotonicity hints {hinted} are not the obligation's "
+                            f"{monotone}")
+        if problems:
+            return _reject(problems, prec, 0, t0)
+        rc = recheck_boxes(proof, obj, threshold=Fraction(0), prec=prec, monotone=monotone)
+    problems += list(rc.problems)
+    if rc.ok and not problems and rc.n_boxes <= 0:
+        problems.append(f"{ob_id}: the certificate has no box")
+    return _reject(problems, rc.prec, rc.n_boxes, t0) if problems else rc
+
+
+def _summary_problems(evidence: Mapping[str, Any], proof: Mapping[str, Any]) -> list[str]:
+    """The displayed summary of a box-list proof (n_boxes, max_bound) against its certificate."""
+    mine = _proof_summary(proof)
+    return [f"field {k!r}: the record shows {evidence.get(k)!r}, its certificate gives {mine[k]!r}"
+            for k in ("n_boxes", "max_bound", "threshold") if k in evidence and str(evidence.get(k)) != str(mine[k])]
+
+
+def _obligation_fields(ob_id: str, scale: str, *, prefix: str = "") -> dict[str, Any]:
+    """The displayed fields of an obligation's evidence (:func:`check_obligation`), derived from the code."""
+    from verify.proof.prover import box_to_json  # noqa: PLC0415
+
+    ob = _obligation(ob_id, scale)
+    obj = ob.build()
+    out: dict[str, Any] = {"rebuild": _ob_rebuild(ob_id, scale), "obligation": ob_id, "proof.threshold": "0",
+                           "proof.objective": obj.describe(), "proof.relies_on": ABSENT, "relies_on": ABSENT}
+    if ob.method != "convex-switching":
+        out["proof.domain"] = box_to_json(obj.domain())
+    if not prefix:
+        out.update({"source": ob.source, "statement": ob.statement, "domain": ob.domain, "scale": scale,
+                    "objective": obj.describe()})
+    return out
+
+
+def obligation_expectation(claim_id: str, ob_id: str, scale: str, *, attached: bool = False,
+                           extra_fields: Mapping[str, Any] | None = None, covers: str = "") -> ExpectedObligation:
+    """The :class:`ExpectedObligation` of a claim proven by the one obligation ``ob_id`` (F <= 0 on its box):
+    the fields :func:`check_obligation` writes (``attached``: as :func:`verify.claims.sets.proofs_def8.attach_obligation`
+    quotes them), the method of the obligation, and the certificate re-checked against the rebuilt F."""
+    ob = _obligation(ob_id, scale)
+    fields = _obligation_fields(ob_id, scale, prefix="attached" if attached else "")
+    if attached:
+        fields.update({"statement_proven": ob.statement, "domain": ob.domain})
+    fields.update(extra_fields or {})
+
+    def rc(evidence: Mapping[str, Any]) -> Any:
+        proof = evidence.get("proof")
+        out = recheck_obligation_proof(ob_id, scale, proof)
+        extra = _summary_problems(evidence, proof) if isinstance(proof, Mapping) else []
+        return _reject(extra + list(out.problems), out.prec, out.n_boxes) if extra else out
+
+    return ExpectedObligation(claim_id, _ob_method(ob), fields, rc, covers or f"{ob.statement} on {ob.domain}")
+
+
+def composite_expectation(claim_id: str, ob_ids: list[str], scale: str, *, domain: str,
+                          relies_on: list[str] | None = None, extra_fields: Mapping[str, Any] | None = None,
+                          covers: str = "") -> ExpectedObligation:
+    """The :class:`ExpectedObligation` of a claim proven by every obligation of ``ob_ids`` together
+    (``combine = "all"``): the parts must be exactly these obligations, in order, each re-checked alone
+    against its rebuilt F; the record's displayed domain, statement and part headers are derived here."""
+    obs = [_obligation(o, scale) for o in ob_ids]
+    fields: dict[str, Any] = {"rebuild": {"what": "all", "parts": [_ob_rebuild(o, scale) for o in ob_ids]},
+                              "obligations": list(ob_ids), "statement": " AND ".join(ob.statement for ob in obs),
+                              "domain": domain, "proof.combine": "all", "proof.threshold": "0",
+                              "proof.status": "proven",
+                              "proof.relies_on": ABSENT if relies_on is None else list(relies_on)}
+    fields.update(extra_fields or {})
+
+    def rc(evidence: Mapping[str, Any]) -> Any:
+        return _recheck_parts(claim_id, [(o, scale) for o in ob_ids], evidence.get("proof"), evidence)
+
+    return ExpectedObligation(claim_id, "interval", fields, rc, covers or domain)
+
+
+def _recheck_parts(claim_id: str, wanted: list[tuple[str, str]], proof: Any, evidence: Mapping[str, Any],
+                   prec: int = 128) -> Any:
+    """Re-check a proof resting on several obligations: its parts must be exactly ``wanted`` (obligation id,
+    scale -- from the claim's code), in order, each with the obligation's own domain and rebuild record,
+    and each part's certificate is re-checked alone against its rebuilt objective."""
+    from verify.proof import RecheckResult  # noqa: PLC0415
+
+    t0 = time.perf_counter()
+    if not isinstance(proof, Mapping) or not isinstance(proof.get("parts"), list):
+        return _reject([f"claim {claim_id}: the record has no list of parts"], prec)
+    parts = [p for p in proof["parts"] if isinstance(p, Mapping)]
+    names = [p.get("obligation") for p in parts]
+    if names != [o for o, _ in wanted] or len(parts) != len(proof["parts"]):
+        return _reject([f"field 'parts': the record's parts {names} are not the obligations of claim {claim_id} "
+                        f"{[o for o, _ in wanted]}"], prec, 0, t0)
+    problems: list[str] = []
+    n = 0
+    for (ob_id, scale), p in zip(wanted, parts, strict=True):
+        ob = _obligation(ob_id, scale)
+        if p.get("domain") != ob.domain:
+            problems.append(f"{ob_id}: field 'domain' of the part is not the obligation's")
+        if dict(p.get("rebuild") or {}) != _ob_rebuild(ob_id, scale):
+            problems.append(f"{ob_id}: field 'rebuild' of the part is {p.get('rebuild')!r}, not the obligation's")
+        rc = recheck_obligation_proof(ob_id, scale, p.get("proof"), prec=prec)
+        n += rc.n_boxes
+        problems += [f"{ob_id}: {q}" for q in rc.problems]
+    problems += _summary_problems(evidence, proof)
+    return RecheckResult(not problems, problems[:20], n, prec, time.perf_counter() - t0)
+
+
+def interval_obligation(claim_id: str, build: Any, *, domain: str, statement: str,
+                        threshold: Any = 0) -> ExpectedObligation:
+    """The :class:`ExpectedObligation` of a claim proven by branch and bound (:func:`verify.proof.prove_le`):
+    F <= ``threshold`` on the box of the objective ``build()`` (a fresh :class:`verify.proof.functions.Objective`
+    from the claim's own code; a user claim file declares it with :func:`verify.claims.registry.obligation_for`,
+    so ``smoothsens audit --claims FILE --recheck-proof`` rebuilds it from the file).  The record's ``domain``
+    and ``statement`` must be ``domain`` and ``statement``; its proof must carry F's description, F's box and
+    the threshold, and its boxes are re-checked against a fresh ``build()``::
+
+        @obligation_for("user-my-bound")
+        def my_obligation(scale):
+            return interval_obligation("user-my-bound", my_objective, domain="x in [0, 1]", statement="F <= 0")
+    """
+    from verify.proof.prover import box_to_json  # noqa: PLC0415
+
+    thr = _frac(threshold)
+    obj = build()
+    fields = {"domain": domain, "statement": statement, "proof.threshold": str(thr),
+              "proof.objective": obj.describe(), "proof.domain": box_to_json(obj.domain())}
+
+    def rc(evidence: Mapping[str, Any]) -> Any:
+        proof = evidence["proof"]
+        if proof.get("combine") is not None or proof.get("parts") is not None or proof.get("monotone"):
+            return _reject(["field 'method': a branch-and-bound proof is one box list without hints"])
+        if _frac(proof.get("threshold", "nan")) != thr:
+            return _reject([f"field 'threshold': the proof proves F <= {proof.get('threshold')}, not {thr}"])
+        out = recheck_boxes(proof, build(), threshold=thr, monotone={})
+        if out.ok and out.n_boxes <= 0:
+            return _reject(["the certificate has no box"])
+        return out
+
+    return ExpectedObligation(claim_id, "interval", fields, rc, f"{statement} on {domain}")
+
+
+def recheck_claim(claim_id: str, record: Mapping[str, Any], *, prec: int = 128) -> Any:
+    """Re-check the proof carried by ``record`` (the claim's JSON: verdict, strength, evidence, and the
+    statement when the report has it) as a proof of the claim ``claim_id``.
+
+    What must be proven is rebuilt from the claim id (:func:`verify.claims.registry.expected_obligation`:
+    the registry and the code next to the prover), never from the record; the record only supplies the
+    certificate (boxes, steps, witnesses).  Rejected, with a reason naming the field: no obligation in
+    code for the claim; a statement other than the registry's; a verdict/strength other than VERIFIED
+    (proven); another proof method; a displayed field (domain, statement, objective, relies_on, variable
+    box, rebuild, threshold, enclosure ends) other than the derived one; a certificate the re-checker
+    rejects or one with zero parts/steps/boxes.  Returns a :class:`verify.proof.RecheckResult`."""
+    from verify.claims.registry import REGISTRY, record_scale  # noqa: PLC0415
+    from verify.proof import RecheckResult  # noqa: PLC0415
+
+    t0 = time.perf_counter()
+    ev = record.get("evidence")
+    if not isinstance(ev, Mapping) or not isinstance(ev.get("proof"), Mapping):
+        return _reject([f"claim {claim_id}: the record carries no proof"], prec)
+    try:
+        ob = expected_obligation(claim_id, record_scale(ev))
+    except ValueError as exc:
+        return _reject([f"claim {claim_id}: {exc}"], prec)
+    if ob is None:
+        return _reject([f"claim {claim_id}: no proof obligation is declared in code for this claim (a user claim "
+                        f"declares it with verify.claims.obligation_for in its claim file); a record alone proves "
+                        f"nothing"], prec)
+    problems: list[str] = []
+    if "statement" in record and claim_id in REGISTRY and record.get("statement") != REGISTRY.get(claim_id).statement:
+        problems.append(f"field 'statement': the record's statement is not the registry's for claim {claim_id}")
+    if record.get("verdict") != "VERIFIED" or record.get("strength") != "proven":
+        problems.append(f"field 'verdict': the record says {record.get('verdict')} ({record.get('strength')}); a proof "
+                        f"that re-checks supports VERIFIED (proven) only")
+    try:
+        more, rc = ob.problems(ev)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
+        more, rc = [f"malformed proof record ({type(exc).__name__}: {exc})"], None
+    problems += more
+    n = int(getattr(rc, "n_boxes", 0) or 0) if rc is not None else 0
+    rprec = int(getattr(rc, "prec", prec) or prec) if rc is not None else prec
+    return RecheckResult(not problems, problems[:20], n, rprec, time.perf_counter() - t0)
+
+
+#: Proof methods with their own independent re-checker: method -> (module, function).  Each function
+#: takes the proof record and ``claim_id`` (the claim it is re-checked for: it rebuilds its parts from that
+#: id, never from the record) and returns an object with ``ok``, ``problems``, ``n_boxes``
+#: (:class:`verify.proof.RecheckResult`).  A claim names its method in its :class:`ExpectedObligation`.
 METHOD_RECHECKERS: dict[str, tuple[str, str]] = {
-    "symbolic": ("verify.proof.symbolic", "recheck"),      # verify.claims.sets.proofs_symbolic
+    "symbolic": ("verify.proof.symbolic", "recheck_for"),  # verify.claims.sets.proofs_symbolic, proofs_geometry
     "ramp-def8": ("verify.proof.ramp_def8", "recheck"),    # 004 Def. 8 for the ramp closed forms, any Lambda
     "kde-def8": ("verify.proof.kde_def8", "recheck"),      # 004 Def. 8 for the KDE closed form (chain (i)-(iv))
     "def8-smoothness": ("verify.claims.sets.proofs_def8", "recheck_smoothness"),  # the two together
@@ -217,80 +456,122 @@ METHOD_RECHECKERS: dict[str, tuple[str, str]] = {
 }
 
 
-def recheck_evidence(evidence: Mapping[str, Any], *, prec: int = 128) -> Any:
-    """Re-check ``evidence["proof"]`` against the objective rebuilt from ``evidence["rebuild"]``
-    (verify.proof.recheck), and that the proof proves what the claim states: its threshold is the
-    claim's (0, or the enclosure's upper end) and it uses no monotonicity hint the obligation does
-    not have.  Returns a :class:`verify.proof.RecheckResult`."""
-    from verify.proof import RecheckResult, recheck  # noqa: PLC0415
+def method_expectation(claim_id: str, method: str, fields: Mapping[str, Any], covers: str) -> ExpectedObligation:
+    """The :class:`ExpectedObligation` of a claim proven by a method of :data:`METHOD_RECHECKERS`: the record's
+    proof is re-checked by that method's re-checker, told ``claim_id``; ``fields`` are the displayed fields the
+    claim's prover writes (derived by its code)."""
+    if method not in METHOD_RECHECKERS:
+        raise ValueError(f"method must be one of {sorted(METHOD_RECHECKERS)}; got {method!r}")
+    module, name = METHOD_RECHECKERS[method]
 
-    proof = evidence.get("proof")
-    if not isinstance(proof, Mapping):
-        return RecheckResult(False, ["the evidence carries no proof"], 0, prec, 0.0)
-    method = proof.get("method")
-    if method in METHOD_RECHECKERS:  # a proof kind with its own independent re-checker
-        module, name = METHOD_RECHECKERS[method]
-        return getattr(importlib.import_module(module), name)(proof)
-    if isinstance(proof.get("parts"), list):  # a privacy claim resting on several obligations: each re-checked
-        return _recheck_all(evidence, proof, prec)
-    obj, threshold, monotone = rebuild_objective(evidence)
-    if proof.get("combine") == "convex-switching":  # a tangency: verify.proof.recheck.recheck_switching
-        from verify.proof.recheck import recheck_switching  # noqa: PLC0415
+    def rc(evidence: Mapping[str, Any]) -> Any:
+        return getattr(importlib.import_module(module), name)(evidence["proof"], claim_id=claim_id)
 
-        if threshold != 0:
-            return RecheckResult(False, ["a convex-switching proof proves F <= 0, not an enclosure"], 0, prec, 0.0)
-        return recheck_switching(dict(proof), obj, prec=prec)
-    extra = []
-    if _frac(proof.get("threshold", "0")) != threshold:
-        extra.append(f"the proof's threshold {proof.get('threshold')} is not the claim's {threshold}")
-    hinted = {int(k): int(v) for k, v in (proof.get("monotone") or {}).items()}
-    if hinted != monotone:
-        extra.append(f"the proof's monotonicity hints {hinted} are not the obligation's {monotone}")
-    rc = recheck(dict(proof), obj, prec=prec, monotone=monotone)
-    if extra:
-        return RecheckResult(False, extra + list(rc.problems), rc.n_boxes, rc.prec, rc.seconds)
-    return rc
+    return ExpectedObligation(claim_id, method, dict(fields), rc, covers)
 
 
-def _recheck_all(evidence: Mapping[str, Any], proof: Mapping[str, Any], prec: int) -> Any:
-    """Re-check a proof resting on several obligations: the parts must be exactly the obligations
-    named by ``evidence["rebuild"]`` (what="all"), in order, and each part is re-checked alone."""
+def _tight_point(family: str) -> dict[str, Any]:
+    for p in _tight_points():
+        if p["family"] == family:
+            return p
+    raise ValueError(f"family must be one of {[p['family'] for p in _tight_points()]}; got {family!r}")
+
+
+@lru_cache(maxsize=1)
+def _tight_points() -> tuple[dict[str, Any], ...]:
+    from verify.proof import obligations as O  # noqa: PLC0415
+
+    return tuple(O.tight_points(1.0))
+
+
+def tight_rebuild(family: str) -> dict[str, Any]:
+    """The rebuild record of the tight enclosure of ``family`` at the calibration of ``tight_table(1.0)``,
+    from the code (:func:`verify.proof.obligations.tight_points`): kind, shape, gamma, eta1."""
+    pt = _tight_point(family)
+    return {"what": "tight", "kind": pt["kind"], "shape": dict(pt["shape"]), "gamma": pt["gamma"], "eta1": pt["eta1"]}
+
+
+TIGHT_DOMAIN = "z in [0, inf) (compactified to u in [0, 2])"
+
+
+def recheck_tight_certificate(family: str, evidence: Mapping[str, Any], *, prec: int = 128) -> Any:
+    """Re-check a tight enclosure [lower, upper] of ``family`` against the objective rebuilt from the code
+    (:func:`tight_rebuild`, never the record's parameters): the width is <= :data:`TIGHT_WIDTH`; the upper
+    end is proven (the box list proves F <= upper, the proof's threshold being exactly the stated upper end);
+    the lower end is attained (a fresh ball evaluation of F at the record's argmax, inside the domain, has a
+    lower end >= the stated lower end); the displayed floats are the ends'."""
     from verify.proof import RecheckResult  # noqa: PLC0415
+    from verify.proof import obligations as O  # noqa: PLC0415
+    from verify.proof.functions import lower_fraction, workprec  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    rb = evidence.get("rebuild")
-    wanted = list(rb.get("parts", [])) if isinstance(rb, Mapping) and rb.get("what") == "all" else None
-    parts = list(proof["parts"])
-    if wanted is None:
-        return RecheckResult(False, ["a proof in parts needs a rebuild record what='all'"], 0, prec, 0.0)
+    rb = tight_rebuild(family)
+    obj = O.tight_objective(rb["kind"], dict(rb["shape"]), float(rb["gamma"]), float(rb["eta1"]))
+    enc = evidence.get("enclosure")
+    proof = evidence.get("proof")
+    if not isinstance(enc, Mapping) or not isinstance(proof, Mapping):
+        return _reject(["the record has no enclosure or no proof"], prec)
+    lower, upper = _frac(enc["lower"]), _frac(enc["upper"])
     problems: list[str] = []
-    if [dict(p.get("rebuild") or {}) for p in parts] != [dict(w) for w in wanted]:
-        problems.append(f"the proof's parts {[p.get('rebuild') for p in parts]} are not the claim's {wanted}")
-    n = 0
-    for w, p in zip(wanted, parts):
-        if w.get("what") == "symbolic" and (p.get("proof") or {}).get("claim") != w.get("claim"):
-            problems.append(f"the part's symbolic proof is of {(p.get('proof') or {}).get('claim')!r}, not {w.get('claim')!r}")
-        rc = recheck_evidence({"rebuild": w, "proof": p.get("proof")}, prec=prec)
-        n += rc.n_boxes
-        problems += [f"{w.get('obligation')}: {q}" for q in rc.problems]
-    return RecheckResult(not problems, problems[:20], n, prec, time.perf_counter() - t0)
+    if not lower <= upper:
+        problems.append(f"field 'enclosure': lower end {enc['lower']} > upper end {enc['upper']}")
+    if upper - lower > TIGHT_WIDTH:
+        problems.append(f"field 'enclosure': width {float(upper - lower):.3g} > {float(TIGHT_WIDTH):g}")
+    for key, val in (("lower_float", lower), ("upper_float", upper)):
+        if enc.get(key) != float(val):
+            problems.append(f"field 'enclosure.{key}': {enc.get(key)!r} is not the end {float(val)!r}")
+    if _frac(proof.get("threshold", "nan")) != upper:
+        problems.append(f"field 'threshold': the proof proves F <= {proof.get('threshold')}, not the stated upper end "
+                        f"{enc['upper']}")
+    if proof.get("combine") is not None or proof.get("parts") is not None or proof.get("monotone"):
+        problems.append("field 'method': an enclosure's upper end is proven by one box list without hints")
+    if problems:
+        return _reject(problems, prec, 0, t0)
+    rc = recheck_boxes(proof, obj, threshold=upper, prec=prec, monotone={})
+    problems += list(rc.problems)
+    if rc.ok and rc.n_boxes <= 0:
+        problems.append("the enclosure's certificate has no box")
+    # the lower end: attained at the record's argmax (the certificate), evaluated afresh on the rebuilt F
+    try:
+        arg = [_frac(a) for a in enc["argmax"]]
+        dom = list(obj.domain())
+        if len(arg) != len(dom) or not all(lo <= a <= hi for a, (lo, hi) in zip(arg, dom, strict=True)):
+            problems.append(f"field 'enclosure.argmax': {enc['argmax']} is not a point of the domain")
+        else:
+            with workprec(prec):
+                fresh = lower_fraction(obj.evaluate_point(arg))
+            if not fresh >= lower:
+                problems.append(f"field 'enclosure.lower': not attained: F at the argmax has ball lower end "
+                                f"{float(fresh):.17g} < the stated lower end {float(lower):.17g}")
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+        problems.append(f"field 'enclosure.argmax': unreadable ({type(exc).__name__}: {exc})")
+    return RecheckResult(not problems, problems[:20], rc.n_boxes, prec, time.perf_counter() - t0)
 
 
-def describe_recheck(evidence: Mapping[str, Any], rc: Any) -> str:
-    """"proof re-checked: N boxes cover DOMAIN, max bound B" or the problems."""
-    if isinstance(evidence.get("proof"), Mapping) and evidence["proof"].get("method") == "symbolic":
-        from verify.proof import symbolic  # noqa: PLC0415
+def tight_expectation(claim_id: str, family: str) -> ExpectedObligation:
+    """The :class:`ExpectedObligation` of the tight enclosure claim of ``family`` (:data:`TIGHT`)."""
+    pt = _tight_point(family)
+    rb = tight_rebuild(family)
+    fields = {"rebuild": rb, "family": family, "gamma": pt["gamma"], "eta": pt["eta"], "eta1": pt["eta1"],
+              "eps_printed": 1.0, "width_asked": float(TIGHT_WIDTH), "domain": TIGHT_DOMAIN,
+              "attained.ok": True}
 
-        return symbolic.describe(evidence["proof"], rc)
-    if rc.ok:
-        s = _proof_summary(evidence["proof"])
-        # a chain of steps (its own re-checker), or no interval part (a privacy claim on a symbolic proof)
-        if s["max_bound_float"] is None or evidence["proof"].get("method") in METHOD_RECHECKERS:
-            return f"proof re-checked: {rc.n_boxes} steps/boxes cover {evidence.get('domain', '?')} ({rc.seconds:.1f} s)"
-        return (f"proof re-checked: {rc.n_boxes} boxes cover {evidence.get('domain', '?')}, max bound "
-                f"{s['max_bound_float']:.6g} <= {float(_frac(s['threshold'])):.17g} (arb {rc.prec} bits, "
-                f"{rc.seconds:.1f} s)")
-    return "proof REJECTED: " + "; ".join(rc.problems)
+    def rc(evidence: Mapping[str, Any]) -> Any:
+        return recheck_tight_certificate(family, evidence)
+
+    return ExpectedObligation(claim_id, "interval", fields, rc,
+                              f"the tight eps of {family} at tight_table(1.0): its enclosure (upper end proven, lower "
+                              f"end attained) on {TIGHT_DOMAIN}")
+
+
+def describe_recheck(claim_id: str, rc: Any) -> str:
+    """"proof re-checked: N steps/boxes cover WHAT" (WHAT derived from the claim's code) or the problems."""
+    if not rc.ok:
+        return "proof REJECTED: " + "; ".join(rc.problems)
+    ob = expected_obligation(claim_id)
+    covers = ob.covers if ob is not None else "?"
+    return (f"proof re-checked: {rc.n_boxes} steps/boxes cover {covers} (arb {rc.prec} bits, {rc.seconds:.1f} s)"
+            if rc.prec else f"proof re-checked: {rc.n_boxes} steps/boxes cover {covers} ({rc.seconds:.1f} s)")
 
 
 def _recheck_json(rc: Any) -> dict[str, Any]:
@@ -354,7 +635,7 @@ def _check_obligation(ob_id: str, scale: str, *, max_boxes: int | None, time_lim
         proof = res.to_json()
         ev["proof"] = proof
         ev.update(_proof_summary(proof))
-        rc = recheck_evidence(ev)  # a fresh objective, the claim's own threshold, another precision
+        rc = recheck_obligation_proof(ob.id, scale, proof)  # a fresh objective, the obligation's threshold 0, another precision
         ev["recheck"] = _recheck_json(rc)
         if not rc.ok:
             return ClaimResult(Verdict.INCONCLUSIVE,
@@ -444,13 +725,12 @@ def check_tight(family: str, *, width: Fraction = TIGHT_WIDTH, max_boxes: int = 
     from verify.proof import obligations as O  # noqa: PLC0415
     from verify.proof.functions import lower_fraction, upper_fraction, workprec  # noqa: PLC0415
 
-    pt = next(p for p in O.tight_points(1.0) if p["family"] == family)
+    pt = _tight_point(family)
     row = next(r for r in _tight_table() if r["family"] == family)
     shape = dict(pt["shape"])
-    rebuild = {"what": "tight", "kind": pt["kind"], "shape": shape, "gamma": pt["gamma"], "eta1": pt["eta1"]}
+    rebuild = tight_rebuild(family)
     ev: dict[str, Any] = {"family": family, "gamma": pt["gamma"], "eta": pt["eta"], "eta1": pt["eta1"],
-                          "eps_printed": 1.0, "width_asked": float(width), "rebuild": rebuild,
-                          "domain": "z in [0, inf) (compactified to u in [0, 2])"}
+                          "eps_printed": 1.0, "width_asked": float(width), "rebuild": rebuild, "domain": TIGHT_DOMAIN}
     try:
         en = O.tight_enclosure(pt["kind"], shape, pt["gamma"], pt["eta1"], width=float(width), max_boxes=max_boxes)
     except RuntimeError as exc:
@@ -459,7 +739,7 @@ def check_tight(family: str, *, width: Fraction = TIGHT_WIDTH, max_boxes: int = 
     enc = en.to_json()
     ev["proof"] = enc.pop("proof")
     ev["enclosure"] = enc
-    rc = recheck_evidence(ev)
+    rc = recheck_tight_certificate(family, ev)
     ev["recheck"] = _recheck_json(rc)
     # the lower end, attained: a fresh evaluation at the argmax (same precision) and mpmath 50 digits
     obj = O.tight_objective(pt["kind"], shape, pt["gamma"], pt["eta1"])
@@ -518,6 +798,16 @@ def _statements() -> dict[str, tuple[str, str, str]]:
 
 
 _ST = _statements()
+
+def _declare_obligations() -> None:
+    """What a proof of each claim of this module must prove, from the code (:func:`obligation_for`)."""
+    for spec in PAPER_OBLIGATIONS:
+        obligation_for(spec.id)(lambda scale, spec=spec: obligation_expectation(spec.id, spec.obligation, scale))
+    for control, cid, *_ in PLANTED:  # a planted control's obligation is the false statement itself
+        obligation_for(cid)(lambda scale, control=control, cid=cid: obligation_expectation(cid, control, "test"))
+    for fam, cid, *_ in TIGHT:
+        obligation_for(cid)(lambda scale, fam=fam, cid=cid: tight_expectation(cid, fam))
+
 
 for _s in PAPER_OBLIGATIONS:
     _stmt, _dom, _full = _ST.get(_s.obligation, (f"obligation {_s.obligation} of verify.proof.obligations",
@@ -739,8 +1029,7 @@ def _privacy_proof(cid: str, spec: _PrivacyProof):  # type: ignore[no-untyped-de
             if outside:
                 return _outside(tested, outside, members)
         boxes = "; ".join(f"{ev['obligation']}: {ev['domain']}" for ev in evs)
-        domain = (f"{boxes} (the rate proofs' {scale} boxes, eps = 1 by homogeneity; the claim's full range is "
-                  f"{spec.full_range}: outside these boxes it stays tested); relies on: {spec.reduction}")
+        domain = _privacy_domain(spec, scale)
         if len(evs) == 1:
             ev = evs[0]
             proof_rec = {**ev.pop("proof"), "method": "interval", "relies_on": [spec.reduction]}
@@ -755,13 +1044,72 @@ def _privacy_proof(cid: str, spec: _PrivacyProof):  # type: ignore[no-untyped-de
                   "recheck": [e.get("recheck") for e in evs], **_proof_summary(proof_rec)}
         if members:
             ev["catalogue"] = members
-        return with_proof(tested, summary=f"proven: {ev.get('statement', spec.obligations)} on {boxes} (interval "
+        return with_proof(tested, claim_obligation=privacy_expectation(cid, spec, scale),
+                          summary=f"proven: {ev.get('statement', spec.obligations)} on {boxes} (interval "
                                           f"proof{'s' if len(evs) > 1 else ''} re-checked) plus {spec.via}"
                                           + (f"; all {len(members)} catalogued mechanisms inside" if members else ""),
                           proof=proof_rec, domain=domain, precision=results[0].precision, **ev)
 
     proof.__name__ = f"proof_{cid.replace('-', '_').replace('.', '_')}"
     return proof
+
+
+def _privacy_domain(spec: _PrivacyProof, scale: str) -> str:
+    """The displayed domain of a privacy claim proven by the rate obligations of ``spec`` at ``scale``."""
+    boxes = "; ".join(f"{o}: {_obligation(o, scale).domain}" for o in spec.obligations)
+    return (f"{boxes} (the rate proofs' {scale} boxes, eps = 1 by homogeneity; the claim's full range is "
+            f"{spec.full_range}: outside these boxes it stays tested); relies on: {spec.reduction}")
+
+
+def _symbolic_privacy_domain(spec: _PrivacyProof, members: list[dict[str, Any]]) -> str:
+    from verify.proof import symbolic as S  # noqa: PLC0415
+
+    keys = ", ".join(r["key"] for r in members)
+    return (f"{spec.full_range} (the symbolic proof {spec.symbolic}: {S.SPECS[spec.symbolic].domain}; z over R, h "
+            f"even); every catalogued mechanism of the claim ({keys}) inside, eps = m gamma U + eta C to "
+            f"{CALIBRATION_RTOL:g} (binary64 rounding of the core); relies on: {spec.reduction}")
+
+
+def privacy_expectation(cid: str, spec: _PrivacyProof, scale: str) -> ExpectedObligation:
+    """The :class:`ExpectedObligation` of the privacy claim ``cid`` (:data:`PRIVACY_PROOFS`): its parts (the
+    symbolic proof of C, U and the calibration, or the rate obligations), the reduction it relies on, its
+    domain and the catalogued mechanisms recomputed (:func:`_catalogue_membership`), all from the code."""
+    if spec.symbolic:
+        from verify.proof import symbolic as S  # noqa: PLC0415
+
+        members = _catalogue_membership(cid, spec, None)
+        sym = S.SPECS[spec.symbolic]
+        rebuild = {"what": "symbolic", "claim": spec.symbolic}
+        fields = {"rebuild": {"what": "all", "parts": [rebuild]}, "domain": _symbolic_privacy_domain(spec, members),
+                  "catalogue": members, "proof.combine": "all", "proof.status": "proven", "proof.threshold": "0",
+                  "proof.relies_on": [spec.reduction, *sym.relies_on]}
+
+        def rc(evidence: Mapping[str, Any]) -> Any:
+            proof = evidence["proof"]
+            parts = [p for p in proof.get("parts") or [] if isinstance(p, Mapping)]
+            if len(parts) != 1 or len(proof.get("parts") or []) != 1:
+                return _reject([f"field 'parts': claim {cid} rests on exactly one part, the symbolic proof "
+                                f"{spec.symbolic}; the record has {len(proof.get('parts') or [])}"])
+            part = parts[0]
+            problems = [f"field 'parts.{k}': {part.get(k)!r} is not {v!r}" for k, v in
+                        (("obligation", spec.symbolic), ("domain", sym.domain), ("rebuild", rebuild)) if part.get(k) != v]
+            out = S.recheck_for(part.get("proof") or {}, claim_id=spec.symbolic)
+            problems += list(out.problems)
+            if out.ok and out.n_boxes <= 0:
+                problems.append("the symbolic part has no step")
+            return _reject(problems, out.prec, out.n_boxes) if problems else out
+
+        return ExpectedObligation(cid, "interval", fields, rc, _symbolic_privacy_domain(spec, members))
+    members = (_catalogue_membership(cid, spec, _pp_g_box(spec.obligations[0], scale))
+               if spec.family == "polyplace" and len(spec.obligations) == 1 else [])
+    extra: dict[str, Any] = {"domain": _privacy_domain(spec, scale), "catalogue": members if members else ABSENT}
+    if len(spec.obligations) == 1:
+        extra["proof.relies_on"] = [spec.reduction]
+        ex = obligation_expectation(cid, spec.obligations[0], scale, extra_fields=extra,
+                                    covers=_privacy_domain(spec, scale))
+        return ExpectedObligation(cid, "interval", ex.fields, ex.recheck, ex.covers)
+    return composite_expectation(cid, list(spec.obligations), scale, domain=_privacy_domain(spec, scale),
+                                 relies_on=[spec.reduction], extra_fields={"catalogue": ABSENT})
 
 
 def _pp_g_box(ob_id: str, scale: str) -> tuple[Fraction, Fraction]:
@@ -798,16 +1146,13 @@ def _symbolic_privacy_proof(cid: str, spec: _PrivacyProof, tested: ClaimResult) 
         return _outside(tested, outside, members)
     sym_domain = S.SPECS[spec.symbolic].domain
     rebuild = {"what": "symbolic", "claim": spec.symbolic}
+    domain = _symbolic_privacy_domain(spec, members)
     proof_rec = {"method": "interval", "combine": "all", "status": "proven", "threshold": "0",
                  "parts": [{"obligation": spec.symbolic, "domain": sym_domain, "rebuild": rebuild, "proof": record}],
                  "relies_on": [spec.reduction, *record.get("relies_on", [])]}
     rc_json = {"ok": rc.ok, "problems": list(rc.problems), "n_steps": rc.n_steps, "n_points": rc.n_points,
                "prec": rc.prec, "seconds": round(rc.seconds, 3)}
-    keys = ", ".join(r["key"] for r in members)
-    domain = (f"{spec.full_range} (the symbolic proof {spec.symbolic}: {sym_domain}; z over R, h even); every "
-              f"catalogued mechanism of the claim ({keys}) inside, eps = m gamma U + eta C to {CALIBRATION_RTOL:g} "
-              f"(binary64 rounding of the core); relies on: {spec.reduction}")
-    return with_proof(tested,
+    return with_proof(tested, claim_obligation=privacy_expectation(cid, spec, "test"),
                       summary=(f"proven for {spec.full_range}: C = sup|psi|, U = sup|1 + z psi| and the calibration "
                                f"by the symbolic proof {spec.symbolic} ({rc.n_steps} SymPy steps, re-checked) plus "
                                f"{spec.via}; all {len(members)} catalogued mechanisms inside"),
@@ -821,6 +1166,8 @@ def _attach_privacy_proofs() -> None:
 
     for cid, spec in PRIVACY_PROOFS.items():
         proof_for(cid)(_privacy_proof(cid, spec))
+        obligation_for(cid)(lambda scale, cid=cid, spec=spec: privacy_expectation(cid, spec, scale))
 
 
 _attach_privacy_proofs()
+_declare_obligations()

@@ -38,7 +38,7 @@ from typing import Any, Mapping
 import sympy as sp
 
 from verify.claims import CheckContext, ClaimResult, Verdict
-from verify.claims.registry import proof_for, with_evidence, with_proof
+from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 
 __all__ = ["METHOD", "CLAIM", "SPEC", "QUICK_BUDGET", "chain_record", "attempt", "membership", "recheck"]
 
@@ -131,6 +131,9 @@ def membership() -> list[dict[str, Any]]:
     return rows
 
 
+obligation_for(CLAIM)(lambda scale: expectation(CLAIM))
+
+
 @proof_for(CLAIM)
 def prove(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     if ctx.budget < QUICK_BUDGET and not ctx.prove_all:
@@ -160,7 +163,7 @@ def prove(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
         {"key": "chain", "proof": rec}], "relies_on": list(RELIES_ON), "mechanisms": members,
         "note": ("corrected argument: the paper's case B(x) <= B(x') bound (eta + gamma) d is <= eps d only for "
                  "delta <= 1/e; replaced by the tail bound P(|Z| < t) <= 1 - L <= delta")}
-    return with_proof(tested,
+    return with_proof(tested, claim_obligation=expectation(CLAIM),
                       summary=(f"{tested.summary}; PROVEN for every eta, gamma > 0, 0 < delta < 1, every Lambda: chain "
                                f"{SPEC} ({rc.n_boxes} SymPy steps, {rc.n_points} ball points) re-checked (a corrected "
                                f"argument: the printed case B(x) <= B(x') needs delta <= 1/e); all {len(members)} "
@@ -170,13 +173,26 @@ def prove(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
                       recheck=rchk, mechanisms=members, seconds_proof=round(time.perf_counter() - t0, 3))
 
 
-def recheck(record: Mapping[str, Any]) -> Any:
-    """Re-check an "approx-chain" record: its chain part by the symbolic re-checker (the spec's own steps), the domain
-    and relies_on against this module's, the mechanisms recomputed from the catalogue.  A RecheckResult."""
+def expectation(claim_id: str) -> ExpectedObligation:
+    """What a proof of :data:`CLAIM` must prove (method "approx-chain", the chain's domain), from this module."""
+    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
+    from verify.proof import symbolic as S  # noqa: PLC0415
+
+    return method_expectation(claim_id, METHOD, {"domain": S._H12_DOMAIN, "proof.claim": claim_id,
+                                                 "proof.domain": S._H12_DOMAIN, "proof.relies_on": list(RELIES_ON)},
+                              S._H12_DOMAIN)
+
+
+def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
+    """Re-check an "approx-chain" record as the proof of ``claim_id`` (only :data:`CLAIM` is proven this way): its
+    chain part by the symbolic re-checker told the spec :data:`SPEC` (the spec's own steps), the domain and relies_on
+    against this module's, the mechanisms recomputed from the catalogue.  A RecheckResult."""
     from verify.proof import RecheckResult  # noqa: PLC0415
     from verify.proof import symbolic as S  # noqa: PLC0415
 
     t0 = time.perf_counter()
+    if claim_id != CLAIM:
+        return RecheckResult(False, [f"claim {claim_id} is not proven by an {METHOD!r} chain (only {CLAIM} is)"], 0, 0, 0.0)
     if record.get("method") != METHOD or record.get("claim") != CLAIM:
         return RecheckResult(False, [f"not a {METHOD!r} record of {CLAIM}"], 0, 0, 0.0)
     problems: list[str] = []
@@ -195,7 +211,7 @@ def recheck(record: Mapping[str, Any]) -> Any:
         if not isinstance(proof, Mapping) or proof.get("method") != "symbolic" or proof.get("claim") != SPEC:
             problems.append(f"part chain: not a symbolic proof of {SPEC}")
         else:
-            rc = S.recheck(proof)
+            rc = S.recheck_for(proof, claim_id=SPEC)
             n = int(rc.n_boxes)
             problems += [f"part chain: {q}" for q in rc.problems]
     mine = membership()

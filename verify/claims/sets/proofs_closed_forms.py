@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from verify.claims import CheckContext, ClaimResult, Verdict
-from verify.claims.registry import proof_for, with_evidence, with_proof
+from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 from verify.proof._results import count_checks
 
 __all__ = ["METHOD", "DOMAINS", "Printed", "printed", "controls", "identity_steps", "prove_closed_form",
@@ -371,23 +371,40 @@ def prove_closed_form(claim_id: str, ramp: Mapping[str, Any]) -> dict[str, Any]:
                   "seconds": round(time.perf_counter() - t0, 3)})
 
 
-def recheck_closed_form(record: Mapping[str, Any]) -> Any:
-    """Re-check a "closed-form-bstar" record: the ramp part by :func:`verify.proof.ramp_def8.recheck`,
-    the region identities rebuilt from this module's definitions of the claim named by the record and
-    compared; the domain must be this module's for that claim."""
+def expectation(claim_id: str) -> ExpectedObligation:
+    """What a proof of ``claim_id`` must prove: "closed-form-bstar" for the claims of :data:`DOMAINS` (their printed
+    B* = Phi(d+) = B*), "def8-smoothness" for 004 Lemma 3.1 (:data:`LEMMA_31_DOMAIN`); from this module."""
+    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
+
+    if claim_id == "004-Lemma-3.1":
+        from verify.claims.sets.proofs_def8 import SMOOTHNESS_DOMAIN  # noqa: PLC0415
+
+        return method_expectation(claim_id, "def8-smoothness", {"domain": LEMMA_31_DOMAIN,
+                                                                 "proof.domain": SMOOTHNESS_DOMAIN}, LEMMA_31_DOMAIN)
+    return method_expectation(claim_id, METHOD, {"domain": DOMAINS[claim_id], "proof.claim": claim_id,
+                                                 "proof.domain": DOMAINS[claim_id]}, DOMAINS[claim_id])
+
+
+def recheck_closed_form(record: Mapping[str, Any], *, claim_id: str) -> Any:
+    """Re-check a "closed-form-bstar" record as the proof of ``claim_id``: the ramp part by
+    :func:`verify.proof.ramp_def8.recheck`, the region identities rebuilt from this module's definitions of
+    ``claim_id`` (never of the claim the record names) and compared; the domain must be this module's for it."""
     from verify.proof import RecheckResult  # noqa: PLC0415
     from verify.proof import ramp_def8 as R  # noqa: PLC0415
 
     t0 = time.perf_counter()
     problems: list[str] = []
-    cid = record.get("claim") if isinstance(record, Mapping) else None
+    cid = claim_id
     if cid not in DOMAINS:
-        return RecheckResult(False, [f"the record names no closed-form claim ({cid!r})"], 0, 0, 0.0)
+        return RecheckResult(False, [f"claim {cid} is not proven by a {METHOD!r} record"], 0, 0, 0.0)
+    if not isinstance(record, Mapping) or record.get("claim") != cid:
+        return RecheckResult(False, [f"field 'claim': the record is of {(record or {}).get('claim')!r}, not {cid}"],
+                             0, 0, 0.0)
     for key, want in (("method", METHOD), ("domain", DOMAINS[cid]), ("status", "proven")):
         if record.get(key) != want:
             problems.append(f"the record's {key} is not the re-checker's ({record.get(key)!r})")
     ramp = record.get("ramp")
-    rc = R.recheck(ramp if isinstance(ramp, Mapping) else {})
+    rc = R.recheck(ramp if isinstance(ramp, Mapping) else {}, claim_id=R.CLAIM)
     problems += [f"ramp: {p}" for p in rc.problems]
     fresh = _json(_steps(cid))
     if record.get("steps") != fresh:
@@ -479,13 +496,17 @@ def _attach(claim_id: str, ctx: CheckContext, tested: ClaimResult, what: str) ->
         return with_evidence(tested, {"proof_attempt": {"failed_steps": failed, "ramp_status": ramp.get("status")}})
     n_checks, n_ramp = count_checks(rec), count_checks(ramp)
     return with_proof(
-        tested,
+        tested, claim_obligation=expectation(claim_id),
         summary=(f"{tested.summary}; PROVEN for the formula in exact arithmetic ({DOMAINS[claim_id]}): {what} "
                  f"({len(rec['steps'])} region/stationary steps, {n_checks} SymPy checks) and B* = Phi(d+) (ramp "
                  f"proof, {len(ramp['steps'])} steps, {n_ramp} checks, re-checked); the floats' agreement with the "
                  f"formula is the tested part"),
         proof=rec, domain=DOMAINS[claim_id], precision="exact (SymPy)", recheck=rc,
         seconds_proof=round(time.perf_counter() - t0, 3))
+
+
+for _cid in ("004-Lemma-4.1", "004-App-C.3", "004-Lemma-4.3", "004-Lemma-3.1"):
+    obligation_for(_cid)(lambda scale, cid=_cid: expectation(cid))
 
 
 @proof_for("004-Lemma-4.1")
@@ -521,7 +542,7 @@ def prove_lemma_3_1(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
         return with_evidence(tested, {"proof_attempt": {
             "open": sm["open"], "recheck_problems": [] if rc is None else list(rc.problems)}})
     return with_proof(
-        tested,
+        tested, claim_obligation=expectation("004-Lemma-3.1"),
         summary=(f"{tested.summary}; PROVEN for the closed-form formulas in exact arithmetic ({LEMMA_31_DOMAIN}): "
                  f"the combined proof of 004-Def-8-smoothness (ramp: {len(sm['ramp']['steps'])} SymPy-checked steps "
                  f"incl. B = B*; KDE: chain (i)-(iv)), re-checked part by part; the floats' agreement with the "

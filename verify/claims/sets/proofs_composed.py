@@ -51,8 +51,8 @@ import numpy as np
 import sympy as sp
 
 from verify.claims import CheckContext, ClaimResult, Verdict
-from verify.claims.registry import proof_for, with_evidence, with_proof
-from verify.claims.sets.proofs_symbolic import symbolic_proven
+from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
+from verify.claims.sets.proofs_symbolic import declare_symbolic, symbolic_proven
 
 __all__ = ["METHOD", "DOMAINS", "QUICK_BUDGET", "symbolic_record", "prove_identity", "nrs_mechanisms",
            "threshold_mechanisms", "membership", "composition", "prove_composition", "recheck_composition",
@@ -420,7 +420,7 @@ def prove_composition(cid: str, ctx: CheckContext, tested: ClaimResult,
                                                              "mechanisms": comp["members"]}})
     rec = comp["record"]
     keys = ", ".join(f"{k} ({m}{': ' + s if s else ''})" for k, m, s in PARTS[cid])
-    return with_proof(tested,
+    return with_proof(tested, claim_obligation=expectation(cid),
                       summary=(f"{tested.summary}; PROVEN: composition of {keys}, each re-checked independently, and "
                                f"all {len(comp['members'])} mechanisms of the claim inside the proven domain"
                                + ("; the core's floats = the closed forms is TESTED" if cid != "004-Lemma-2.2-cauchy" else "")),
@@ -429,7 +429,20 @@ def prove_composition(cid: str, ctx: CheckContext, tested: ClaimResult,
                       recheck=comp["rechecks"], mechanisms=comp["members"], seconds_proof=round(comp["seconds"], 3))
 
 
-def recheck_composition(record: Mapping[str, Any]) -> Any:
+#: the claim whose proof a part of each method is (a ramp-def8 part is the proof of 004-Def-8-ramp-proof)
+PART_CLAIMS: dict[str, str] = {"ramp-def8": "004-Def-8-ramp-proof"}
+
+
+def expectation(cid: str) -> ExpectedObligation:
+    """What a proof of ``cid`` (a claim of :data:`PARTS`) must prove: method "composed-privacy", its domain,
+    relies_on and mechanisms, from this module."""
+    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
+
+    return method_expectation(cid, METHOD, {"domain": DOMAINS[cid], "proof.claim": cid, "proof.domain": DOMAINS[cid],
+                                            "proof.relies_on": _relies_on(cid)}, DOMAINS[cid])
+
+
+def recheck_composition(record: Mapping[str, Any], *, claim_id: str) -> Any:
     """Re-check a composed record: the claim's parts as this module requires them (keys, methods, the
     symbolic specs), each by its own independent re-checker; the domain and relies_on this module states;
     the mechanisms' membership recomputed from this module's construction (never the record's rows).
@@ -440,9 +453,12 @@ def recheck_composition(record: Mapping[str, Any]) -> Any:
     from verify.proof import RecheckResult  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    cid = str(record.get("claim", ""))
-    if record.get("method") != METHOD or cid not in PARTS:
-        return RecheckResult(False, [f"not a {METHOD!r} record of a known claim (claim {cid!r})"], 0, 0, 0.0)
+    cid = claim_id  # the parts are rebuilt from the claim re-checked, never from the record's "claim"
+    if cid not in PARTS:
+        return RecheckResult(False, [f"claim {cid} is not proven by a {METHOD!r} composition"], 0, 0, 0.0)
+    if record.get("method") != METHOD or record.get("claim") != cid:
+        return RecheckResult(False, [f"field 'claim': not a {METHOD!r} record of {cid} (the record is of "
+                                     f"{record.get('claim')!r}, method {record.get('method')!r})"], 0, 0, 0.0)
     problems: list[str] = []
     if record.get("domain") != DOMAINS[cid]:
         problems.append("the record's domain is not the one the composition proves")
@@ -459,7 +475,7 @@ def recheck_composition(record: Mapping[str, Any]) -> Any:
             problems.append(f"part {key}: not a {method!r} proof{' of ' + spec_claim if spec_claim else ''}")
             continue
         module, name = METHOD_RECHECKERS[method]
-        rc = getattr(importlib.import_module(module), name)(proof)
+        rc = getattr(importlib.import_module(module), name)(proof, claim_id=spec_claim or PART_CLAIMS[method])
         n += int(rc.n_boxes)
         problems += [f"part {key}: {q}" for q in rc.problems]
     members = membership(cid, _mechanisms(cid))
@@ -482,6 +498,12 @@ def prove_lemma_9_eq_2(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
 @proof_for("004-Lemma-2.3")
 def prove_lemma_2_3(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     return prove_identity("004-Lemma-2.3", tested)
+
+
+for _cid in PARTS:
+    obligation_for(_cid)(lambda scale, cid=_cid: expectation(cid))
+for _cid in ("002-Lemma-9-eq-2", "004-Lemma-2.3"):
+    declare_symbolic(_cid)
 
 
 @proof_for("004-Lemma-2.2-cauchy")

@@ -101,27 +101,28 @@ refuted 1% shave, beyond the rate bound proven by the ``*-rate-proof`` claims).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
-from verify.claims.registry import proof_for, with_evidence, with_proof
+from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 from verify.proof._results import count_checks
 
 __all__ = ["attach_obligation", "recheck_smoothness", "SMOOTHNESS_DOMAIN", "ramp_proof", "smoothness_proof"]
 
 
-def attach_obligation(ob_id: str, tested: ClaimResult, *, what: str, scale: str = "test") -> ClaimResult:
+def attach_obligation(ob_id: str, tested: ClaimResult, *, what: str, scale: str = "test",
+                      claim_id: str = "") -> ClaimResult:
     """Prove the obligation ``ob_id`` and upgrade ``tested`` (VERIFIED tested) to VERIFIED proven
     when the prover proves it and the independent re-check accepts the proof; REFUTED (R-FALSE) when
     the prover certifies a point where it fails; else ``tested`` with the attempt in its evidence."""
-    from verify.claims.sets.proofs import check_obligation  # noqa: PLC0415
+    from verify.claims.sets.proofs import check_obligation, obligation_expectation  # noqa: PLC0415
 
     res = check_obligation(ob_id, scale, refuted_rule="R-FALSE")
     ev = res.evidence
     if res.verdict is Verdict.VERIFIED and res.strength == "proven":
         proof = {**dict(ev["proof"]), "method": "interval"}
         return with_proof(
-            tested, summary=f"{tested.summary}; PROVEN ({what}): {res.summary}", proof=proof, domain=ev["domain"],
+            tested, claim_obligation=obligation_expectation(claim_id, ob_id, scale, attached=True), summary=f"{tested.summary}; PROVEN ({what}): {res.summary}", proof=proof, domain=ev["domain"],
             precision=res.precision, rebuild=dict(ev["rebuild"]), obligation=ob_id, statement_proven=ev["statement"],
             recheck=ev.get("recheck"), n_boxes=ev.get("n_boxes"), max_bound=ev.get("max_bound"),
             seconds_prove=ev.get("seconds_prove"), seconds_build=ev.get("seconds_build"))
@@ -142,13 +143,14 @@ def _obligation_ids() -> tuple[str, str, str]:
 @proof_for("004-Remark-3.5-example")
 def prove_remark_3_5_example(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     """The printed eps values of the Remark, as arb enclosures at the exact example point."""
-    return attach_obligation(_obligation_ids()[0], tested, what="the four printed eps values at their printed digits")
+    return attach_obligation(_obligation_ids()[0], tested, what="the four printed eps values at their printed digits",
+                             claim_id="004-Remark-3.5-example")
 
 
 @proof_for("003-Ineq-5-example")
 def prove_ineq5_example(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     """ln(beta/alpha)/k >= 8.4 at the example's numbers: the printed 'eps > 8.4' follows from (5)."""
-    return attach_obligation(_obligation_ids()[1], tested, what="ln(5000) >= 8.4")
+    return attach_obligation(_obligation_ids()[1], tested, what="ln(5000) >= 8.4", claim_id="003-Ineq-5-example")
 
 
 @claim("004-Def-8-ramp-g_L-proof")
@@ -293,6 +295,8 @@ def check_kde_constants(ctx: CheckContext) -> ClaimResult:
 SMOOTHNESS_METHOD = "def8-smoothness"
 #: the parts of the combined record: (key, proof module, its proof method), in this order
 _SMOOTHNESS_PARTS = (("ramp", "verify.proof.ramp_def8", "ramp-def8"), ("kde", "verify.proof.kde_def8", "kde-def8"))
+#: the claim whose proof each part is
+_PART_CLAIMS = {"ramp": "004-Def-8-ramp-proof", "kde": "004-Def-8-KDE-proof"}
 
 SMOOTHNESS_DOMAIN = (
     "the closed-form formulas, in exact arithmetic: (a) the ramp forms (one-way threshold 004 Lemma 4.1, bounded "
@@ -304,11 +308,20 @@ SMOOTHNESS_DOMAIN = (
     "rows, 004-Def-8-ramp-proof's mpmath comparison, 004-Lemma-4.6 / 4.7 (KDE brute force)")
 
 
-def recheck_smoothness(record: Mapping[str, Any]) -> Any:
-    """Re-check the combined record of ``004-Def-8-smoothness``: exactly the parts ramp (method
-    "ramp-def8") and kde (method "kde-def8"), in that order, each re-checked by its own independent
-    re-checker (:func:`verify.proof.ramp_def8.recheck`, :func:`verify.proof.kde_def8.recheck`); the
-    record's domain must be :data:`SMOOTHNESS_DOMAIN`.  Returns a :class:`verify.proof.RecheckResult`."""
+#: the claims proven by the combined record (method "def8-smoothness")
+SMOOTHNESS_CLAIMS = ("004-Def-8-smoothness", "004-Lemma-3.1")
+
+
+def recheck_smoothness(record: Mapping[str, Any], *, claim_id: str) -> Any:
+    """Re-check the combined record of ``004-Def-8-smoothness`` as the proof of ``claim_id`` (one of
+    :data:`SMOOTHNESS_CLAIMS`): exactly the parts ramp (method "ramp-def8") and kde (method "kde-def8"), in
+    that order, each re-checked by its own independent re-checker told the claim it proves
+    (:func:`verify.proof.ramp_def8.recheck`, :func:`verify.proof.kde_def8.recheck`); the record's domain must
+    be :data:`SMOOTHNESS_DOMAIN`.  Returns a :class:`verify.proof.RecheckResult`."""
+    if claim_id not in SMOOTHNESS_CLAIMS:
+        from verify.proof import RecheckResult  # noqa: PLC0415
+
+        return RecheckResult(False, [f"claim {claim_id} is not proven by the {SMOOTHNESS_METHOD!r} record"], 0, 0, 0.0)
     return _recheck_smoothness(record, {})
 
 
@@ -336,7 +349,7 @@ def _recheck_smoothness(record: Mapping[str, Any], known: Mapping[int, Any]) -> 
         if not isinstance(proof, Mapping) or proof.get("method") != method:
             problems.append(f"part {key}: not a {method!r} proof record")
             continue
-        rc = known.get(id(proof)) or importlib.import_module(module).recheck(proof)
+        rc = known.get(id(proof)) or importlib.import_module(module).recheck(proof, claim_id=_PART_CLAIMS[key])
         n += int(rc.n_boxes)
         problems += [f"part {key}: {q}" for q in rc.problems]
     return RecheckResult(not problems, problems[:20], n, 0, time.perf_counter() - t0)
@@ -355,7 +368,7 @@ def ramp_proof() -> tuple[dict[str, Any], Any]:
         from verify.proof import ramp_def8 as R  # noqa: PLC0415
 
         rec = R.prove()
-        _PROOF_CACHE["ramp"] = (rec, R.recheck(rec))
+        _PROOF_CACHE["ramp"] = (rec, R.recheck(rec, claim_id=R.CLAIM))
     return _PROOF_CACHE["ramp"]
 
 
@@ -403,7 +416,7 @@ def prove_def8_smoothness(ctx: CheckContext, tested: ClaimResult) -> ClaimResult
         return with_evidence(tested, {"proof_attempt": {"recheck_problems": list(rc.problems)}})
     n_ramp = count_checks(ramp)
     return with_proof(
-        tested,
+        tested, claim_obligation=smoothness_expectation("004-Def-8-smoothness"),
         summary=(f"{tested.summary}; PROVEN for the closed-form formulas: ramp forms for every Lambda in (0, inf], "
                  f"g_E and g_L ({len(ramp['steps'])} SymPy-checked steps, {n_ramp} checks) and the KDE closed form "
                  f"for g_E and g_L, Lambda = inf (chain (i)-(iv) on {len(kde.get('parts', []))} interval obligations), "
@@ -412,3 +425,68 @@ def prove_def8_smoothness(ctx: CheckContext, tested: ClaimResult) -> ClaimResult
         proof=record, domain=SMOOTHNESS_DOMAIN, precision="exact (SymPy, exact rationals); arb ball arithmetic",
         recheck={"ok": rc.ok, "problems": list(rc.problems), "n_checks": rc.n_boxes, "seconds": round(rc.seconds, 3)},
         seconds_proof=round(sm["seconds"], 3))
+
+
+def smoothness_expectation(claim_id: str) -> ExpectedObligation:
+    """What a proof of 004-Def-8-smoothness must prove: the combined record (method "def8-smoothness") on
+    :data:`SMOOTHNESS_DOMAIN`, from this module."""
+    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
+
+    return method_expectation(claim_id, SMOOTHNESS_METHOD, {"domain": SMOOTHNESS_DOMAIN,
+                                                            "proof.domain": SMOOTHNESS_DOMAIN}, SMOOTHNESS_DOMAIN)
+
+
+def _declare_obligations() -> None:
+    """What a proof of each claim of this module must prove, from the code (:func:`obligation_for`; built
+    lazily: the obligations need python-flint)."""
+    from verify.claims.sets import proofs as P  # noqa: PLC0415
+
+    def single(cid: str, ob_id: Callable[[], str], attached: bool = False) -> None:
+        obligation_for(cid)(lambda scale: P.obligation_expectation(cid, ob_id(), "test", attached=attached))
+
+    single("004-Remark-3.5-example", lambda: _obligation_ids()[0], attached=True)
+    single("003-Ineq-5-example", lambda: _obligation_ids()[1], attached=True)
+    single("004-Def-8-ramp-g_L-proof", lambda: _obligation_ids()[2])
+    for which in ("curve", "gE", "gL"):
+        single(f"004-KDE-shape-{which}-proof", lambda which=which: _kde_ids()[which])  # type: ignore[misc]
+    single("004-KDE-chord-tangent-proof", lambda: _kde_ids()["chord"])
+
+    def threshold(scale: str) -> ExpectedObligation:
+        from verify.proof.def8_cond1 import RELIES_ON  # noqa: PLC0415
+
+        ids = [o for o, _ in _def8_threshold_parts()]
+        domain = "; ".join(f"{o}: {P._obligation(o, 'test').domain}" for o in ids) + f"; relies on: {RELIES_ON}"
+        return P.composite_expectation("004-Def-8-threshold-proof", ids, "test", domain=domain, relies_on=[RELIES_ON],
+                                       extra_fields={"parts_what": {o: w for o, w in _def8_threshold_parts()}})
+
+    def constants(scale: str) -> ExpectedObligation:
+        from verify.proof import kde_constants as C  # noqa: PLC0415
+
+        ids = [C.A_W, C.TURN["D"], C.CORE["D"], C.TURN["P"], C.CORE["P"]]
+        domain = "; ".join(f"{o}: {P._obligation(o, 'test').domain}" for o in ids)
+        ex = P.composite_expectation("004-KDE-constants-proof", ids, "test", domain=domain)
+
+        def rc(evidence: Mapping[str, Any]) -> Any:  # the statement includes the core's floats: compared afresh
+            out = ex.recheck(evidence)
+            cmp = C.compare_core()
+            if cmp["ok"]:
+                return out
+            from verify.proof import RecheckResult  # noqa: PLC0415
+
+            return RecheckResult(False, [*out.problems, "a core constant of kde.py is outside its enclosure's tolerance"],
+                                 out.n_boxes, out.prec, out.seconds)
+
+        return ExpectedObligation(ex.claim_id, ex.method, ex.fields, rc, ex.covers)
+
+    obligation_for("004-Def-8-threshold-proof")(threshold)
+    obligation_for("004-KDE-constants-proof")(constants)
+    obligation_for("004-Def-8-smoothness")(lambda scale: smoothness_expectation("004-Def-8-smoothness"))
+
+
+def _kde_ids() -> dict[str, str]:
+    from verify.proof import obligations as O  # noqa: PLC0415
+
+    return {**O.KDE_SHAPE, "chord": O.KDE_CHORD_TANGENT}
+
+
+_declare_obligations()

@@ -39,6 +39,7 @@ from verify.claims import CheckContext, ClaimResult
 from verify.claims.registry import proof_for
 from verify.claims.sets import proofs_composed as PC
 from verify.claims.sets.proofs_composed import prove_identity
+from verify.claims.sets.proofs_symbolic import declare_symbolic
 
 __all__ = ["CLAIMS", "WITNESSES"]
 
@@ -112,3 +113,4 @@ def _prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
 
 for _cid in CLAIMS:  # each claim's proof is the symbolic spec of the same id
     proof_for(_cid)(functools.partial(_prove, _cid))
+    declare_symbolic(_cid)

@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
+from verify.claims.registry import ExpectedObligation, obligation_for
 
 __all__ = ["summary"]
 
@@ -73,3 +74,15 @@ def check_def8_kde(ctx: CheckContext) -> ClaimResult:
         f"caught; obligations re-checked (float roots and series branches: tested, 004-Lemma-4.6/4.7)",
         ev, "SymPy identities/limits, arb ball arithmetic (obligations), mpmath 50 digits (controls)",
         time.perf_counter() - t0, strength="proven")
+
+
+@obligation_for(CLAIM_ID)
+def expectation(scale: str = "test") -> ExpectedObligation:
+    """What a proof of 004-Def-8-KDE-proof must prove: the kde-def8 chain on its domain, from the code
+    (:mod:`verify.proof.kde_def8`)."""
+    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
+    from verify.proof import kde_def8 as K  # noqa: PLC0415
+
+    return method_expectation(CLAIM_ID, K.METHOD, {"statement": K.STATEMENT, "domain": K.DOMAIN,
+                                                   "relies_on": list(K.RELIES_ON), "proof.domain": K.DOMAIN,
+                                                   "proof.statement": K.STATEMENT}, K.DOMAIN)

@@ -23,9 +23,10 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
-from typing import Any
+from typing import Any, Mapping
 
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
+from verify.claims.registry import ExpectedObligation, obligation_for
 
 __all__ = ["CLAIM_ID", "ULPS", "core_floats"]
 
@@ -147,3 +148,26 @@ def check_kde_series(ctx: CheckContext) -> ClaimResult:
         f"chord-partner curve (order {K.N}); kde.py's floats = the polynomials to <= "
         f"{max(r['max_ulps'] for r in floats['rows'].values()):.2g} ulp; planted series refuted")
     return ClaimResult(Verdict.VERIFIED, summary, ev, prec, time.perf_counter() - t0, strength="proven")
+
+
+@obligation_for(CLAIM_ID)
+def expectation(scale: str = "test") -> ExpectedObligation:
+    """What a proof of 004-KDE-series-proof must prove: the kde-series record on its domain (kde.py's branches
+    covered: :func:`verify.proof.kde_series.core_domain`, recomputed), from the code."""
+    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
+    from verify.proof import kde_series as K  # noqa: PLC0415
+
+    ex = method_expectation(CLAIM_ID, K.METHOD, {"statement": K.STATEMENT, "domain": K.DOMAIN,
+                                                 "relies_on": list(K.RELIES_ON), "proof.domain": K.DOMAIN,
+                                                 "proof.statement": K.STATEMENT}, K.DOMAIN)
+
+    def rc(evidence: Mapping[str, Any]) -> Any:
+        out = ex.recheck(evidence)
+        if K.core_domain()["ok"]:
+            return out
+        from verify.proof import RecheckResult  # noqa: PLC0415
+
+        return RecheckResult(False, [*out.problems, "the proven domains do not cover kde.py's branches"], out.n_boxes,
+                             out.prec, out.seconds)
+
+    return ExpectedObligation(CLAIM_ID, ex.method, ex.fields, rc, ex.covers)

@@ -47,7 +47,7 @@ from typing import Any, Callable, Mapping, Sequence
 import sympy as sp
 
 from verify.claims import CheckContext, ClaimResult, Verdict
-from verify.claims.registry import proof_for, with_evidence, with_proof
+from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 
 __all__ = ["METHOD", "PARTS", "DOMAINS", "QUICK_BUDGET", "chain_record", "attempt", "membership", "recheck"]
 
@@ -295,7 +295,7 @@ def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     keys = ", ".join(f"{k} ({s})" for k, s in PARTS[cid])
     what = ("the ratio <= e^eps for every 0 < gamma < eps and its tightness (sup = e^eps as x -> oo)"
             if cid == "002-Lemma-9" else "eps-DP for every k > 1, l > 0, eps > 0, m >= 1 with beta(eps/m) corrected")
-    return with_proof(tested,
+    return with_proof(tested, claim_obligation=expectation(cid),
                       summary=(f"{tested.summary}; PROVEN: {what}: chain of {keys}, each re-checked; all "
                                f"{len(members)} mechanisms of the claim inside"
                                + ("; the S hypotheses are the core's float test (TESTED)" if cid == "000-Lemma-2" else "")),
@@ -304,7 +304,16 @@ def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
                       recheck=rechecks, mechanisms=members, seconds_proof=round(time.perf_counter() - t0, 3))
 
 
-def recheck(record: Mapping[str, Any]) -> Any:
+def expectation(cid: str) -> ExpectedObligation:
+    """What a proof of ``cid`` (a claim of :data:`PARTS`) must prove: method "privacy-chain", its domain and
+    relies_on, from this module."""
+    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
+
+    return method_expectation(cid, METHOD, {"domain": DOMAINS[cid], "proof.claim": cid, "proof.domain": DOMAINS[cid],
+                                            "proof.relies_on": _relies_on(cid)}, DOMAINS[cid])
+
+
+def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
     """Re-check a "privacy-chain" record: the parts this module requires, each by the symbolic re-checker; the domain
     and relies_on this module states; the mechanisms recomputed (002: from the grid; 000: the recorded instances'
     parameters against the domain by this module's formulas).  Returns a :class:`verify.proof.RecheckResult`."""
@@ -312,9 +321,12 @@ def recheck(record: Mapping[str, Any]) -> Any:
     from verify.proof import symbolic as S  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    cid = str(record.get("claim", ""))
-    if record.get("method") != METHOD or cid not in PARTS:
-        return RecheckResult(False, [f"not a {METHOD!r} record of a known claim (claim {cid!r})"], 0, 0, 0.0)
+    cid = claim_id  # the parts are rebuilt from the claim re-checked, never from the record's "claim"
+    if cid not in PARTS:
+        return RecheckResult(False, [f"claim {cid} is not proven by a {METHOD!r} chain"], 0, 0, 0.0)
+    if record.get("method") != METHOD or record.get("claim") != cid:
+        return RecheckResult(False, [f"field 'claim': not a {METHOD!r} record of {cid} (the record is of "
+                                     f"{record.get('claim')!r}, method {record.get('method')!r})"], 0, 0, 0.0)
     problems: list[str] = []
     if record.get("status") != "proven":
         problems.append(f"the record's status is {record.get('status')!r}")
@@ -331,7 +343,7 @@ def recheck(record: Mapping[str, Any]) -> Any:
         if not isinstance(proof, Mapping) or proof.get("method") != "symbolic" or proof.get("claim") != spec_claim:
             problems.append(f"part {key}: not a symbolic proof of {spec_claim}")
             continue
-        rc = S.recheck(proof)
+        rc = S.recheck_for(proof, claim_id=spec_claim)
         n += int(rc.n_boxes)
         problems += [f"part {key}: {q}" for q in rc.problems]
     theirs = [r for r in (record.get("mechanisms") or []) if isinstance(r, Mapping)]
@@ -350,3 +362,4 @@ def recheck(record: Mapping[str, Any]) -> Any:
 
 for _cid in PARTS:  # the proof of each claim: prove(cid, ctx, tested)
     proof_for(_cid)(functools.partial(prove, _cid))
+    obligation_for(_cid)(lambda scale, cid=_cid: expectation(cid))

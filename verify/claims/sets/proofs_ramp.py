@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
-from verify.claims.registry import with_proof
+from verify.claims.registry import ExpectedObligation, obligation_for, with_proof
 from verify.proof._results import count_checks
 
 __all__ = ["check_ramp_def8", "CORE_RTOL"]
@@ -82,9 +82,25 @@ def check_ramp_def8(ctx: CheckContext) -> ClaimResult:
                f"{cmp['max_rel_err']:.2g})")
     recheck = None if rc is None else {"ok": rc.ok, "problems": list(rc.problems), "n_checks": rc.n_boxes,
                                        "seconds": round(rc.seconds, 3)}
-    res = with_proof(tested, summary=summary, proof=record, domain=R.DOMAIN, precision="exact (SymPy), exact rationals",
+    res = with_proof(tested, claim_obligation=expectation(), summary=summary, proof=record, domain=R.DOMAIN, precision="exact (SymPy), exact rationals",
                      statement_proven=record["statement"], relies_on=list(R.RELIES_ON), recheck=recheck,
                      n_steps=len(record["steps"]), n_checks=n_checks, n_boxes=0,
                      seconds_prove=record["seconds"])
     return ClaimResult(res.verdict, res.summary, res.evidence, res.precision, time.perf_counter() - t0,
                        res.rule, res.strength)
+
+
+@obligation_for("004-Def-8-ramp-proof")
+def _obligation(scale: str) -> ExpectedObligation:
+    return expectation()
+
+
+def expectation() -> ExpectedObligation:
+    """What a proof of 004-Def-8-ramp-proof must prove: the ramp-def8 record on its domain, from the code
+    (:mod:`verify.proof.ramp_def8`)."""
+    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
+    from verify.proof import ramp_def8 as R  # noqa: PLC0415
+
+    return method_expectation(R.CLAIM, R.METHOD, {"domain": R.DOMAIN, "statement_proven": R.STATEMENT,
+                                                  "relies_on": list(R.RELIES_ON), "proof.domain": R.DOMAIN,
+                                                  "proof.statement": R.STATEMENT}, R.DOMAIN)

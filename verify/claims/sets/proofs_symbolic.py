@@ -30,9 +30,10 @@ from typing import Any, Callable, Mapping
 
 import sympy as sp
 
-from verify.claims.registry import CheckContext, ClaimResult, Verdict, proof_for, with_proof
+from verify.claims.registry import (CheckContext, ClaimResult, ExpectedObligation, Verdict, obligation_for, proof_for,
+                                    with_proof)
 
-__all__ = ["WITNESSES", "prove_symbolic"]
+__all__ = ["WITNESSES", "prove_symbolic", "symbolic_expectation", "declare_symbolic"]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -383,6 +384,26 @@ def prove_symbolic(claim_id: str, tested: ClaimResult, *, printed: Mapping[str, 
     return symbolic_proven(tested, claim_id, record, rc, seconds_proof=secs)
 
 
+def symbolic_expectation(claim_id: str) -> ExpectedObligation:
+    """The :class:`ExpectedObligation` of a claim proven by the symbolic spec of the same id
+    (:data:`verify.proof.symbolic.SPECS`): method "symbolic", the spec's domain (with what it relies on)
+    as the displayed domain, and the record re-checked as a proof of that spec
+    (:func:`verify.proof.symbolic.recheck_for`), whatever spec the record names."""
+    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
+    from verify.proof import symbolic as S  # noqa: PLC0415
+
+    spec = S.SPECS[claim_id]
+    relies = f"; relies on: {'; '.join(spec.relies_on)}" if spec.relies_on else ""
+    return method_expectation(claim_id, "symbolic", {"domain": spec.domain + relies, "proof.domain": spec.domain,
+                                                     "proof.claim": claim_id, "proof.relies_on": list(spec.relies_on)},
+                              spec.domain + relies)
+
+
+def declare_symbolic(claim_id: str) -> None:
+    """Declare the obligation of ``claim_id``: its symbolic spec of the same id (:func:`symbolic_expectation`)."""
+    obligation_for(claim_id)(lambda scale: symbolic_expectation(claim_id))
+
+
 def recheck_json(rc: Any) -> dict[str, Any]:
     """The JSON record of a :class:`verify.proof.symbolic.SymbolicRecheck` (evidence ``recheck``)."""
     return {"ok": rc.ok, "problems": list(rc.problems), "n_steps": rc.n_steps, "n_points": rc.n_points,
@@ -398,7 +419,7 @@ def symbolic_proven(tested: ClaimResult, claim_id: str, record: Mapping[str, Any
 
     spec = S.SPECS[claim_id]
     relies = f"; relies on: {'; '.join(spec.relies_on)}" if spec.relies_on else ""
-    return with_proof(tested,
+    return with_proof(tested, claim_obligation=symbolic_expectation(claim_id),
                       summary=(f"{summary_prefix}proven on {spec.domain}: {rc.n_steps} SymPy steps from the definition "
                                f"(derivation witnesses re-checked independently), ball checks at {rc.n_points} "
                                f"rational points"
@@ -414,6 +435,7 @@ def _attach(cid: str) -> None:
 
     proof.__name__ = f"proof_{cid.replace('-', '_').replace('.', '_')}"
     proof_for(cid)(proof)
+    declare_symbolic(cid)
 
 
 for _cid in WITNESSES:

@@ -54,7 +54,7 @@ from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from verify.claims import CheckContext, ClaimResult
-from verify.claims.registry import proof_for, with_evidence, with_proof
+from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 
 __all__ = ["TIGHT_PROOFS", "expected_parts", "recheck", "prove"]
 
@@ -289,7 +289,7 @@ def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     domain, summary = _domain_summary(cid, spec, nt, tv, exact, dp, full)
     rc_json = {"ok": rc.ok, "problems": list(rc.problems), "n_boxes": rc.n_boxes, "prec": rc.prec,
                "seconds": round(rc.seconds, 3)}
-    return with_proof(tested, summary=summary, proof=record, domain=domain,
+    return with_proof(tested, claim_obligation=expectation(cid), summary=summary, proof=record, domain=domain,
                       precision=f"symbolic (SymPy exact) + arb enclosures ({parts[0]['enclosure']['prec']} bits; "
                                 f"re-check {rc.prec} bits)",
                       recheck=rc_json, dp=dp, reduction_gp_to_dp=GP_REDUCTION,
@@ -349,22 +349,37 @@ def _domain_summary(cid: str, spec: _TightSpec, nt: list[dict[str, Any]], tv: li
 # ---------------------------------------------------------------------------------------------------
 # the re-checker (proofs.METHOD_RECHECKERS["tight-calibration"])
 # ---------------------------------------------------------------------------------------------------
-def recheck(proof: Mapping[str, Any]) -> Any:
-    """Re-check a "tight-calibration" proof record from the core's definitions: the claim's points and
-    thresholds are rebuilt here (the test's eta_tight recomputed by ``tight_calibration``), every
-    enclosure re-checked by :func:`verify.claims.sets.proofs.recheck_evidence` (fresh objective, the
-    stated upper end, another precision), every upper end compared with its threshold, every lower end
-    (the shave) re-evaluated; the symbolic part by :func:`verify.proof.symbolic.recheck`.
+def expectation(cid: str) -> ExpectedObligation:
+    """What a proof of ``cid`` (a claim of :data:`TIGHT_PROOFS`) must prove: method "tight-calibration", the
+    record of this claim (its points and thresholds rebuilt by :func:`expected_parts` in :func:`recheck`)."""
+    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
+
+    return method_expectation(cid, "tight-calibration", {"proof.claim": cid},
+                              f"the tight calibration of {cid} at the points of expected_parts (its symbolic sup "
+                              f"proof {TIGHT_PROOFS[cid].symbolic} and one enclosure per point)")
+
+
+def recheck(proof: Mapping[str, Any], *, claim_id: str) -> Any:
+    """Re-check a "tight-calibration" proof record as the proof of ``claim_id``, from the core's definitions:
+    the claim's points and thresholds are rebuilt here from ``claim_id`` (the test's eta_tight recomputed by
+    ``tight_calibration``), every enclosure re-checked against the objective rebuilt from those points (the
+    stated upper end as threshold, another precision), every upper end compared with its threshold, every
+    lower end (the shave) re-evaluated; the symbolic part by :func:`verify.proof.symbolic.recheck_for`.
     Returns a :class:`verify.proof.RecheckResult`."""
+    from verify.proof import RecheckResult  # noqa: PLC0415
+
+    if claim_id not in TIGHT_PROOFS or proof.get("claim") != claim_id:
+        return RecheckResult(False, [f"field 'claim': the record is a tight-calibration proof of "
+                                     f"{proof.get('claim')!r}, not of {claim_id}"], 0, 0, 0.0)
     return _recheck(proof, None)
 
 
 def _recheck(proof: Mapping[str, Any], eta_tight: Mapping[float, float] | None) -> Any:
     """:func:`recheck`; ``eta_tight`` (gamma -> GP eta_tight) given by the proof itself, which has the
     test's values (the claim's own test computed them with ``tight_calibration``); None recomputes them."""
-    from verify.claims.sets.proofs import rebuild_objective, recheck_evidence  # noqa: PLC0415
-    from verify.proof import RecheckResult  # noqa: PLC0415
-    from verify.proof import recheck as recheck_boxes  # noqa: PLC0415
+    from verify.proof import RecheckResult, obligations as O  # noqa: PLC0415
+    from verify.proof import symbolic as S  # noqa: PLC0415
+    from verify.claims.sets.proofs import recheck_boxes  # noqa: PLC0415
     from verify.proof.functions import lower_fraction, workprec  # noqa: PLC0415
 
     t0 = time.perf_counter()
@@ -383,7 +398,7 @@ def _recheck(proof: Mapping[str, Any], eta_tight: Mapping[float, float] | None) 
         problems.append(f"the record must carry exactly one symbolic part of {spec.symbolic}")
     n, prec = 0, 0
     for p in sym[:1]:
-        rc = recheck_evidence({"rebuild": p["rebuild"], "proof": p.get("proof")})
+        rc = S.recheck_for(p.get("proof") or {}, claim_id=spec.symbolic)
         n += rc.n_boxes
         problems += [f"{spec.symbolic}: {q}" for q in rc.problems]
     # (b), (c) the enclosures: exactly the claim's points, in order
@@ -398,13 +413,14 @@ def _recheck(proof: Mapping[str, Any], eta_tight: Mapping[float, float] | None) 
         # the enclosure path of proofs.recheck_evidence: a fresh objective from the "tight" rebuild record and
         # the stated upper end as the threshold (rebuild_objective), the boxes re-checked by verify.proof.recheck;
         # the same fresh objective then re-evaluates the attained lower end
-        ev = {"rebuild": w["rebuild"], "enclosure": {"upper": enc.get("upper")}}
-        obj, stated, monotone = rebuild_objective(ev)
+        rbw = w["rebuild"]
+        obj = O.tight_objective(str(rbw["kind"]), dict(rbw["shape"]), float(rbw["gamma"]), float(rbw["eta1"]))
+        stated = Fraction(str(enc.get("upper")))
         pr = dict(p.get("proof") or {})
-        if Fraction(str(pr.get("threshold", "0"))) != stated or pr.get("monotone") or monotone:
+        if Fraction(str(pr.get("threshold", "0"))) != stated or pr.get("monotone"):
             problems.append(f"{where}: the proof's threshold {pr.get('threshold')} is not the stated upper end, or it "
                             f"uses monotonicity hints")
-        rc = recheck_boxes(pr, obj, prec=128, monotone={})
+        rc = recheck_boxes(pr, obj, threshold=stated, prec=128, monotone={})
         n += rc.n_boxes
         prec = rc.prec
         problems += [f"{where}: {q}" for q in rc.problems]
@@ -439,6 +455,8 @@ def _recheck(proof: Mapping[str, Any], eta_tight: Mapping[float, float] | None) 
                 lo0, up0 = _point_ball("polyplace", {"alpha": e["alpha"]}, e["gamma"], e["eta"], [Fraction(0)], 96)
                 if not up0 <= _q(e["eps"]):
                     problems.append(f"PolyPlace at gamma={e['gamma']!r}: F(0) ball upper {float(up0)!r} > eps")
+    if not encl:
+        problems.append("the record has no enclosure part: nothing is re-checked")
     return RecheckResult(not problems, problems[:20], n, prec, time.perf_counter() - t0)
 
 
@@ -449,6 +467,7 @@ def _attach() -> None:
 
         proof.__name__ = f"proof_{cid.replace('-', '_').replace('.', '_')}"
         proof_for(cid)(proof)
+        obligation_for(cid)(lambda scale, _cid=cid: expectation(_cid))
 
 
 _attach()
