@@ -59,6 +59,13 @@ def _finite(*xs: arb) -> bool:
     return all(x.is_finite() for x in xs)
 
 
+def _nonneg(v: arb) -> arb:
+    """v without its part below 0, for a v that holds only values >= 0 (a power of a base >= 0, an
+    exponential, a square root, an absolute value): the part is a rounding artefact of the
+    midpoint-radius form, and keeping it would spoil the sign of every product with v."""
+    return v.nonnegative_part() if v.is_finite() else v
+
+
 def _span(lo: arb, hi: arb) -> arb:
     """The ball containing [lo, hi] (exact arb endpoints)."""
     return lo.union(hi)
@@ -69,13 +76,13 @@ def _power(a: arb, b: arb) -> arb:
     if not _finite(a, b):
         return _NAN
     if a.lower() > 0:
-        return a ** b
+        return _nonneg(a ** b)
     if a.lower() < 0 or not (b.lower() > 0):
         return _NAN
     top = a.upper()
     if top == 0:
         return arb(0)
-    return _span(arb(0), arb.max(top ** b.lower(), top ** b.upper()))
+    return _nonneg(_span(arb(0), arb.max(top ** b.lower(), top ** b.upper())))
 
 
 def _xpowlog(x: arb, b: arb) -> arb:
@@ -92,6 +99,37 @@ def _xpowlog(x: arb, b: arb) -> arb:
     lo = -1 / (arb.const_e() * b.lower())
     hi = arb(0) if top <= 1 else arb.max(top ** b.lower(), top ** b.upper()) * top.log()
     return _span(lo.lower(), hi.upper()) if hi.is_finite() and lo.is_finite() else _NAN
+
+
+def _sign_of(v: arb) -> int | None:
+    """+1 if every point of v is >= 0, -1 if every point is <= 0, None otherwise (or not finite)."""
+    if not v.is_finite():
+        return None
+    if v.lower() >= 0:
+        return 1
+    if v.upper() <= 0:
+        return -1
+    return None
+
+
+def _clip(result: arb, parts: Sequence[arb], *, product: bool) -> arb:
+    """A sum of terms of one certain sign, or a product of factors of certain signs, has a certain
+    sign; a midpoint-radius ball of it may reach past 0 by rounding: cut that part off (it holds no
+    value of the sum / product)."""
+    if not result.is_finite():
+        return result
+    signs = [_sign_of(v) for v in parts]
+    if None in signs:
+        return result
+    if product:
+        negative = signs.count(-1) % 2 == 1
+    elif all(x == 1 for x in signs):
+        negative = False
+    elif all(x == -1 for x in signs):
+        negative = True
+    else:
+        return result
+    return -(-result).nonnegative_part() if negative else result.nonnegative_part()
 
 
 def _cond(c: Any, env: Mapping[sp.Symbol, arb], memo: dict) -> bool | None:
@@ -156,23 +194,26 @@ def _enc_node(e: sp.Expr, env: Mapping[sp.Symbol, arb], memo: dict) -> arb:
     if e.is_NumberSymbol or e in (sp.oo, -sp.oo, sp.zoo, sp.nan):
         return _NAN
     if isinstance(e, sp.Add):
+        terms = [_enc(t, env, memo) for t in e.args]
         acc = arb(0)
-        for t in e.args:
-            acc = acc + _enc(t, env, memo)
-        return acc
+        for v in terms:
+            acc = acc + v
+        return _clip(acc, terms, product=False)
     if isinstance(e, sp.Mul):
         args = list(e.args)
-        acc = arb(1)
+        factors = []
         # x^b ln x (b not a number) as one factor: finite at x = 0
         for lg in [a for a in args if isinstance(a, sp.log)]:
             pw = next((a for a in args if isinstance(a, sp.Pow) and a.base == lg.args[0] and not a.exp.is_Number), None)
             if pw is not None and lg in args:
                 args.remove(lg)
                 args.remove(pw)
-                acc = acc * _xpowlog(_enc(pw.base, env, memo), _enc(pw.exp, env, memo))
-        for t in args:
-            acc = acc * _enc(t, env, memo)
-        return acc
+                factors.append(_xpowlog(_enc(pw.base, env, memo), _enc(pw.exp, env, memo)))
+        factors += [_enc(t, env, memo) for t in args]
+        acc = arb(1)
+        for v in factors:
+            acc = acc * v
+        return _clip(acc, factors, product=True)
     if isinstance(e, sp.Pow):
         base, ex = e.args
         a = _enc(base, env, memo)
@@ -180,15 +221,15 @@ def _enc_node(e: sp.Expr, env: Mapping[sp.Symbol, arb], memo: dict) -> arb:
             n = int(ex)
             if n >= 0:
                 r = a ** n
-                return r.nonnegative_part() if n % 2 == 0 and r.is_finite() else r
+                return r.nonnegative_part() if n % 2 == 0 and r.is_finite() else _clip(r, [a] * n, product=True)
             if not a.is_finite() or a.contains(0):
                 return _NAN
-            return 1 / (a ** (-n))
+            return _clip(1 / (a ** (-n)), [a] * (-n), product=True)
         if ex == sp.Rational(1, 2):
-            return a.sqrt() if a.is_finite() and a.lower() >= 0 else _NAN
+            return _nonneg(a.sqrt()) if a.is_finite() and a.lower() >= 0 else _NAN
         return _power(a, _enc(ex, env, memo))
     if isinstance(e, sp.exp):
-        return _enc(e.args[0], env, memo).exp()
+        return _nonneg(_enc(e.args[0], env, memo).exp())
     if isinstance(e, sp.log):
         if len(e.args) != 1:
             raise TypeError(f"log with a base is not supported: {e}")
@@ -198,7 +239,7 @@ def _enc_node(e: sp.Expr, env: Mapping[sp.Symbol, arb], memo: dict) -> arb:
         a = _enc(e.args[0], env, memo)
         return a.log1p() if a.is_finite() and a.lower() > -1 else _NAN
     if isinstance(e, sp.Abs):
-        return abs(_enc(e.args[0], env, memo))
+        return _nonneg(abs(_enc(e.args[0], env, memo)))
     if isinstance(e, (sp.Max, sp.Min)):
         vals = [_enc(t, env, memo) for t in e.args]
         if not _finite(*vals):
@@ -329,9 +370,9 @@ def mean_value(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple[
 
 def enclose_decided(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple[Fraction, Fraction]],
                     cache: dict | None = None) -> arb:
-    """The tightest of: the plain enclosure of ``expr``, the plain enclosure of its decided and
-    cancelled form (:func:`decide`), and that form's mean-value form.  Every one is a valid
-    enclosure of ``expr`` on the box, so their intersection is one too."""
+    """Of three valid enclosures of ``expr`` on the box -- the plain one, the plain enclosure of its
+    decided and cancelled form (:func:`decide`), and that form's mean-value form -- the one with
+    the least upper end (used for its upper end)."""
     cache = cache if cache is not None else {}
     env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
     best = enclose(expr, env)
@@ -343,12 +384,10 @@ def enclose_decided(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[t
     for cand in (enclose(form, env), mean_value(form, symbols, box, cache)):
         if cand is None or not cand.is_finite():
             continue
-        if not best.is_finite():
+        # the one with the least upper end (not the intersection: a midpoint-radius intersection
+        # rounds its upper end up, past 0 when one enclosure ends exactly at 0)
+        if not best.is_finite() or cand.upper() < best.upper():
             best = cand
-        elif best.overlaps(cand):
-            best = best.intersection(cand)
-        else:  # two valid enclosures cannot be disjoint; keep the first (a rounding artefact at most)
-            continue
     return best
 
 
@@ -383,6 +422,31 @@ def _cases(atom: sp.Expr) -> list[sp.Expr]:
     return [ex for ex, _c in atom.args]
 
 
+def _atom_bound_side(e: sp.Expr, atom: sp.Expr, env: Mapping[sp.Symbol, arb], cache: dict) -> str:
+    """"min" when e is affine in the atom A = |u| (Max, Min) with a coefficient of certain sign
+    such that e(A) <= e(c) for every case c: |u| >= u, -u and Max >= each argument, so e
+    nonincreasing in A gives e(A) <= min_c e(c); Min <= each argument, so e nondecreasing in A
+    does.  Otherwise "max" (e(A) equals one of the e(c) at every point)."""
+    key = ("coef", e, atom)
+    if key not in cache:
+        d = sp.Dummy("atom")
+        coef = sp.diff(e.xreplace({atom: d}), d)
+        cache[key] = None if coef.has(d) else coef
+    coef = cache[key]
+    if coef is None:
+        return "max"
+    try:
+        sign = _sign_of(enclose(coef, env))
+    except TypeError:
+        return "max"
+    if sign is None:
+        return "max"
+    increasing = sign > 0
+    if isinstance(atom, sp.Min):
+        return "min" if increasing else "max"
+    return "max" if increasing else "min"
+
+
 def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple[Fraction, Fraction]],
                 cache: dict | None = None, splits: int = 6) -> arb:
     """A ball whose upper end is >= sup of ``expr`` over the box (its lower end means nothing).
@@ -401,13 +465,17 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
     dec = decide(expr, env)
     atom = _undecided_atom(dec) if splits > 0 else None
     if atom is not None:
-        best: arb | None = None
+        vals = []
         for c in _cases(atom):
             v = upper_bound(dec.xreplace({atom: c}), symbols, box, cache, splits - 1)
             if not v.is_finite():
                 return _NAN
-            best = v if best is None else arb.max(best, v)
-        return _NAN if best is None else best
+            vals.append(v)
+        if not vals:
+            return _NAN
+        least = not isinstance(atom, sp.Piecewise) and _atom_bound_side(dec, atom, env, cache) == "min"
+        # one of the balls, chosen by its upper end (arb.max / arb.min would round that end up)
+        return (min if least else max)(vals, key=lambda v: v.upper())
     key = ("simplified", dec)
     if key not in cache:
         cache[key] = _simplified(dec)
@@ -429,7 +497,7 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
                 vals = [upper_bound(form, symbols, f, cache, splits) for f in faces]
                 if not all(v.is_finite() for v in vals):
                     return _NAN
-                return arb.max(vals[0], vals[1])
+                return max(vals, key=lambda v: v.upper())
     for _ in range(len(box) + 1):
         env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
         dec = decide(dec, env)
