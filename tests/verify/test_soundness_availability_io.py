@@ -16,12 +16,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import verify.bounded_io as bounded_io
 import verify.claims.runner as runner
 import verify.cli.commands.calibrate as calibrate
 from verify.claims import CheckContext, CheckKind, Claim, ClaimResult, Verdict
 from verify.claims.runner import AuditEntry, AuditReport, previous_timings
 from verify.cli import main
 from verify.cli.commands.sensitivity import read_points
+from verify.experiments.runner import ExperimentResult
 
 #: 3 GiB of address space: an unbounded read fails in the child, not the machine
 _LIMITED = "import resource\nresource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
@@ -207,3 +209,25 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
     except OSError:
         return "Z"
+
+
+# ---- the other tables the CLI writes -------------------------------------------------------------
+
+def test_experiment_table_is_written_atomically_and_in_place_on_a_device(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    res = ExperimentResult.__new__(ExperimentResult)
+    object.__setattr__(res, "rows", [{"a": 1.0, "b": "x"}])
+    out = tmp_path / "t.csv"
+    out.write_text("OLD\n")
+
+    def interrupted(*_a: object, **_k: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bounded_io.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        res.to_csv(out)
+    monkeypatch.undo()
+    assert out.read_text() == "OLD\n"  # interrupted: the old table whole, never a truncated one
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv"]
+    assert res.to_csv(out) == out and out.read_text().splitlines() == ["a,b", "1,x"]
+    assert res.to_csv(Path("/dev/null")) == Path("/dev/null") and not Path("/dev/null").is_file()

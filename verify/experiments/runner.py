@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import io
 import math
 import time
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from smoothsens_core.validation import check_integer, check_positive
+from verify.bounded_io import write_text_atomic
 from verify.parallel import Executor, SerialExecutor, iter_chunks, progress_bar, spawn_seeds
 
 from . import data, estimators, mechanisms as mech
@@ -87,12 +89,16 @@ class ExperimentResult:
     def to_csv(self, path: str | Path) -> Path:
         """Write the table as CSV (header = column names); returns the path."""
         p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        with p.open("w", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=self.columns)
-            w.writeheader()
-            for r in self.rows:
-                w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
+        buf = io.StringIO(newline="")
+        w = csv.DictWriter(buf, fieldnames=self.columns)
+        w.writeheader()
+        for r in self.rows:
+            w.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
+        if p.exists() and not p.is_file():  # a device or pipe: written in place, never renamed over
+            with p.open("w", newline="") as fh:
+                fh.write(buf.getvalue())
+        else:  # a temporary file renamed over the target: an interrupted run leaves the old table whole
+            write_text_atomic(p, buf.getvalue())
         return p
 
     def select(self, **where: Any) -> list[dict[str, Any]]:

@@ -143,9 +143,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"\n{len(rows) - len(wrong)}/{len(rows)} rows as expected; budget {args.budget} draws per input, "
           f"confidence {1 - args.false_alarm:g}, seed {args.seed}")
     if args.json is not None:
+        from verify.bounded_io import write_text_atomic
         from verify.serialise import jsonable
 
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(jsonable(rows), indent=2) + "\n")
+        text = json.dumps(jsonable(rows), indent=2) + "\n"
+        if args.json.exists() and not args.json.is_file():  # /dev/stdout, a pipe: written in place, never renamed over
+            args.json.write_text(text, encoding="utf-8")
+        else:  # a temporary file renamed over the target: an interrupted run leaves the old file whole
+            write_text_atomic(args.json, text)
         print(f"wrote {args.json}")
     return 0 if not wrong else 3
