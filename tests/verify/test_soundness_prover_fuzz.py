@@ -284,6 +284,8 @@ def run_fuzz(n: int, seed: int, *, max_boxes: int = 1500, time_limit: float = 2.
             bad = [(p, v) for p, v in sample if v > mpmath.mpf(thr.numerator) / thr.denominator]
             if bad:
                 stats.proven_but_false.append(f"{tag}: sample {bad[0]}")
+                if os.environ.get("SMOOTHSENS_FUZZ_VERBOSE"):
+                    print("PROVEN BUT FALSE", tag, bad[0], flush=True)
                 continue
             if stats.proven % recheck_every == 0:
                 record = res.to_json()
@@ -296,6 +298,8 @@ def run_fuzz(n: int, seed: int, *, max_boxes: int = 1500, time_limit: float = 2.
                     stats.recheck_mutants += 1
                     if recheck(rec, mobj, threshold=mthr, budget=32).ok:
                         stats.recheck_mutants_accepted.append(f"{tag}: {name}")
+                        if os.environ.get("SMOOTHSENS_FUZZ_VERBOSE"):
+                            print("MUTANT ACCEPTED", tag, name, flush=True)
         elif res.status == "refuted":
             stats.refuted += 1
             ce = res.counterexample or {}

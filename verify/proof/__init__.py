@@ -7,7 +7,8 @@ this package, *proven* on a stated domain, with a certificate that :func:`rechec
   (:class:`Objective`: sign splitting, mean-value form, monotone faces, compactified half-lines);
 * :mod:`.prover`     -- :func:`prove_le` (F <= 0 on a box: "proven" / "refuted" / "undecided")
   and :func:`enclose_sup` (sup F to a given width, lower end attained);
-* :mod:`.recheck`    -- :func:`recheck` (fresh evaluation of every box, exact coverage check);
+* :mod:`.recheck`    -- :func:`recheck` (every box re-proven by the independent evaluator
+  :mod:`.ball_eval`, exact coverage check; threshold and hints from the caller);
 * :mod:`.obligations` -- the inequalities of 004 / 002 as obligations (:func:`catalogue`,
   :func:`controls`, :func:`tight_enclosure`).
 
@@ -16,7 +17,7 @@ Typical use (the lead wires this into claims)::
     from verify.proof import obligations, prove_le, recheck
     ob = next(o for o in obligations.catalogue("full") if o.id == "004-Lemma-3.5-rate")
     proof = prove_le(ob.build())
-    assert proof.status == "proven" and recheck(proof.to_json(), ob.build()).ok
+    assert proof.status == "proven" and recheck(proof.to_json(), ob.build(), threshold=0).ok
 """
 
 from ._results import RecheckResult

@@ -430,8 +430,12 @@ def _atom_bound_side(e: sp.Expr, atom: sp.Expr, env: Mapping[sp.Symbol, arb], ca
     key = ("coef", e, atom)
     if key not in cache:
         d = sp.Dummy("atom")
-        coef = sp.diff(e.xreplace({atom: d}), d)
-        cache[key] = None if coef.has(d) else coef
+        ed = e.xreplace({atom: d})
+        # SymPy differentiates a Piecewise branchwise, ignoring its conditions: an atom inside a
+        # condition (or a jump) makes e non-monotone in it whatever the branchwise coefficient
+        rough = any(t.has(d) for t in ed.atoms(sp.Piecewise, sp.sign, sp.Heaviside))
+        coef = sp.diff(ed, d)
+        cache[key] = None if rough or coef.has(d) else coef
     coef = cache[key]
     if coef is None:
         return "max"

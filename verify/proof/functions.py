@@ -20,9 +20,13 @@ translates any such SymPy expression tree into arb operations (python-flint 0.9)
     |shift| + |scale| then simplifies to the constant alpha/s of 002 Lemma 12, so F = 0 is proven
     exactly, not approached);
   - the mean-value form F(c) + sum_i dF/dv_i(B) (B_i - c_i) with the derivatives from ``sp.diff``,
-    for each smooth variant, and for the whole F only when every Piecewise in it is continuous
-    (SymPy differentiates a Piecewise branchwise, so across a jump the form would bound F by the
-    branch at the centre c: unsound);
+    for each smooth variant, and for the whole F only when every Piecewise in it is *proven*
+    continuous (:func:`_continuous`: e1 - e2 a polynomial multiple of the condition; SymPy
+    differentiates a Piecewise branchwise, so across a jump the form would bound F by the branch
+    at the centre c: unsound); a condition the sign split does not express (Or, Not, Eq, ITE)
+    leaves plain ball arithmetic only;
+  - every variable's SymPy assumptions must hold on its whole interval (:func:`check_assumptions`:
+    SymPy simplifies with them when the expression is built), and lo <= hi;
   - point intervals (a variable with lo == hi: a number of a statement kept symbolic, so that
     SymPy never decides a comparison numerically) get no symbolic derivative (no box is ever
     split there; :meth:`Objective.evaluate` refuses a box that widens one);

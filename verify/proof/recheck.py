@@ -1,28 +1,33 @@
 """Independent re-check of a serialised proof of F <= threshold (issue 16).
 
 :func:`recheck` takes the JSON of a :class:`~verify.proof.prover.ProofResult` (a list of boxes with
-a claimed upper bound of F on each) and the objective rebuilt from its SymPy expression (a fresh
-:class:`~verify.proof.functions.Objective`, see :func:`verify.proof.obligations.build`), and checks
+a claimed upper bound of F on each), the objective rebuilt from its SymPy expression (a fresh
+:class:`~verify.proof.functions.Objective`, see :func:`verify.proof.obligations.build`) and the
+statement's ``threshold`` and monotonicity hints *from the caller* (never from the record: a record
+stating others is rejected), and checks
 
-(a) every claimed bound is <= threshold, and a fresh ball evaluation of F on the box, at the
-    re-checker's own precision, has an upper end <= threshold (this alone re-proves the box) and
-    <= the claimed bound up to 2^-20 relative (two valid enclosures at different precisions and
-    30-bit ball radii differ in the last bits) -- an edited bound below what F reaches is rejected;
+(a) every box is re-proven: F <= threshold on it, by :mod:`verify.proof.ball_eval` -- an evaluator
+    of the SymPy tree written apart from the prover's enclosures (no sign-split variants, no
+    continuity shortcut, no fused x^y ln x node of :mod:`verify.proof.functions`), with its own
+    case splits, monotone faces and mean-value form from ``sp.diff`` -- bisecting the box when
+    needed, at most ``budget`` sub-boxes; and a claimed bound below F's value at the box's centre
+    is rejected (an edited bound);
 (b) the boxes cover the stated domain, with exact rational arithmetic: the domain recorded in the
     proof must equal the objective's domain, and a recursive guillotine check (every region is a
     single box, or splits at its midpoint in some coordinate with every box on one side) shows
     that the boxes tile it -- a removed box leaves a region without a box, a duplicated or
-    overlapping box a region that does not split.
+    overlapping box a region that does not split; a proof without boxes is rejected.
 
 A proof by the convex switching lemma (:func:`verify.proof.prover.prove_switching`, a tangency)
 is re-checked by :func:`recheck_switching`: the four part objectives are derived afresh from the
 rebuilt F and the recorded split (which must lie inside the b-range), the identity F1 = -dc/db is
 re-simplified by SymPy, and each part's box list is re-checked by :func:`recheck` against its own
-fresh objective (so the corner [b0, split] x G and the rest [split, b1] x G, which tile F's domain,
-are each covered; the face is checked on G).
+fresh objective with the bound the lemma needs of it (<= 0), whatever the part's record says.
 
-The re-checker shares the ball translation (:mod:`verify.proof.functions`) with the prover, not
-its search: it trusts no bound and no box of the proof.
+Shared with the prover: the objective's domain and compactification of a half-line variable, and
+for z >= Z0 the exact SymPy rewrite G(w) = F(1/w) over a common denominator (an identity, not an
+enclosure).  A callable objective without a SymPy expression is re-evaluated by its own plain
+translation (there is nothing else to evaluate).
 """
 
 from __future__ import annotations
