@@ -48,6 +48,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import minimize
 
 from smoothsens_core.validation import check_points, check_positive
 from smoothsens_core.growth import GrowthFunction
@@ -689,7 +690,8 @@ class SmoothSensitivityEngine:
         slope, on a grid of z over the union of the windows (and the points and kinks): it does not
         depend on x, so it is computed once for all points; 2. per point, the start
         argmax_z C(z)/g0(||z - x||) over its window; 3. a vectorised compass search of Q in
-        (z, ln r, angle of u) from it (all points at once, steps halved where nothing improves);
+        (z, ln r, angle of u) from it (all points at once, steps halved where nothing improves), and in
+        d = 2 a Nelder-Mead polish per point (z and the direction of u are coupled);
         4. Q at the final (z, r, u) in mpmath at 50 digits, and for r < 1e-3 also the one-sided
         directional derivative (the limit r -> 0): both are values of the sup, so the larger is a
         lower bound of B*(x).  A search, not a proof: it certifies a value from below only."""
@@ -778,6 +780,18 @@ class SmoothSensitivityEngine:
                         improved |= better
                 step = np.where(improved[:, None], step, 0.5 * step)
             starts.append((val, Y, sg))
+        if d == 2:  # z and the direction of u are coupled (a ridge): a rotation-free polish per point
+            val0, Y0, sg0 = starts[0]
+            for i in range(n):
+                if not np.isfinite(val0[i]):
+                    continue
+                Xi, si = P[i : i + 1], sg0[i : i + 1]
+                res = minimize(lambda y, Xi=Xi, si=si: -float(q(y[None, :], Xi, si)[0]), Y0[i], method="Nelder-Mead",
+                               options={"xatol": 1e-12, "fatol": 1e-15 * max(val0[i], 1e-300), "maxiter": 2000})
+                yi = np.concatenate([np.clip(res.x[:d], lo[i], hi[i]), res.x[d:]])
+                vi = float(q(yi[None, :], Xi, si)[0])
+                if vi > val0[i]:
+                    Y0[i], val0[i] = yi, vi
         val = np.maximum.reduce([s_[0] for s_ in starts])
         out = np.full(n, np.nan)
         # 4. mpmath at the maximiser

@@ -81,40 +81,53 @@ def test_engine_2d_at_10_half_is_not_silently_below_the_gradient_bound(engine2d)
     assert v[0] >= lower
     res = engine2d.smooth_sensitivity_certified([[10.0, 0.5]])
     assert isinstance(res, CertifiedSensitivity)
-    assert res.value[0] >= max(lower, res.lower_bound[0])
-    if not res.certified[0]:
-        assert res.verdicts == ("INCONCLUSIVE",) and res.reasons[0]
+    assert res.value[0] >= lower
+    _check_not_silently_low(res.value[0], bool(res.certified[0]), _grad_reference(np.array([10.0, 0.5]), GAMMA),
+                            res, 0)
+
+
+def _check_not_silently_low(value: float, certified: bool, ref: float, res=None, i: int = 0) -> None:
+    """A certified value is not below the reference lower bound (relative 1e-9); an uncertified one is
+    flagged, and is never below the largest value found (candidate sets or the search)."""
+    if certified:
+        assert value >= ref * (1 - 1e-9), (value, ref)
+    if res is not None:
+        assert res.value[i] >= np.nanmax([res.candidate[i], res.lower_bound[i]])
+        assert res.certified[i] == certified
+        if not certified:
+            assert res.verdicts[i] == "INCONCLUSIVE" and res.reasons[i]
 
 
 @pytest.mark.slow
 def test_engine_2d_value_does_not_fall_as_the_window_grows():
-    # a supremum over a larger window cannot be smaller (004 Def. 9): 10 -> 30 -> 60
-    vals = []
-    for radius in (10.0, 30.0, 60.0):
+    # a supremum over a larger window cannot be smaller (004 Def. 9): the candidate sets alone gave
+    # 0.20414 (radius 10), 0.18221 (30), 0.18494 (60) at (10, 0.5) with no warning
+    ref = _grad_reference(np.array([10.0, 0.5]), GAMMA)
+    certified_vals = []
+    for radius in (10.0, 30.0):
         eng = smooth_sensitivity_engine(F2, (X, Y), growth_exp(GAMMA), radius=radius, lipschitz_bound=0.5,
                                         oscillation_bound=1.0)
-        vals.append(_value_or_flag(eng, [[10.0, 0.5]])[0][0])
-    ref = _grad_reference(np.array([10.0, 0.5]), GAMMA)
-    assert min(vals) >= ref * (1 - 1e-9)
-    assert min(vals) >= max(vals) * (1 - 1e-6)
+        v, cert = _value_or_flag(eng, [[10.0, 0.5]])
+        _check_not_silently_low(v[0], bool(cert[0]), ref)
+        assert v[0] >= 0.2030029030  # 0.5 e^{-0.1 sqrt(81.25)}, see the test above
+        if cert[0]:
+            certified_vals.append(v[0])
+    if certified_vals:
+        assert min(certified_vals) >= max(certified_vals) * (1 - 1e-9)
 
 
 @pytest.mark.slow
 def test_engine_2d_random_points_never_silently_low(engine2d):
-    # 8 of the 40 uniform points of [-12, 12]^2 (Generator seed 24), among them points where the
-    # candidate sets alone miss the supremum; reference: the gradient bound, mpmath at the maximiser
-    P = np.random.default_rng(24).uniform(-12.0, 12.0, (40, 2))[:8]
+    # 2 of the 40 uniform points of [-12, 12]^2 (Generator seed 24) where the candidate sets alone
+    # returned 0.12277 and 0.08302 with no warning (indices 3, 19; the search of the definition finds
+    # 0.14187 and 0.17125)
+    P = np.random.default_rng(24).uniform(-12.0, 12.0, (40, 2))[[3, 19]]
     v, cert = _value_or_flag(engine2d, P)
     res = engine2d.smooth_sensitivity_certified(P)
     for i, x in enumerate(P):
         ref = _grad_reference(x, GAMMA, starts=8)
-        assert v[i] >= ref * (1 - 1e-9), (i, x, v[i], ref)
-        assert res.value[i] >= ref * (1 - 1e-9)
-        assert res.value[i] >= res.lower_bound[i]
-        if res.certified[i]:
-            assert res.candidate[i] >= res.lower_bound[i] * (1 - 1e-9)
-        else:
-            assert "INCONCLUSIVE" == res.verdicts[i] and res.reasons[i]
+        _check_not_silently_low(v[i], bool(cert[i]), ref, res, i)
+    assert v[0] >= 0.1418 and v[1] >= 0.1712  # mpmath values at the pairs the search found
 
 
 def test_engine_1d_results_do_not_depend_on_the_radius():
@@ -122,13 +135,18 @@ def test_engine_1d_results_do_not_depend_on_the_radius():
     # radius 10, 30 and 80 but 0.74144 at radius 60; a sup cannot depend on the search window
     f = T / (1 + T**2)
     ref = _grad_reference_1d(f, 3.0, GAMMA)
-    vals = []
+    vals, certs = [], []
     for radius in (10.0, 30.0, 60.0, 80.0):
         eng = smooth_sensitivity_engine(f, T, growth_exp(GAMMA), radius=radius, lipschitz_bound=1.0,
                                         oscillation_bound=1.0)
-        vals.append(_value_or_flag(eng, [3.0])[0][0])
+        v, c = _value_or_flag(eng, [3.0])
+        vals.append(v[0])
+        certs.append(bool(c[0]))
     assert min(vals) >= ref * (1 - 1e-9), (vals, ref)
     assert min(vals) >= max(vals) * (1 - 1e-9), vals
+    # |f'(t)| = |1 - t^2|/(1 + t^2)^2 <= 1 and f in [-1/2, 1/2]: the declared bounds certify the window
+    # at radius 10; at radius 60 the candidate sets still miss (0.74144) and the point is INCONCLUSIVE
+    assert certs[0]
 
 
 def _grad_reference_1d(f: sp.Expr, x: float, gamma: float) -> float:
