@@ -45,7 +45,7 @@ def _call_log_density(mechanism: Any, x: Any, y: Any) -> FloatArray:
     that names the mechanism's function."""
     try:
         out = np.asarray(mechanism.log_density(x, y), dtype=float)
-    except Exception as exc:  # noqa: BLE001 - a third-party density may raise anything
+    except Exception as exc:  # a third-party density may raise anything
         raise ValueError(f"the mechanism's log_density(x, y) raised {type(exc).__name__}: {exc}") from exc
     if out.shape != np.shape(y):
         raise ValueError(f"the mechanism's log_density(x, y) returned shape {out.shape} for outputs y of shape "

@@ -121,7 +121,7 @@ class AdditiveNoiseMechanism:
         with mpmath.workdps(dps):
             s = mpmath.mpf(self.scale)
             return mpmath.fsum(ref.logpdf((mpmath.mpf(float(yi)) - mpmath.mpf(float(ai))) / s) - mpmath.log(s)
-                               for yi, ai in zip(ys, fa))
+                               for yi, ai in zip(ys, fa, strict=True))
 
     def release(self, x: Any, rng: Any) -> FloatArray:
         gen = check_rng(rng)
@@ -183,7 +183,7 @@ def _joint_to_scalar(P: LocationScaleLaw, Q: LocationScaleLaw) -> tuple[Location
     Delta = ||a - a'||).  Returns the scalar pair and the exact norm as an arb ball (the float shift of the
     scalar pair is its nearest binary64).  TypeError for any other family, or unequal scales: a joint
     audit of those is not implemented, and truncating to one output would audit a different mechanism."""
-    from smoothsens_core.distributions import Gaussian
+    from smoothsens_core.distributions import Gaussian  # noqa: PLC0415 - python-flint is the optional 'proof' extra
 
     if len(P.a_vec) != len(Q.a_vec):
         raise TypeError(f"the two laws have {len(P.a_vec)} and {len(Q.a_vec)} outputs")
@@ -191,11 +191,11 @@ def _joint_to_scalar(P: LocationScaleLaw, Q: LocationScaleLaw) -> tuple[Location
         raise TypeError(f"the (eps, delta) audit of m = {P.m} outputs is joint: implemented for Gaussian noise with "
                         f"one scale at both inputs (rotation invariance); got {type(P.noise).__name__} with scales "
                         f"{P.s:g}, {Q.s:g}: refused, not truncated to one output")
-    from flint import arb, ctx
+    from flint import arb, ctx  # noqa: PLC0415 - python-flint is the optional 'proof' extra
     old = ctx.prec
     ctx.prec = 256
     try:
-        norm = sum(((arb(u) - arb(v)) ** 2 for u, v in zip(P.a_vec, Q.a_vec)), arb(0)).sqrt()
+        norm = sum(((arb(u) - arb(v)) ** 2 for u, v in zip(P.a_vec, Q.a_vec, strict=True)), arb(0)).sqrt()
         shift = float(norm.mid())
     finally:
         ctx.prec = old
@@ -289,11 +289,11 @@ def pair_hockey_stick_mp(mech: Any, x: Any, xp: Any, t: Any, intervals: Iterable
 
 def _t_ball(eps: float, metric: str, x: Any, xp: Any) -> Any:
     """t = eps * dist(x, x') as an arb ball from the binary64 inputs (no rounding of the product)."""
-    from flint import arb
+    from flint import arb  # noqa: PLC0415 - python-flint is the optional 'proof' extra
     a = np.atleast_1d(np.asarray(x, dtype=float))
     b = np.atleast_1d(np.asarray(xp, dtype=float))
     if metric == "euclidean":
-        d = sum(((arb(float(u)) - arb(float(v))) ** 2 for u, v in zip(a, b)), arb(0)).sqrt()
+        d = sum(((arb(float(u)) - arb(float(v))) ** 2 for u, v in zip(a, b, strict=True)), arb(0)).sqrt()
     else:
         d = arb(int(np.sum(a != b)))
     return arb(float(eps)) * d
@@ -307,7 +307,7 @@ def pair_hockey_stick_enclosure(mech: Any, x: Any, xp: Any, eps: float, metric: 
     then ``lower`` is the mpmath value over the float excess set (a lower bound: any set S gives one).
     For m > 1 Gaussian outputs the exact norm ||f(x) - f(x')|| is bracketed by its two neighbouring
     binary64 numbers (delta_hs increases with the shift): lower end at the smaller, upper at the larger."""
-    from flint import ctx
+    from flint import ctx  # noqa: PLC0415 - python-flint is the optional 'proof' extra
     try:
         P, Q = location_scale_law(mech, x), location_scale_law(mech, xp)
         norm = None

@@ -116,6 +116,7 @@ class BallLaw(Protocol):
     def logpdf(self, y: Any) -> Any: ...
     def score(self, y: Any) -> Any: ...
     def sf(self, y: float) -> Any: ...
+    def mass(self, lo: float, hi: float) -> Any: ...
     def kinks(self) -> tuple[float, ...]: ...
     def tail_point(self, tail: Any) -> tuple[float, float]: ...
     @property
@@ -127,7 +128,7 @@ class BallLaw(Protocol):
 def ball_law_available() -> bool:
     """True when python-flint (arb ball arithmetic) is importable."""
     try:
-        import flint  # noqa: F401
+        import flint  # noqa: F401, PLC0415
     except ImportError:
         return False
     return True
@@ -135,7 +136,7 @@ def ball_law_available() -> bool:
 
 def _arb() -> Any:
     try:
-        from flint import arb
+        from flint import arb  # noqa: PLC0415
     except ImportError as exc:  # pragma: no cover - the proof extra installs it
         raise TypeError("python-flint is not installed (pip install 'smoothsens[proof]'): no ball arithmetic, "
                         "so no certified enclosure") from exc
@@ -235,7 +236,6 @@ class _GenCauchyBall(_StandardBall):
         return -self.theta * self.p * _sgn(z) * _pow_nonneg(az, self.p - 1) / (1 + _pow_nonneg(az, self.p))
 
     def sf_pos(self, u: Any) -> Any:
-        arb = _arb()
         w = 1 / (1 + _pow_nonneg(u, self.p))
         return w.beta_lower(self.theta - 1 / self.p, 1 / self.p, regularized=True) / 2  # z = self: I_w(a, b)
 
@@ -267,7 +267,7 @@ class _StudentTBall(_StandardBall):
 def _standard_ball(noise: Any) -> _StandardBall:
     """The ball form of a core noise's standardised family (exact class match, as
     :func:`verify.reference.distributions.reference_for`); TypeError for a family without one."""
-    from smoothsens_core.distributions import Gaussian, GenCauchy, Laplace, StudentT
+    from smoothsens_core.distributions import Gaussian, GenCauchy, Laplace, StudentT  # noqa: PLC0415
 
     kind = type(noise)
     if kind is Gaussian:
@@ -320,6 +320,25 @@ class _LocationScaleBall:
             return arb(1)
         z = self._z(arb(y))
         return self.std.sf_point(z.lower()).union(self.std.sf_point(z.upper()))
+
+    def mass(self, lo: float, hi: float) -> Any:
+        """P[lo < Y < hi] from the tail on the side away from the centre (cdf(hi) - cdf(lo) left of it,
+        sf(lo) - sf(hi) right of it): no 1 - tail cancellation, so the mass keeps its relative accuracy far
+        out, where e^t multiplies it."""
+        arb = _arb()
+        if lo >= self.A:
+            return self.sf(lo) - self.sf(hi)
+        if hi <= self.A:
+            return self._cdf(hi) - self._cdf(lo)
+        return 1 - self._cdf(lo) - self.sf(hi) if math.isfinite(lo) or math.isfinite(hi) else arb(1)
+
+    def _cdf(self, y: float) -> Any:
+        """P[Y < y] for y <= A (or -inf): the standardised upper tail at -z, by symmetry."""
+        arb = _arb()
+        if y == -math.inf:
+            return arb(0)
+        z = self._z(arb(y))
+        return self.std.sf_point(-z.upper()).union(self.std.sf_point(-z.lower()))
 
     def kinks(self) -> tuple[float, ...]:
         return tuple(self.A + self.S * k for k in self.std.kinks_z)
@@ -396,7 +415,7 @@ class _TwoSidedGeometricBall:
 def discrete_ball_law(noise: Any, a: float) -> _TwoSidedGeometricBall:
     """The law a + K (a an integer-valued binary64) of a discrete core noise in ball form; TypeError for a
     family without one (only the two-sided geometric of 003 App. A has one)."""
-    from smoothsens_core.distributions import TwoSidedGeometric
+    from smoothsens_core.distributions import TwoSidedGeometric  # noqa: PLC0415
 
     if type(noise) is not TwoSidedGeometric:
         raise TypeError(f"no ball-arithmetic form is registered for the discrete {type(noise).__name__}")
@@ -414,7 +433,7 @@ def discrete_hockey_stick_enclosure(P: _TwoSidedGeometricBall, Q: _TwoSidedGeome
     counting measure): every integer of a window holding all but ``tail_tol`` of P is classified by a
     ball enclosure of g(k) = ln P(k) - ln Q(k) - t (> 0: in the excess set; <= 0: out; else undecided, with
     the bound P(k)(1 - e^(-sup g))); the tails outside the window add P(tail) to the upper end."""
-    from flint import ctx
+    from flint import ctx  # noqa: PLC0415
 
     arb = _arb()
     old = ctx.prec
@@ -468,7 +487,7 @@ def _round_up(x: Any) -> float:
 def _bstr(x: Any, up: bool) -> str:
     """The ball's upper (``up``) or lower end as a 20-digit decimal string rounded outwards: the exact end
     point moved out by 10^-19 of its size, so the decimal rounding (< 10^-19 relative) cannot cross it."""
-    import mpmath
+    import mpmath  # noqa: PLC0415
 
     e = x.upper() if up else x.lower()
     if not e.is_finite():
@@ -504,11 +523,15 @@ def hockey_stick_enclosure(
     ``flat_tol``: a cell where the loss minus t is enclosed in [-flat_tol, flat_tol] is not split further;
     ``max_cells``: evaluation budget (cells left undecided when it is spent only widen the enclosure).
     """
-    from flint import ctx
+    from flint import ctx  # noqa: PLC0415
 
     arb = _arb()
     old = ctx.prec
-    ctx.prec = FLINT_PREC
+    # e^t multiplies the masses of Q: 2^-prec of them must stay 2^-FLINT_PREC after the product
+    t_size = abs(float(t.mid())) + float(t.rad()) if isinstance(t, arb) else abs(float(t))
+    if not math.isfinite(t_size):
+        raise ValueError(f"t must be finite; got t={t!r}")
+    ctx.prec = FLINT_PREC + int(math.ceil(t_size / math.log(2))) + 16
     try:
         return _enclosure(P, Q, t, candidates, tol, tail_tol, flat_tol, max_cells, arb)
     finally:
@@ -581,15 +604,15 @@ def _enclosure(P: BallLaw, Q: BallLaw, t: Any, candidates: Sequence[float], tol:
             merged.append([a, b])
     certain = arb(0)
     for a, b in merged:
-        certain += (P.sf(a) - P.sf(b)) - et * (Q.sf(a) - Q.sf(b))
+        certain += P.mass(a, b) - et * Q.mass(a, b)
     unc = arb(0)
     for a, b, g in uncertain:
         gup = g.upper() if g.is_finite() else arb("inf")
         if gup <= 0:
             continue
         factor = arb(1) if not gup.is_finite() else 1 - (-gup).exp()
-        unc += (P.sf(a) - P.sf(b)).upper() * factor.upper()
-    tails = (1 - P.sf(y_lo)).upper() + P.sf(y_hi).upper()
+        unc += P.mass(a, b).upper() * factor.upper()
+    tails = P.mass(-math.inf, y_lo).upper() + P.mass(y_hi, math.inf).upper()
     lower_ball = certain
     upper_ball = certain + unc.upper() + tails
     lower = max(0.0, _round_down(lower_ball))
