@@ -42,6 +42,7 @@ Needs python-flint (the ``[proof]`` extra); without it every claim here is INCON
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 import copy
@@ -49,14 +50,14 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
 from verify.claims.registry import (ABSENT, ExpectedObligation, expected_obligation, obligation_for, proof_method,
                                     with_evidence, with_proof)
 
 __all__ = ["PAPER_OBLIGATIONS", "PLANTED", "TIGHT", "BUDGET", "METHOD_RECHECKERS", "check_obligation", "check_tight",
-           "recheck_claim", "recheck_obligation_proof", "recheck_tight_certificate", "describe_recheck",
+           "recheck_claim", "recheck_evidence", "recheck_obligation_proof", "recheck_tight_certificate", "describe_recheck",
            "obligation_expectation", "composite_expectation", "method_expectation", "interval_obligation",
            "tight_expectation", "privacy_expectation"]
 
@@ -564,6 +565,12 @@ def tight_expectation(claim_id: str, family: str) -> ExpectedObligation:
                               f"end attained) on {TIGHT_DOMAIN}")
 
 
+def recheck_evidence(evidence: Mapping[str, Any], *, claim_id: str, prec: int = 128) -> Any:
+    """:func:`recheck_claim` of a claim's ``evidence`` as a VERIFIED (proven) result of ``claim_id`` (the
+    claim id is required: a proof is only ever re-checked as the proof of a named claim)."""
+    return recheck_claim(claim_id, {"verdict": "VERIFIED", "strength": "proven", "evidence": evidence}, prec=prec)
+
+
 def describe_recheck(claim_id: str, rc: Any) -> str:
     """"proof re-checked: N steps/boxes cover WHAT" (WHAT derived from the claim's code) or the problems."""
     if not rc.ok:
@@ -801,12 +808,24 @@ _ST = _statements()
 
 def _declare_obligations() -> None:
     """What a proof of each claim of this module must prove, from the code (:func:`obligation_for`)."""
+    def single(cid: str, ob_id: str, fixed_scale: str | None) -> Callable[[str], ExpectedObligation]:
+        def make(scale: str) -> ExpectedObligation:
+            return obligation_expectation(cid, ob_id, fixed_scale or scale)
+
+        return make
+
+    def tight(cid: str, fam: str) -> Callable[[str], ExpectedObligation]:
+        def make(scale: str) -> ExpectedObligation:
+            return tight_expectation(cid, fam)
+
+        return make
+
     for spec in PAPER_OBLIGATIONS:
-        obligation_for(spec.id)(lambda scale, spec=spec: obligation_expectation(spec.id, spec.obligation, scale))
+        obligation_for(spec.id)(single(spec.id, spec.obligation, None))
     for control, cid, *_ in PLANTED:  # a planted control's obligation is the false statement itself
-        obligation_for(cid)(lambda scale, control=control, cid=cid: obligation_expectation(cid, control, "test"))
+        obligation_for(cid)(single(cid, control, "test"))
     for fam, cid, *_ in TIGHT:
-        obligation_for(cid)(lambda scale, fam=fam, cid=cid: tight_expectation(cid, fam))
+        obligation_for(cid)(tight(cid, fam))
 
 
 for _s in PAPER_OBLIGATIONS:
@@ -1161,12 +1180,16 @@ def _symbolic_privacy_proof(cid: str, spec: _PrivacyProof, tested: ClaimResult) 
                       seconds_proof=round(time.perf_counter() - t0, 3))
 
 
+def _privacy_by_scale(cid: str, spec: _PrivacyProof, scale: str) -> ExpectedObligation:
+    return privacy_expectation(cid, spec, scale)
+
+
 def _attach_privacy_proofs() -> None:
     from verify.claims.registry import proof_for  # noqa: PLC0415
 
     for cid, spec in PRIVACY_PROOFS.items():
         proof_for(cid)(_privacy_proof(cid, spec))
-        obligation_for(cid)(lambda scale, cid=cid, spec=spec: privacy_expectation(cid, spec, scale))
+        obligation_for(cid)(functools.partial(_privacy_by_scale, cid, spec))
 
 
 _attach_privacy_proofs()

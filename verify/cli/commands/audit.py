@@ -238,7 +238,8 @@ def _recheck_entries(entries: list[tuple[str, dict[str, Any]]]) -> int:
 
     checked, failed = 0, 0
     for cid, js in entries:
-        ev = js.get("evidence") if isinstance(js.get("evidence"), dict) else {}
+        raw = js.get("evidence")
+        ev: dict[str, Any] = raw if isinstance(raw, dict) else {}
         if "proof" not in ev:
             if js.get("strength") == "proven":
                 print(f"{cid}: stated proven but carries no proof")
