@@ -149,6 +149,12 @@ def test_report_pair_is_never_a_new_markdown_beside_an_old_json(tmp_path: Path,
 
     assert new.write(md, js) == [md, js]
     assert "NEW-RUN" in md.read_text() and "NEW-RUN" in js.read_text()
+    # a new report gets the permissions open() would give it (not the temporary file's 0600)
+    fresh = tmp_path / "fresh" / "verdicts.json"
+    new.write(None, fresh)
+    mask = os.umask(0)
+    os.umask(mask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~mask
 
 
 # ---- Ctrl-C --------------------------------------------------------------------------------------

@@ -340,6 +340,7 @@ class AuditReport:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
                 staged.append((tmp, target))
+                os.chmod(tmp, _report_mode(target))  # mkstemp's 0600 would hide the report from other users
                 with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
                     fh.write(text)
                     fh.flush()
@@ -356,6 +357,17 @@ class AuditReport:
                     pass
         # reported in the order the caller names them: Markdown, then JSON
         return [p for p in (markdown, json_path) if p is not None]
+
+
+def _report_mode(target: Path) -> int:
+    """Permission bits of a report written over ``target``: those of the file it replaces, else the
+    ones ``open`` would give a new file (0666 less the umask)."""
+    try:
+        return target.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def _coverage_md(seeds: set[str]) -> list[str]:
