@@ -342,3 +342,43 @@ def test_pointwise_user_density_is_inconclusive_and_says_why():
 
     with pytest.raises(AssertionError, match=r"INCONCLUSIVE.*known pointwise, so no certified enclosure"):
         assert_private(PointwiseGaussian(SIGMA_1_1E5 * 1.001), eps=1.0, delta=1e-5, pairs=[(0.0, 1.0)])
+
+
+# -- the finite brute force (discrete mechanisms) -----------------------------------------------------------
+class GeometricLoss:
+    """ln P(z | X) = -|z - X| - ln 3 on the integers (loss at most 1 per unit of |X - X'|), claimed eps = 1."""
+
+    eps, name = 1.0, "geometric"
+
+    def log_density(self, X, z):
+        z = np.asarray(z, dtype=float)
+        return -np.abs(z - X) - math.log(3)
+
+    def log_density_mp(self, X, z, dps):
+        with mpmath.workdps(dps):
+            return -mpmath.mpf(abs(z - X)) - mpmath.log(3)
+
+
+def test_finite_audit_nan_is_inconclusive_and_mp_must_agree():
+    from verify.audit.exact import audit_finite
+
+    assert audit_finite(GeometricLoss(), [(0, 1), (1, 0)], range(-5, 6)).passed  # control
+
+    class NaNAt2(GeometricLoss):
+        def log_density(self, X, z):
+            z = np.asarray(z, dtype=float)
+            return np.where(z == 2, np.nan, super().log_density(X, z))
+
+    # At 9e3679c: pass (NaN never wins argmax of the slack).
+    res = audit_finite(NaNAt2(), [(0, 1), (1, 0)], range(-5, 6))
+    assert res.inconclusive and "undefined" in res.notes[-1]
+
+    class Claims05ZeroMP(GeometricLoss):
+        eps = 0.5
+
+        def log_density_mp(self, X, z, dps):
+            return mpmath.mpf(0)
+
+    # At 9e3679c: pass (the mpmath slack -0.5 "settled" the float excess 0.5).
+    res = audit_finite(Claims05ZeroMP(), [(0, 1), (1, 0)], range(-5, 6))
+    assert res.inconclusive and "disagree" in res.notes[0]

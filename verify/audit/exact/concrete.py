@@ -389,12 +389,18 @@ def audit_finite(
         raise ValueError("outputs must be a non-empty finite set")
     best = (-math.inf, None, None, None)
     n = 0
+    undefined: tuple[Any, Any, Any, float, float] | None = None
     for X, Xp in pairs:
         dd = 1.0 if dist is None else float(dist(X, Xp))
         with np.errstate(all="ignore"):
-            lp = np.asarray(mechanism.log_density(X, np.asarray(outs, dtype=float)), dtype=float)
-            lq = np.asarray(mechanism.log_density(Xp, np.asarray(outs, dtype=float)), dtype=float)
+            lp = _call_log_density(mechanism, X, np.asarray(outs, dtype=float))
+            lq = _call_log_density(mechanism, Xp, np.asarray(outs, dtype=float))
             L = np.where(lp == -np.inf, -np.inf, lp - lq)
+        bad = np.isnan(lp) | np.isnan(lq) | ((lp == np.inf) & (lq == np.inf))
+        if undefined is None and np.any(bad):
+            k = int(np.argmax(bad))
+            undefined = (X, Xp, outs[k], float(lp[k]), float(lq[k]))
+        L = np.where(bad, -np.inf, L)
         s = L - eps * dd
         n += len(outs)
         j = int(np.argmax(s))
@@ -404,7 +410,7 @@ def audit_finite(
         raise ValueError("pairs must be non-empty")
     fx, X, Xp, z = best
     witness = {"X": jsonable(X), "X_prime": jsonable(Xp), "z": jsonable(z)}
-    certified, cert, notes, settled = False, None, [], False
+    certified, cert, notes, settled, disagreement = False, None, [], False, False
     if fx > -1e-9:
         try:
             with mpmath.workdps(dps):
@@ -419,11 +425,20 @@ def audit_finite(
             settled = True
             if sl > cert_threshold(dps, eps):
                 certified, cert = True, mpmath.nstr(sl, 20)
+            elif AuditResult.disagree(fx, sl):
+                disagreement = True
+                notes.append(f"log_density and log_density_mp disagree at z={z!r}: float slack {fx!r} vs mpmath slack "
+                             f"{mpmath.nstr(sl, 17)}: the mpmath re-evaluation settles nothing")
             else:
                 notes.append(f"float slack {fx:.3g} not confirmed in mpmath")
         except TypeError as exc:
             notes.append(f"cannot certify: {exc}")
+    outcome = AuditResult.decide(certified, fx, settled, disagreement=disagreement)
+    if undefined is not None and outcome != "violated":
+        outcome = "inconclusive"
+        notes.append(f"the loss is undefined at X={undefined[0]!r}, X'={undefined[1]!r}, z={undefined[2]!r}: log_density "
+                     f"gave {undefined[3]!r}, {undefined[4]!r} (NaN, or +inf at both): never a pass")
     return AuditResult(mechanism=str(getattr(mechanism, "name", type(mechanism).__name__)), eps=eps,
                        delta=float(getattr(mechanism, "delta", 0.0)), max_slack=fx, witness=witness,
-                       outcome=AuditResult.decide(certified, fx, settled), certified_slack=cert, evaluations=n, dps=dps,
+                       outcome=outcome, certified_slack=cert, evaluations=n, dps=dps,
                        mode="pure", notes=tuple(notes))
