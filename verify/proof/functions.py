@@ -928,6 +928,7 @@ class Objective:
             tail_syms = list(self.symbols)
             tail_syms[self.half_index] = self.w
             self._tail_symbols = tail_syms
+            assert tree is not None  # a half-line objective re-raises a failed sign split above
             ttree = _tree_map(tree, lambda e: _recip(e, z, self.w), lambda g: _recip_sign(g, z, self.w),
                               lambda c: _recip(c, z, self.w))
             self.tail_variant_exprs = _tree_leaves(ttree)
