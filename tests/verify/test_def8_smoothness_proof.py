@@ -28,7 +28,7 @@ def test_the_claim_is_proven_on_the_closed_forms_and_keeps_its_tested_evidence(p
 
 
 def test_the_record_rechecks_through_the_cli_path(proven):
-    rc = recheck_evidence(proven.evidence)
+    rc = recheck_evidence(proven.evidence, claim_id="004-Def-8-smoothness")
     assert rc.ok, rc.problems
 
 
@@ -45,7 +45,7 @@ def test_an_edited_record_is_rejected(proven, edit):
         rec["parts"][0]["proof"]["steps"] = rec["parts"][0]["proof"]["steps"][:-1]
     elif edit == "kde-method":
         rec["parts"][1]["proof"]["method"] = "ramp-def8"
-    rc = P.recheck_smoothness(rec)
+    rc = P.recheck_smoothness(rec, claim_id="004-Def-8-smoothness")
     assert not rc.ok and rc.problems
 
 

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from verify.claims.registry import (PROOFS, CheckContext, CheckKind, Claim, ClaimResult, Verdict, proof_for,
-                                    with_proof)
+from verify.claims.registry import (OBLIGATIONS, PROOFS, CheckContext, CheckKind, Claim, ClaimResult,
+                                    ExpectedObligation, Verdict, obligation_for, proof_for, with_proof)
+from verify.proof import RecheckResult
+
+
+def _obligation(cid: str) -> ExpectedObligation:
+    """A proof of method "x" on the domain "p > 1" whose certificate always re-checks (one step)."""
+    return ExpectedObligation(cid, "x", {"domain": "p > 1"}, lambda ev: RecheckResult(True, [], 1))
 
 
 def _claim(cid: str, verdict: Verdict) -> Claim:
@@ -25,10 +31,13 @@ def attached():
     yield attach
     for cid in added:
         PROOFS.pop(cid, None)
+        OBLIGATIONS.pop(cid, None)
 
 
 def test_a_proof_upgrades_a_tested_verified_claim_and_keeps_the_test(attached):
-    attached("004-Test-proof-a", lambda ctx, t: with_proof(t, summary="proven", proof={"method": "x"},
+    obligation_for("004-Test-proof-a")(lambda scale: _obligation("004-Test-proof-a"))
+    attached("004-Test-proof-a", lambda ctx, t: with_proof(t, claim_obligation=_obligation("004-Test-proof-a"),
+                                                          summary="proven", proof={"method": "x"},
                                                           domain="p > 1", precision="exact"))
     res = _claim("004-Test-proof-a", Verdict.VERIFIED).run(CheckContext())
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven"
@@ -53,7 +62,25 @@ def test_an_exception_in_a_proof_is_an_internal_error_not_a_tested_pass(attached
 
 def test_with_proof_refuses_an_unverified_result_and_a_second_proof(attached):
     with pytest.raises(ValueError, match="VERIFIED"):
-        with_proof(ClaimResult(Verdict.INCONCLUSIVE, "?"), summary="", proof={}, domain="", precision="")
+        with_proof(ClaimResult(Verdict.INCONCLUSIVE, "?"), claim_obligation=_obligation("004-Test-proof-d"),
+                   summary="", proof={}, domain="", precision="")
     attached("004-Test-proof-d", lambda ctx, t: t)
     with pytest.raises(ValueError, match="already attached"):
         proof_for("004-Test-proof-d")(lambda ctx, t: t)
+
+
+def test_a_proof_without_an_obligation_in_code_or_of_another_domain_is_not_proven(attached):
+    """with_proof refuses a record that does not carry the claim's obligation (the test stands); a result stated
+    proven for a claim with no obligation in code is INCONCLUSIVE."""
+    t = ClaimResult(Verdict.VERIFIED, "tested ok", {"n": 3}, "float")
+    res = with_proof(t, claim_obligation=_obligation("004-Test-proof-e"), summary="proven", proof={"method": "x"},
+                     domain="p > 2", precision="exact")
+    assert res.strength == "tested" and "'domain'" in res.evidence["proof_not_attached"]
+    res = with_proof(t, claim_obligation=_obligation("004-Test-proof-e"), summary="proven", proof={"method": "y"},
+                     domain="p > 1", precision="exact")
+    assert res.strength == "tested" and "'method'" in res.evidence["proof_not_attached"]
+    attached("004-Test-proof-f", lambda ctx, t: ClaimResult(Verdict.VERIFIED, "proven", {"proof": {"method": "x"},
+                                                                                         "domain": "p > 1"},
+                                                            "exact", strength="proven"))
+    res = _claim("004-Test-proof-f", Verdict.VERIFIED).run(CheckContext())
+    assert res.verdict is Verdict.INCONCLUSIVE and "no proof obligation" in res.summary

@@ -42,7 +42,7 @@ def test_proven_claim_json_rechecks(proven_run, capsys):
     assert ev["domain"] == "z in [0, inf), nu in [3, 4], gamma/eps in [1/50, 1/10]"
     assert ev["proof"]["status"] == "proven" and len(ev["proof"]["boxes"]) == ev["n_boxes"] > 1
     assert all(float(b.split("/")[0]) <= 0 for b in ev["proof"]["bounds"])  # every certified bound <= 0
-    rc = P.recheck_evidence(ev)  # from the JSON alone: the objective is rebuilt from the derivations
+    rc = P.recheck_evidence(ev, claim_id=PROVEN_ID)  # from the JSON alone: the objective is rebuilt from the derivations
     assert rc.ok, rc.problems
     assert data["totals"]["verified_proven"] == 1 and data["totals"]["verified_tested"] == 0
     # --recheck-proof PATH re-checks the file's proof without re-running
@@ -96,8 +96,9 @@ def test_undecided_obligation_is_inconclusive_never_verified():
     assert "proof" not in res.evidence and res.rule.startswith("R-UNDEC")
     # a proof that the re-checker rejects is INCONCLUSIVE too: the claim's threshold is checked
     ev = dict(P.check_obligation("004-Lemma-4.1-Def-8-(2)-gamma[1,2]", "test").evidence)
+    cid = "004-Lemma-4.1-def8-proof-gamma-high"
     ev["proof"] = dict(ev["proof"], threshold="1/2")
-    assert not P.recheck_evidence(ev).ok
+    assert not P.recheck_evidence(ev, claim_id=cid).ok
 
 
 def test_proven_needs_a_proof_and_verified():
@@ -116,9 +117,9 @@ def test_tight_enclosure_claim_is_proven_and_agrees_with_the_core():
     enc = ev["enclosure"]
     assert enc["width"] <= 1e-9 and ev["attained"]["ok"]
     assert ev["core"]["tight_epsilon_lower"] <= enc["upper_float"] and enc["lower_float"] <= ev["core"]["tight_epsilon_upper"]
-    assert P.recheck_evidence(ev).ok
+    assert P.recheck_evidence(ev, claim_id="004-Lemma-3.3-tight-enclosure").ok
     ev["enclosure"] = dict(enc, upper=str(float(enc["lower_float"])))  # a narrower stated upper end is refused
-    assert not P.recheck_evidence(ev).ok
+    assert not P.recheck_evidence(ev, claim_id="004-Lemma-3.3-tight-enclosure").ok
 
 
 def test_report_counts_proven_and_tested_apart():

@@ -89,7 +89,7 @@ def test_shaved_bound_at_the_tangency_is_refuted_with_a_certified_point():
 def test_tangency_claim_is_proven_and_the_lemma_4_1_claims_cover_gamma_from_1_20_to_2():
     res = P.check_obligation(O.THR_TANGENT)
     assert res.verdict.value == "VERIFIED" and res.strength == "proven", res.summary
-    assert P.recheck_evidence(res.evidence).ok
+    assert P.recheck_evidence(res.evidence, claim_id="004-Lemma-4.1-def8-proof-gamma-tangent").ok
     gammas = []
     for spec in P.PAPER_OBLIGATIONS:
         if spec.obligation.startswith("004-Lemma-4.1-Def-8-(2)-gamma["):

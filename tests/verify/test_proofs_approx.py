@@ -24,7 +24,7 @@ def test_proven_and_rechecked():
     assert res.evidence["proof"]["method"] == PA.METHOD
     assert res.evidence["seconds_proof"] < 1.0
     assert len(res.evidence["mechanisms"]) == 4 and all(r["inside"] for r in res.evidence["mechanisms"])
-    rc = recheck_evidence(res.evidence)
+    rc = recheck_evidence(res.evidence, claim_id=PA.CLAIM)
     assert rc.ok, rc.problems
 
 
@@ -32,13 +32,13 @@ def test_edited_record_fails():
     rec = _proven().evidence["proof"]
     bad = copy.deepcopy(rec)
     bad["domain"] = bad["domain"].replace("0 < delta < 1", "0 < delta <= 1")
-    assert not PA.recheck(bad).ok
+    assert not PA.recheck(bad, claim_id=PA.CLAIM).ok
     bad = copy.deepcopy(rec)
     bad["parts"][0]["proof"]["witnesses"]["threshold"] = sp.srepr(sp.Integer(1))
-    assert not PA.recheck(bad).ok
+    assert not PA.recheck(bad, claim_id=PA.CLAIM).ok
     bad = copy.deepcopy(rec)
     bad["parts"][0]["proof"]["domain"] = "anything"
-    assert not PA.recheck(bad).ok
+    assert not PA.recheck(bad, claim_id=PA.CLAIM).ok
 
 
 def test_planted_false_variants_refuted():

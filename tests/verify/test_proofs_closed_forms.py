@@ -51,7 +51,7 @@ def test_every_region_identity_holds_and_the_record_rechecks(records, cid):
 
 def test_the_recheck_rejects_edited_records(records):
     rec = records["004-Lemma-4.3"]
-    assert C.recheck_closed_form(rec).ok
+    assert C.recheck_closed_form(rec, claim_id="004-Lemma-4.3").ok
     for edit in ("domain", "check", "claim", "ramp-step"):
         bad = copy.deepcopy(rec)
         if edit == "domain":
@@ -63,7 +63,7 @@ def test_the_recheck_rejects_edited_records(records):
             bad["claim"] = "004-Lemma-4.1"
         else:
             bad["ramp"]["steps"] = bad["ramp"]["steps"][:-1]
-        rc = C.recheck_closed_form(bad)
+        rc = C.recheck_closed_form(bad, claim_id="004-Lemma-4.3")
         assert not rc.ok and rc.problems, edit
 
 
@@ -72,7 +72,7 @@ def test_attached_proof_upgrades_a_tested_result_and_rechecks_through_the_cli_pa
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
     assert res.evidence["domain"] == C.DOMAINS["004-Lemma-4.1"] and res.evidence["proof"]["method"] == C.METHOD
     assert res.evidence["tested"]["evidence"] == {"rows": 3} and "tested part" in res.summary
-    rc = recheck_evidence(res.evidence)  # METHOD_RECHECKERS["closed-form-bstar"]
+    rc = recheck_evidence(res.evidence, claim_id="004-Lemma-4.1")  # METHOD_RECHECKERS["closed-form-bstar"]
     assert rc.ok, rc.problems
 
 

@@ -52,7 +52,7 @@ def test_lemma_9_eq_2_is_proven_at_both_budgets_and_rechecks(registry):
     ev = _json(res.evidence)
     assert ev["proof"]["method"] == "symbolic" and ev["proof"]["claim"] == "002-Lemma-9-eq-2"
     assert ev["tested"]["evidence"]["points"] > 0  # the tested evidence is kept
-    assert recheck_evidence(ev).ok
+    assert recheck_evidence(ev, claim_id="002-Lemma-9-eq-2").ok
 
 
 def test_lemma_9_eq_2_edited_record_is_rejected():
@@ -60,10 +60,10 @@ def test_lemma_9_eq_2_edited_record_is_rejected():
     c = sp.Symbol("c", positive=True)
     bad = copy.deepcopy(record)
     bad["witnesses"]["N_ratio"] = sp.srepr(1 / c**2)
-    assert not recheck_evidence({"proof": bad}).ok
+    assert not recheck_evidence({"proof": bad}, claim_id="002-Lemma-9-eq-2").ok
     bad = copy.deepcopy(record)
     bad["domain"] = bad["domain"].replace("c > 0", "c > 1")
-    assert not recheck_evidence({"proof": bad}).ok
+    assert not recheck_evidence({"proof": bad}, claim_id="002-Lemma-9-eq-2").ok
 
 
 def test_lemma_9_eq_2_with_c_squared_fails_and_is_refuted_at_a_certified_point():
@@ -91,10 +91,10 @@ def test_lemma_2_3_is_proven_and_rechecks_and_names_the_triangle_inequality(regi
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven"
     ev = _json(res.evidence)
     assert "reverse triangle inequality" in ev["domain"] and "any normed space V" in ev["domain"]
-    assert recheck_evidence(ev).ok
+    assert recheck_evidence(ev, claim_id="004-Lemma-2.3").ok
     bad = copy.deepcopy(ev)
     bad["proof"]["witnesses"]["slack"] = sp.srepr(S._L23["epsilon"] * (S._L23["s1"] + 2 * S._L23["s2"]) / S._L23["K"])
-    assert not recheck_evidence(bad).ok
+    assert not recheck_evidence(bad, claim_id="004-Lemma-2.3").ok
 
 
 def test_lemma_2_3_with_the_printed_cor_3_1_rate_fails_and_is_refuted():
@@ -126,7 +126,7 @@ def test_lemma_2_2_cauchy_is_proven_with_its_mechanisms_inside(registry):
     assert all(r["metric"] == "hamming" and r["eps_proven_le_eps"] for r in rows)
     # the mechanisms are the ones the claim's check audited (same names, same order)
     assert [r["name"] for r in rows] == [a["mechanism"] for a in ev["tested"]["evidence"]["audits"]]
-    assert recheck_evidence(ev).ok
+    assert recheck_evidence(ev, claim_id="004-Lemma-2.2-cauchy").ok
 
 
 def test_lemma_2_2_cauchy_edited_records_are_rejected(registry):
@@ -137,7 +137,7 @@ def test_lemma_2_2_cauchy_edited_records_are_rejected(registry):
                  lambda e: e["proof"]["mechanisms"][2].__setitem__("eps_proven", "0.5")):
         bad = copy.deepcopy(ev)
         edit(bad)
-        assert not recheck_evidence(bad).ok
+        assert not recheck_evidence(bad, claim_id="004-Lemma-2.2-cauchy").ok
 
 
 def test_lemma_2_2_cauchy_is_left_out_at_the_quick_budget(registry):
@@ -173,14 +173,14 @@ def test_threshold_mechanisms_are_proven_by_composition(registry):
     rows = ev["mechanisms"]
     assert [r["family"] for r in rows] == ["StudentT", "GenCauchy"]
     assert all(r["inside"] and r["calibration_rel_diff"] <= 1e-14 and r["float_caveat_tested"]["ok"] for r in rows)
-    rc = recheck_evidence(ev)
+    rc = recheck_evidence(ev, claim_id="004-Lemma-3.5-privacy-threshold")
     assert rc.ok, rc.problems
     bad = copy.deepcopy(ev)
     bad["proof"]["parts"] = [bad["proof"]["parts"][1], bad["proof"]["parts"][2]]
-    assert not recheck_evidence(bad).ok
+    assert not recheck_evidence(bad, claim_id="004-Lemma-3.5-privacy-threshold").ok
     bad = copy.deepcopy(ev)
     bad["proof"]["parts"][1]["proof"]["domain"] = "nu > 0"
-    assert not recheck_evidence(bad).ok
+    assert not recheck_evidence(bad, claim_id="004-Lemma-3.5-privacy-threshold").ok
 
 
 def test_threshold_is_left_out_at_the_quick_budget(registry):

@@ -103,24 +103,24 @@ def test_claims_are_proven_and_their_json_rechecks(registry, cid):
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
     ev = res.evidence
     assert ev["rebuild"]["what"] == "obligation" and ev["domain"]
-    rc = P.recheck_evidence(ev)
+    rc = P.recheck_evidence(ev, claim_id=cid)
     assert rc.ok, rc.problems
     if cid != "004-Def-8-ramp-g_L-proof":  # attached proofs keep the test's evidence
         assert "tested" in ev and ev["proof"]["method"] == "interval"
     # an edited bound (below what F reaches on its box) is rejected
     bad = copy.deepcopy(dict(ev))
     bad["proof"]["bounds"][0] = str(Q(bad["proof"]["bounds"][0]) - 1)
-    assert _rejected(bad)
+    assert _rejected(bad, cid)
     # a proof moved to another obligation is rejected (another domain)
     moved = copy.deepcopy(dict(ev))
     moved["rebuild"]["obligation"] = O.INEQ5 if cid != "003-Ineq-5-example" else O.REMARK_35
-    assert _rejected(moved)
+    assert _rejected(moved, cid)
 
 
-def _rejected(ev) -> bool:
+def _rejected(ev, cid) -> bool:
     """As ``smoothsens audit --recheck-proof`` judges it: a ValueError is a malformed (rejected) proof."""
     try:
-        return not P.recheck_evidence(ev).ok
+        return not P.recheck_evidence(ev, claim_id=cid).ok
     except ValueError:
         return True
 
@@ -320,12 +320,12 @@ def test_kde_chord_tangent_planted_margin_is_refuted_near_b_1():
 def test_kde_step_claims_are_proven_and_recheck(registry, cid):
     res = registry.get(cid).run(CheckContext(budget=0.2))
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
-    rc = P.recheck_evidence(res.evidence)
+    rc = P.recheck_evidence(res.evidence, claim_id=cid)
     assert rc.ok, rc.problems
     bad = copy.deepcopy(dict(res.evidence))
     leaf = bad["proof"]["parts"][1]["proof"] if "parts" in bad["proof"] else bad["proof"]
     leaf["bounds"][0] = str(Q(leaf["bounds"][0]) - 1)
-    assert _rejected(bad)
+    assert _rejected(bad, cid)
 
 
 # --- KDE step (v): the universal constants of kde.py enclosed --------------------------------------------

@@ -158,7 +158,7 @@ def test_def8_threshold_claim_is_proven_and_rechecks_every_part(claim_result):
     assert ev["rebuild"]["what"] == "all" and [w["obligation"] for w in ev["rebuild"]["parts"]] == parts
     assert set(COND1) <= set(parts) and O.RAMP_GL in parts and O.THR_TANGENT in parts
     assert ev["proof"]["relies_on"] and "symmetry" in ev["proof"]["relies_on"][0]
-    rc = P.recheck_evidence(ev)
+    rc = P.recheck_evidence(ev, claim_id="004-Def-8-threshold-proof")
     assert rc.ok, rc.problems
 
 
@@ -174,8 +174,8 @@ def test_def8_threshold_claim_rejects_an_edited_or_missing_part(claim_result):
     bad = copy.deepcopy(dict(ev))
     part = next(p for p in bad["proof"]["parts"] if p["obligation"] == C.COND1_ABOVE)
     part["proof"]["bounds"][0] = str(Q(part["proof"]["bounds"][0]) - 1)
-    assert not P.recheck_evidence(bad).ok
+    assert not P.recheck_evidence(bad, claim_id="004-Def-8-threshold-proof").ok
     # a part dropped from the proof
     short = copy.deepcopy(dict(ev))
     short["proof"]["parts"] = short["proof"]["parts"][1:]
-    assert not P.recheck_evidence(short).ok
+    assert not P.recheck_evidence(short, claim_id="004-Def-8-threshold-proof").ok

@@ -111,7 +111,7 @@ def test_record_is_json_and_rechecks(record):
     assert [st["step"] for st in record["steps"]] == ["(i)", "(ii)", "(iii)", "(iv)"]
     assert record["steps"][3]["obligations"] == ["004-KDE-chord-partner-curve", "004-KDE-shape-g_E",
                                                  "004-KDE-shape-g_L"]
-    rc = K.recheck(record)
+    rc = K.recheck(record, claim_id=K.CLAIM)
     assert rc.ok, rc.problems
     assert rc.n_boxes > 0
 
@@ -157,7 +157,7 @@ def _edit_statement(r):
 def test_an_edited_record_fails_the_recheck(record, edit):
     r = copy.deepcopy(record)
     edit(r)
-    rc = K.recheck(r)
+    rc = K.recheck(r, claim_id=K.CLAIM)
     assert not rc.ok and rc.problems
 
 
@@ -170,7 +170,7 @@ def test_the_claim_is_verified_proven_and_rechecks_through_the_method_table():
     res = c.check(CheckContext(seed=1, budget=0.1, dps=30))
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
     assert all(row["caught"] for row in res.evidence["planted_controls"])
-    rc = recheck_evidence(res.evidence)
+    rc = recheck_evidence(res.evidence, claim_id="004-Def-8-KDE-proof")
     assert rc.ok, rc.problems
 
 

@@ -125,7 +125,7 @@ def test_core_domain_is_inside_the_proven_one():
 # re-check
 # ------------------------------------------------------------------------------------------------
 def test_recheck_accepts_the_record_and_rejects_edits(record):
-    rc = K.recheck(record)
+    rc = K.recheck(record, claim_id=K.CLAIM)
     assert rc.ok, rc.problems
     edits = []
     r = copy.deepcopy(record)
@@ -139,7 +139,7 @@ def test_recheck_accepts_the_record_and_rejects_edits(record):
     r["series"]["b1"][2] = "0"
     edits.append(r)
     for r in edits:
-        rc = K.recheck(r)
+        rc = K.recheck(r, claim_id=K.CLAIM)
         assert not rc.ok and rc.problems
 
 
@@ -147,7 +147,7 @@ def test_recheck_rejects_a_record_with_another_domain_or_method(record):
     r = copy.deepcopy(record)
     r["domain"] = r["domain"].replace("1/1000", "1/100")
     r["method"] = "interval"
-    rc = K.recheck(r)
+    rc = K.recheck(r, claim_id=K.CLAIM)
     assert not rc.ok and any("domain" in p for p in rc.problems) and any("method" in p for p in rc.problems)
 
 
@@ -255,7 +255,7 @@ def test_the_claim_is_verified_proven_and_rechecks_through_the_method_table():
     res = c.check(CheckContext(seed=1, budget=0.1, dps=30))
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
     assert res.evidence["planted_control"]["caught"] and res.evidence["core_floats"]["ok"]
-    rc = recheck_evidence(res.evidence)
+    rc = recheck_evidence(res.evidence, claim_id="004-KDE-series-proof")
     assert rc.ok, rc.problems
 
 

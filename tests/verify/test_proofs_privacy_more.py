@@ -49,7 +49,7 @@ def test_proven_and_rechecked(results, cid):  # type: ignore[no-untyped-def]
     assert [p["key"] for p in ev["proof"]["parts"]] == [k for k, _ in P.PARTS[cid]]
     assert ev["domain"] == P.DOMAINS[cid] and all(m["inside"] for m in ev["mechanisms"])
     assert ev["seconds_proof"] < 5.0
-    rc = recheck_evidence(ev)
+    rc = recheck_evidence(ev, claim_id=cid)
     assert rc.ok, rc.problems
 
 
@@ -94,7 +94,7 @@ def test_edited_record_is_rejected(results, cid):  # type: ignore[no-untyped-def
         e4["proof"]["mechanisms"][0]["k"] = 1.0
     edits.append(e4)
     for e in edits:
-        rc = recheck_evidence(e)
+        rc = recheck_evidence(e, claim_id=cid)
         assert not rc.ok and rc.problems
 
 

@@ -28,7 +28,7 @@ def test_the_claim_is_registered_and_proven_with_a_rechecked_record():
     ev = json.loads(json.dumps(res.to_json()["evidence"]))
     assert ev["proof"]["method"] == "ramp-def8" and ev["domain"] == R.DOMAIN
     assert ev["tested"]["evidence"]["core_vs_formulas"]["max_rel_err"] <= 1e-12
-    rc = P.recheck_evidence(ev)  # through METHOD_RECHECKERS
+    rc = P.recheck_evidence(ev, claim_id="004-Def-8-ramp-proof")  # through METHOD_RECHECKERS
     assert rc.ok, rc.problems
 
 
@@ -37,7 +37,7 @@ def test_every_step_passes_and_prove_plus_recheck_is_fast(record):
     assert [st["id"] for st in record["steps"]] == ["ell-is-the-sup", "ell-shape", "growth", "piece-maximisers",
                                                     "case-table", "forms-1d", "two-way-d", "attainment"]
     assert all(st["ok"] and all(st["checks"].values()) for st in record["steps"])
-    rc = R.recheck(record)
+    rc = R.recheck(record, claim_id=R.CLAIM)
     assert rc.ok, rc.problems
     assert record["seconds"] + rc.seconds < 12.0  # ~5 s on an idle core; generous for a shared machine
     pieces = next(st for st in record["steps"] if st["id"] == "piece-maximisers")["result"]
@@ -62,9 +62,9 @@ def test_an_edited_record_fails_the_recheck(record, edit):
         bad["relies_on"] = bad["relies_on"][:-1]
     else:
         bad["steps"].append(dict(bad["steps"][0]))
-    rc = R.recheck(bad)
+    rc = R.recheck(bad, claim_id=R.CLAIM)
     assert not rc.ok and rc.problems
-    assert not P.recheck_evidence({"proof": bad}).ok
+    assert not P.recheck_evidence({"proof": bad}, claim_id="004-Def-8-ramp-proof").ok
 
 
 def test_the_case_table_orderings_are_all_the_realisable_ones():
@@ -90,7 +90,7 @@ def test_planted_controls_fail_with_a_certified_point(name, failing):
     rec = R.prove(s)
     assert rec["status"] == "failed"
     assert {st["id"] for st in rec["steps"] if not st["ok"]} == failing
-    assert not R.recheck(rec).ok
+    assert not R.recheck(rec, claim_id=R.CLAIM).ok
     cx = R.counterexample(s)
     assert cx is not None and cx["dps"] == 50
     # certify independently: h(e) = ell(e)/g0(d - e) with the planted ell exceeds the formula's candidate max

@@ -32,9 +32,9 @@ def test_the_proof_upgrades_the_tested_result_and_rechecks_from_the_evidence(cid
     res = P.prove_symbolic(cid, TESTED)
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
     assert res.evidence["proof"]["method"] == "symbolic" and res.evidence["tested"]["evidence"] == {"n": 1}
-    rc = recheck_evidence(res.to_json()["evidence"])
+    rc = recheck_evidence(res.to_json()["evidence"], claim_id=cid)
     assert rc.ok and rc.n_points >= 3
-    assert describe_recheck(res.evidence, rc).startswith("symbolic proof re-checked")
+    assert describe_recheck(cid, rc).startswith("proof re-checked")
 
 
 @pytest.mark.parametrize("cid,key,delta", [
@@ -136,7 +136,7 @@ def test_cor14_and_lemma15_are_proven_and_recheck_from_the_evidence():
     for cid in ("002-Cor-14", "002-Lemma-15"):
         res = P.prove_symbolic(cid, TESTED)
         assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
-        rc = recheck_evidence(res.to_json()["evidence"])
+        rc = recheck_evidence(res.to_json()["evidence"], claim_id=cid)
         assert rc.ok and rc.n_points >= 3, rc.problems
 
 

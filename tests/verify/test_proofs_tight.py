@@ -77,9 +77,9 @@ def test_student_t_tight_proven_not_tight_on_the_subset_and_the_gp_calibrations_
 
 
 def test_the_record_rechecks_from_its_json_alone(st_proof):
-    rc = recheck_evidence(st_proof.evidence)  # recomputes eta_tight with the core (no tested values)
+    rc = recheck_evidence(st_proof.evidence, claim_id="004-Lemma-3.5-tight")  # recomputes eta_tight with the core (no tested values)
     assert rc.ok, rc.problems
-    assert describe_recheck(st_proof.evidence, rc).startswith("proof re-checked")
+    assert describe_recheck("004-Lemma-3.5-tight", rc).startswith("proof re-checked")
 
 
 @pytest.mark.parametrize("edit,why", [
@@ -94,7 +94,7 @@ def test_the_record_rechecks_from_its_json_alone(st_proof):
 def test_an_edited_record_is_rejected(st_proof, edit, why):
     ev = copy.deepcopy(st_proof.evidence)
     edit(ev["proof"])
-    rc = recheck_evidence(ev)
+    rc = recheck_evidence(ev, claim_id="004-Lemma-3.5-tight")
     assert not rc.ok
     assert any(why in q for q in rc.problems), rc.problems
 
@@ -132,9 +132,9 @@ def test_polyplace_tight_rate_is_eps_exactly_and_the_enclosure_contains_it():
     assert ex["valid"] and ex["shave_invalid"] and ex["eta1_is_gamma"]
     assert res.evidence["dp"][0]["dp_proven_by_rate"] is True
     ev = json.loads(json.dumps(jsonable(res.evidence)))
-    assert recheck_evidence(ev).ok
+    assert recheck_evidence(ev, claim_id="002-Thm-8-tight").ok
     ev["proof"]["exact"][0]["rate"] = "2"
-    assert not recheck_evidence(ev).ok
+    assert not recheck_evidence(ev, claim_id="002-Thm-8-tight").ok
 
 
 def test_an_enclosure_that_does_not_close_leaves_the_claim_tested_naming_the_point(monkeypatch):
