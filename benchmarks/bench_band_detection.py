@@ -36,10 +36,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from smoothsens_core.growth import growth_exp  # noqa: E402
-from smoothsens_core.sensitivity import smooth_sensitivity_kde  # noqa: E402
-from verify.audit.blackbox import audit_smooth_bound  # noqa: E402
-from verify.audit.blackbox.bound import DEFAULT_BOUND_BUDGET  # noqa: E402
+from smoothsens_core.growth import growth_exp
+from smoothsens_core.sensitivity import smooth_sensitivity_kde
+from verify.audit.blackbox import audit_smooth_bound
+from verify.audit.blackbox.bound import DEFAULT_BOUND_BUDGET
 
 T, H, GAMMA = 0.0, 1.0, 0.1
 R = 4.0 * H + 2.0 / GAMMA  # half-width of the default KDE box (verify.audit.blackbox.queries)

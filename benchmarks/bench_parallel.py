@@ -17,11 +17,19 @@ worker process for the cluster runs).  Exit status 0 either way (a benchmark, no
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
+
+from verify.audit.blackbox import audit_blackbox_mechanism
+from verify.experiments import runner
+from verify.parallel import DaskExecutor, SerialExecutor, dask_available
 
 
 def _noop(i: int) -> int:
@@ -38,7 +46,6 @@ def _peak_rss_mb() -> float:
 
 
 def _blackbox(ex, draws):  # type: ignore[no-untyped-def]
-    from verify.audit.blackbox import audit_blackbox_mechanism
 
     t0 = time.perf_counter()
     rep = audit_blackbox_mechanism(_laplace_release, 1.0, pairs=[(0.0, 1.0)], budget=draws, rng=0,
@@ -49,7 +56,6 @@ def _blackbox(ex, draws):  # type: ignore[no-untyped-def]
 
 
 def bench_blackbox(draws: int) -> None:
-    from verify.parallel import DaskExecutor, SerialExecutor, dask_available
 
     print(f"black-box mechanism audit: {draws:,} draws per input (chunks of 10^6), Laplace, one pair")
     base = _peak_rss_mb()
@@ -71,7 +77,6 @@ def bench_blackbox(draws: int) -> None:
 
 
 def _run(ex, args):  # type: ignore[no-untyped-def]
-    from verify.experiments import runner
 
     t0 = time.perf_counter()
     res = runner.one_way_threshold(ns=(args.n,), eps_values=(1 / 10_000,), thresholds=(10_000.0, 100_000.0),
@@ -83,11 +88,6 @@ def _run(ex, args):  # type: ignore[no-untyped-def]
 def bench_audit(paper: list[str]) -> None:
     """Wall time of `smoothsens audit --quick` (one task per claim) on 1 worker (the serial path) and on a
     2-worker LocalCluster, measured in one run; the totals must agree."""
-    import json
-    import subprocess
-    import sys
-    import tempfile
-
     sel = [a for p in paper for a in ("--paper", p)]
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -103,7 +103,6 @@ def bench_audit(paper: list[str]) -> None:
 
 
 def main() -> int:
-    from verify.parallel import DaskExecutor, SerialExecutor, dask_available
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=100_000)

@@ -14,7 +14,14 @@ re-check; and, for the proofs that are chains of steps with their own re-checker
 from __future__ import annotations
 
 import argparse
+import importlib
 import time
+
+from smoothsens_core.calibration.tight import tight_epsilon
+from verify.claims.sets.proofs import METHOD_RECHECKERS, PAPER_OBLIGATIONS, PLANTED, TIGHT
+from verify.proof import obligations as O
+from verify.proof.prover import prove_le, prove_switching
+from verify.proof.recheck import recheck, recheck_switching
 
 
 def main() -> None:
@@ -25,13 +32,6 @@ def main() -> None:
     ap.add_argument("--max-boxes", type=int, default=400_000)
     ap.add_argument("--time-limit", type=float, default=1800.0, help="seconds per obligation")
     args = ap.parse_args()
-
-    from smoothsens_core.calibration.tight import tight_epsilon
-    from verify.proof import obligations as O
-    from verify.proof.prover import prove_le, prove_switching
-    from verify.proof.recheck import recheck, recheck_switching
-
-    from verify.claims.sets.proofs import PAPER_OBLIGATIONS, PLANTED, TIGHT
 
     claim_of = {s.obligation: s.id for s in PAPER_OBLIGATIONS} | {p[0]: p[1] for p in PLANTED}
     scale_arg = args.scale or ("full" if args.full else "test")
@@ -67,9 +67,6 @@ def main() -> None:
     print()
     # the proofs that are chains of steps with their own re-checker (METHOD_RECHECKERS), each proven and
     # re-checked once here: SymPy steps / enumerated cases / the interval obligations they rest on
-    import importlib
-
-    from verify.claims.sets.proofs import METHOD_RECHECKERS
 
     for method, (module, _) in METHOD_RECHECKERS.items():
         mod = importlib.import_module(module)

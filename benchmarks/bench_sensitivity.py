@@ -190,14 +190,14 @@ def main() -> None:
     sizes = sorted({10**5, 10**6, 4 * 10**6 // q, 10**7 // q})
     for name, d, fn in cases:
         for n in sizes:
-            x = rng.normal(size=n) if d == 1 else rng.normal(size=(n, d))
+            xm = rng.normal(size=n) if d == 1 else rng.normal(size=(n, d))
             tracemalloc.start()
-            out = fn(x)
+            out = fn(xm)
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
             print(f"  {name:28s} n = {n:>9d}: peak {peak / 2**20:8.2f} MiB, output {out.nbytes / 2**20:8.2f} MiB, "
                   f"scratch {(peak - out.nbytes) / 2**20:6.2f} MiB")
-            del out, x
+            del out, xm
 
 
 if __name__ == "__main__":

@@ -48,7 +48,9 @@ from __future__ import annotations
 import contextlib
 import difflib
 import importlib
+import math
 import pkgutil
+import random
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -56,9 +58,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+import mpmath
 import sympy as sp
+from sympy.codegen.cfunctions import log1p
 from sympy.codegen.rewriting import optimize, optims_numpy, sinc_opts
 from sympy.printing.numpy import SciPyPrinter
+
+from derivations.comparison import to_mpmath
 
 __all__ = [
     "ProvenanceError",
@@ -305,12 +311,6 @@ def prove_rewrite(
         rec = Provenance(name, "symbolic: simplify(rewritten - derived) == 0", 0.0, 0)
         _PROVEN_KEYS[key] = PROVENANCE[name] = rec
         return rewritten
-    import math
-    import random
-
-    import mpmath
-
-    from derivations.comparison import to_mpmath
 
     rng = random.Random(seed)
     names = [v.name for v in syms]
@@ -403,8 +403,6 @@ def loggamma_difference(x: sp.Expr, y: sp.Expr, a: sp.Expr, *, minus_a_log_x: bo
     every term is of the size of the result."""
     if sp.simplify(x - y - a) != 0:
         raise ValueError(f"loggamma_difference: y must be x - a; got x={x}, y={y}, a={a}")
-    from sympy.codegen.cfunctions import log1p
-
     exact = sp.loggamma(x) - sp.loggamma(y)
     stirling = a * sp.log(x) - (y - sp.Rational(1, 2)) * log1p(-a / x) - a + _binet_series(x) - _binet_series(y)
     if minus_a_log_x:
@@ -608,28 +606,33 @@ def render_module(name: str, parts: Sequence[GeneratedModule]) -> str:
     if docs:
         mod_doc += "\n\n".join(docs) + "\n\n"
     mod_doc += "Functions: " + ", ".join(f.name for f in funcs) + ".\n" + '"""'
-    body = [
-        "\n".join(banner),
-        mod_doc,
-        "",
-        "import numpy",
-        "import scipy.special",
-        "",
-        "from smoothsens_core._elementwise import elementwise as _elementwise",
-        "",
-        "__all__ = [" + ", ".join(repr(f.name) for f in funcs) + "]",
-        "",
-    ]
     derivation_of = {f.name: p.derivation for p in parts for f in p.functions}
     first_with_body: dict[str, str] = {}
+    sources = []
     for f in funcs:
-        body.append("")
         src = render_function(f)
         key = derivation_of[f.name] + "|" + _positional_body(src, f)
         if key in first_with_body:  # a formula its derivation already printed: call it (same operations, same bits)
             src = _render_alias(f, first_with_body[key])
         else:
             first_with_body[key] = f.name
+        sources.append(src)
+    code = "\n".join(sources)
+    # import only the modules the printed functions call (an unused import is a pyflakes error)
+    imports = [f"import {m}" for m in ("numpy", "scipy.special") if re.search(rf"\b{re.escape(m)}\.", code)]
+    body = [
+        "\n".join(banner),
+        mod_doc,
+        "",
+        *imports,
+        "",
+        "from smoothsens_core._elementwise import elementwise as _elementwise",
+        "",
+        "__all__ = [" + ", ".join(repr(f.name) for f in funcs) + "]",
+        "",
+    ]
+    for src in sources:
+        body.append("")
         body.append(src)
     text = "\n".join(body)
     # normalise: no trailing spaces, exactly one newline at the end
@@ -648,7 +651,7 @@ def render_all(targets: Iterable[GeneratedModule] | None = None) -> dict[str, st
 
 def default_output_dir() -> Path:
     """``smoothsens_core/_generated`` of the installed (editable) package."""
-    import smoothsens_core
+    import smoothsens_core  # noqa: PLC0415 - the generator must load even when the files it regenerates are broken
 
     return Path(smoothsens_core.__file__).resolve().parent / "_generated"
 
@@ -675,7 +678,7 @@ def check_generated(out_dir: str | Path | None = None, targets: Iterable[Generat
     out = Path(out_dir) if out_dir is not None else default_output_dir()
     with tempfile.TemporaryDirectory() as tmp:
         write_generated(tmp, targets)
-        diffs = []
+        diffs: list[str] = []
         for new in sorted(Path(tmp).glob("*.py")):
             old = out / new.name
             old_text = old.read_text() if old.exists() else ""

@@ -99,8 +99,6 @@ def random_points(
     log_uniform: Sequence[sp.Symbol] = (),
 ) -> list[dict[sp.Symbol, float]]:
     """``n`` reproducible random points of a box domain (log-uniform for the listed symbols)."""
-    import math
-
     rng = random.Random(seed)
     pts = []
     for _ in range(n):

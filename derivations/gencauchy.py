@@ -26,6 +26,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+import mpmath
 import sympy as sp
 from sympy.codegen.cfunctions import log1p
 
@@ -301,8 +302,6 @@ def derive_cdf_p4_tail_form() -> dict[str, Any]:
         "d/dw w^(4k+3)/(4k+3) = w^(4k+2)": sp.simplify(sp.diff(w ** (4 * k + 3) / (4 * k + 3), w) - w ** (4 * k + 2)) == 0,
         "atan(1+x) - atan(1-x) = atan2(2x, 2-x^2) (numeric, x in [0, 100])": True,
     }
-    import mpmath
-
     with mpmath.workdps(50):
         for xv in [0, 0.3, 1, 1.2, 1.5, 3, 100]:
             x = mpmath.mpf(xv)

@@ -95,7 +95,7 @@ def sup_abs_log_derivatives(
     d_scale = sp.simplify(-1 - z * sp.diff(lh, z))
     s_scale = _sup_abs_on_halfline(d_scale, z)
     s_shift = _sup_abs_on_halfline(d_shift, z)
-    return tuple(sp.simplify(e.subs(back)) for e in (d_scale, d_shift, s_scale, s_shift))  # type: ignore[return-value]
+    return tuple(sp.simplify(e.subs(back)) for e in (d_scale, d_shift, s_scale, s_shift))
 
 
 @lru_cache(maxsize=None)
@@ -198,11 +198,11 @@ def _solve_linear(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
     if any(m.has(var) for m in maxes):
         raise ValueError(f"_solve_linear: {var} inside Max in {expr}")
     dummies = [sp.Dummy(f"max{i}", positive=True) for i in range(len(maxes))]
-    e = expr.subs(dict(zip(maxes, dummies)))
+    e = expr.subs(dict(zip(maxes, dummies, strict=True)))
     roots = sp.solve(sp.Eq(e, 0), var)
     if len(roots) != 1:  # pragma: no cover - a broken derivation
         raise RuntimeError(f"_solve_linear: {len(roots)} roots of {e} in {var}")
-    return roots[0].subs(dict(zip(dummies, maxes)))
+    return roots[0].subs(dict(zip(dummies, maxes, strict=True)))
 
 
 def calibration_inverse(eps_expr: sp.Expr) -> tuple[sp.Expr, sp.Expr]:

@@ -34,11 +34,12 @@ Errata found (details and evidence in :func:`derive_kde_sets`):
 
 from __future__ import annotations
 
+import random
 from functools import lru_cache
 from typing import Any
 
+import mpmath
 import sympy as sp
-
 from sympy.codegen.cfunctions import expm1, log1p
 
 from derivations.codegen import FunctionTable, GeneratedModule, prove_rewrite
@@ -190,8 +191,6 @@ def derive_lambert_w_s2() -> dict[str, Any]:
 
 def derive_kde_sets(n_points: int = 20) -> dict[str, Any]:
     """phi_0, phi_1, the Lambert-W point of Lemma 4.7 S_2, and the printed objectives (E1-E4)."""
-    import mpmath
-
     # phi_0 from eq. (2) = 0 (times a^2 c h): the chord from c_z to c_w is tangent at c_w
     phi0_derived = sp.exp(-cz**2 * c**2 / 2) - (1 + c**2 * (cw - cz) * cw) * sp.exp(-cw**2 * c**2 / 2)
     phi0_printed = sp.exp(-cw**2 * c**2 / 2) - (1 + c**2 * (cw - cz) * cw) * sp.exp(-cw**2 * c**2 / 2)
@@ -237,19 +236,16 @@ def _e4_evidence(n_points: int) -> dict[str, Any]:
     """At the printed S_1 pairs (c_z > 1 branch: c_w = phi_1(-gamma), so printed eq. (3) vanishes,
     and c_z solving phi_0(c_w, c_z) = 0, found in mpmath at 50 digits) the true partial derivative
     of ln Psi in c_z at fixed c_w is NOT zero: the printed pairs are not stationary points (E4)."""
-    import random
-
-    import mpmath
 
     rng = random.Random(4)
-    rows = []
+    rows: list[dict[str, Any]] = []
     with mpmath.workdps(50):
         while len(rows) < n_points:
             hh = mpmath.mpf(rng.uniform(0.3, 2.0))
             gg = mpmath.mpf(rng.uniform(0.05, 1.0))
             A = (-gg * hh + mpmath.sqrt(gg**2 * hh**2 + 4)) / 2  # radius c c_w of the printed w, < 1
             # phi_0 e^{A^2/2}: e^{-(B^2 - A^2)/2} - (1 + A(A - B)); < 0 at B = 1, > 0 at B = A + 1/A
-            f = lambda B: mpmath.exp(-(B - A) * (B + A) / 2) - (1 + A * (A - B))  # noqa: E731
+            f = lambda B, A=A: mpmath.exp(-(B - A) * (B + A) / 2) - (1 + A * (A - B))  # noqa: E731
             lo, hi = mpmath.mpf(1), A + 1 / A
             if not (f(lo) < 0 < f(hi)):
                 raise ArithmeticError("no bracket for the printed S_1 pair")
@@ -260,7 +256,7 @@ def _e4_evidence(n_points: int) -> dict[str, Any]:
             cc = Bz * mpmath.mpf(rng.uniform(0.2, 0.9))  # c < radius of z, so c_z > 1
             c_w, c_z = A / cc, Bz / cc
             printed = -(cc**3 / hh * c_w**2 + gg * cc**2 * c_w - cc / hh)
-            lnpsi = lambda Z: (mpmath.log(abs(mpmath.exp(-c_w**2 * cc**2 / 2) - mpmath.exp(-Z**2 * cc**2 / 2)))  # noqa: E731
+            lnpsi = lambda Z, c_w=c_w, cc=cc, hh=hh, gg=gg: (mpmath.log(abs(mpmath.exp(-c_w**2 * cc**2 / 2) - mpmath.exp(-Z**2 * cc**2 / 2)))  # noqa: E731
                                - mpmath.log(abs(c_w - Z) * cc * hh) - gg * (Z - 1) * cc * hh)
             true = mpmath.diff(lnpsi, c_z)
             rows.append({"c": float(cc), "h": float(hh), "gamma": float(gg), "c_w": float(c_w), "c_z": float(c_z),

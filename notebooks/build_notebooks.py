@@ -25,14 +25,23 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 HERE = Path(__file__).resolve().parent
 
-SETUP = """\
-import os
-import numpy as np
-%matplotlib inline
-import matplotlib.pyplot as plt
-plt.rcParams["figure.dpi"] = 80
-QUICK = os.environ.get("SMOOTHSENS_NOTEBOOK_QUICK") == "1"
-print("quick mode" if QUICK else "full-size run")"""
+
+
+def _setup(numpy: bool = True) -> str:
+    """The first cell of every notebook (imports, figure size, the quick switch); ``numpy=False`` for the
+    notebooks whose cells do not use NumPy (an unused import is a pyflakes error)."""
+    return "\n".join([
+        "import os",
+        *(["import numpy as np"] if numpy else []),
+        "%matplotlib inline",
+        "import matplotlib.pyplot as plt",
+        'plt.rcParams["figure.dpi"] = 80',
+        'QUICK = os.environ.get("SMOOTHSENS_NOTEBOOK_QUICK") == "1"',
+        'print("quick mode" if QUICK else "full-size run")',
+    ])
+
+
+SETUP = _setup()
 
 
 def _nb(cells: list[tuple[str, str]]) -> nbformat.NotebookNode:
@@ -161,7 +170,7 @@ ax1.loglog(gs, np.abs(np.array(var_ratio) - 1), "s-", label="|Var / (2a^2/eps^2)
 ax1.loglog(gs, gs, "k:", label="slope 1 (O(gamma/eps))")
 ax1.set_xlabel("gamma / eps"); ax1.legend(fontsize=7); ax1.set_title("convergence to Laplace")
 plt.tight_layout(); plt.show()
-for g, s_, v in list(zip(gs, sup, var_ratio))[:: max(1, len(gs) // 6)]:
+for g, s_, v in list(zip(gs, sup, var_ratio, strict=True))[:: max(1, len(gs) // 6)]:
     print(f"gamma/eps={g:9.2e}  sup|diff|={s_:9.3e}  Var ratio - 1 = {v - 1:+.4e}  "
           f"(Cor. 14 first order: {-(3 * np.e - 17) / np.e * g:+.4e})")"""),
 ]
@@ -346,9 +355,9 @@ paper's panels are not legible in the extraction; we use $1/1{,}000$ and $1/2{,}
 apart, as the paper's text says of its columns) and add $1/10{,}000$ to show where the findings stop holding. We use 50 repetitions (paper: 500) and $n\\le 10^5$
 (the CLI `smoothsens experiment one-way --n 1000,10000,100000,1000000` runs $10^6$). The value of $C$ for
 M_LDP in Fig. 3 is not printed; we use the $C$ of Fig. 4."""),
-    ("code", SETUP),
+    ("code", _setup(numpy=False)),
     ("code", """\
-from verify.experiments import runner, plots, estimators, data
+from verify.experiments import runner, plots
 if QUICK:
     cfg = dict(ns=(200, 2_000), eps_values=(1 / 10_000,), thresholds=(10_000.0, 100_000.0), reps=10)
 else:
@@ -448,7 +457,7 @@ $n\\le 5\\cdot10^4$ (paper $1.6\\cdot10^6$) and 3 repetitions (paper 50), to kee
 Note: near the grid corner $T_1=\\$10{,}000$ the rule $\\tau=\\min(0.2\\|T\\|,2/\\varepsilon)$ gives $\\tau>2\\min(T_1,T_2)$,
 outside the range $0<\\tau<2\\min(T_1,T_2)$ that 004 Sec. 4.2 states; $f_\\tau$ and $B^*$ stay well defined on
 $\\mathbb R^2$, so we keep those queries."""),
-    ("code", SETUP),
+    ("code", _setup(numpy=False)),
     ("code", """\
 from verify.experiments import runner, plots
 mechs = ("M0", "M2", "M3", "M3-PolyPlace", "M_LDP")
@@ -540,7 +549,7 @@ for key, runs in sweeps.items():
         sweep_rows[key] += runner.kde(**base, **kw, mechanisms=mechs, seed=20 + i).rows
 fig, axes = plt.subplots(1, 3, figsize=(15, 3.8))
 fmt = {"eps": lambda v: f"eps = 1/{1 / v:,.0f} m", "h": lambda v: f"h = {v:,.0f} m", "n": lambda v: f"n = {v:,}"}
-for ax, (key, rows_) in zip(axes, sweep_rows.items()):
+for ax, (key, rows_) in zip(axes, sweep_rows.items(), strict=True):
     vals = sorted({r[key] for r in rows_})
     width = 0.8 / len(vals)
     for j, v in enumerate(vals):
@@ -774,7 +783,7 @@ print(f"         high-sensitive: ALap (Delta_p = {Delta_high}) {sim[i1]['high_al
 pr = np.mean([alap_one_sided_beta(1.0, int(c), t, sanitizer="printed") for c in low[safe_low]])
 print(f"with the printed sanitizer z <= t instead of z < t + 1, ALap's E[beta] at eps = 1 would be {pr:.3f} (003-Cor-V.6)")
 print("t sweep, low-sensitive, eps = 1:  t   ALap (z < t+1)   ALap (z <= t)   DP alpha = 1e-3   DP alpha = 0")
-for tt, ra, r0, bp in zip(ts, rows_t[alpha], rows_t[0.0], beta_printed_t):
+for tt, ra, r0, bp in zip(ts, rows_t[alpha], rows_t[0.0], beta_printed_t, strict=True):
     print(f"{tt:35d} {ra['low_alap_expected_beta']:16.3f} {bp:15.3f} {ra['low_dp_expected_beta']:17.3f} {r0['low_dp_expected_beta']:14.1e}")"""),
     ("md", """\
 ## How many locations SALap answers (003 Fig. 5)
@@ -840,7 +849,7 @@ q_a = CountingQuery(C_a)
 rel_a = NeighbourRelation.intersection([NeighbourRelation.from_policy(~C_a[i]) for i in range(d_a)])
 A, B = neighbouring_pairs(q_a.m, n_a, rel_a)
 Ar, Br = neighbouring_pairs(q_a.m, n_a, rel_a.reverse())
-assert not any(is_neighbouring(a, b, rel_a) for a, b in zip(Ar, Br))
+assert not any(is_neighbouring(a, b, rel_a) for a, b in zip(Ar, Br, strict=True))
 z_grid = np.array(list(itertools.product(np.linspace(-0.5, 4.0, 10 if QUICK else 19), repeat=d_a)))
 k_grid = np.array(list(itertools.product(range(n_a + 1), repeat=d_a)), dtype=float)
 mechs = {"ALap": (ALap(q_a, rel_a, eps_a), z_grid), "AGeo": (AGeo(q_a, rel_a, eps_a, n=n_a), k_grid),
@@ -852,14 +861,14 @@ with np.errstate(all="ignore"):   # inf - inf where both densities vanish: the a
         for label, P, Q in (("p-neighbouring", A, B), ("reversed", Ar, Br)):
             if "planted" in name and label == "reversed":
                 continue
-            res = audits[name, label] = audit_finite(mech, list(zip(P, Q)), grid)
-            exact = max(float(np.max(mech.max_privacy_loss(a, b))) for a, b in zip(P, Q))
+            res = audits[name, label] = audit_finite(mech, list(zip(P, Q, strict=True)), grid)
+            exact = max(float(np.max(mech.max_privacy_loss(a, b))) for a, b in zip(P, Q, strict=True))
             print(f"{name:29s} {label:15s} auditor: sup(loss - eps) = {res.max_slack:8.3g} over {res.evaluations:6d} evaluations, "
                   f"certified: {res.certified}; exact sup loss = {exact:.6g}")
 for label, thr in (("SALap, bottom iff z <= 1", 1.0), ("SALap, bottom iff z < 2", float(np.nextafter(2.0, -np.inf)))):
     sal = SALap(q_a, rel_a, eps_a, thresholds=thr)
-    print(f"{label:29s} exact sup loss: p-neighbouring {max(sal.max_privacy_loss(a, b) for a, b in zip(A, B)):.6g}, "
-          f"reversed {max(sal.max_privacy_loss(a, b) for a, b in zip(Ar, Br)):.6g}")
+    print(f"{label:29s} exact sup loss: p-neighbouring {max(sal.max_privacy_loss(a, b) for a, b in zip(A, B, strict=True)):.6g}, "
+          f"reversed {max(sal.max_privacy_loss(a, b) for a, b in zip(Ar, Br, strict=True)):.6g}")
 print("auditor notes (ALap, reversed):", audits["ALap", "reversed"].notes)"""),
     ("md", """\
 ## Verdicts of the 003 claims (claim registry)
@@ -922,7 +931,7 @@ def build() -> dict[str, nbformat.NotebookNode]:
 
 def execute(nb: nbformat.NotebookNode, timeout: int = 1800) -> float:
     """Execute ``nb`` in place in a fresh python3 kernel (working folder: notebooks/); seconds taken."""
-    from nbclient import NotebookClient
+    from nbclient import NotebookClient  # noqa: PLC0415 - only execution needs a kernel client (--no-execute does not)
 
     t0 = time.perf_counter()
     NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(HERE)}}).execute()

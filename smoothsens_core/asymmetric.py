@@ -218,7 +218,7 @@ def neighbouring_pairs(m: int, n: int, relation: NeighbourRelation) -> tuple[Int
     xs, xps = np.nonzero(relation.allowed)
     A, B = [], []
     for pos in range(n):
-        for x, xp in zip(xs, xps):
+        for x, xp in zip(xs, xps, strict=True):
             sel = D[D[:, pos] == x]
             if sel.size:
                 sel2 = sel.copy()
@@ -787,7 +787,7 @@ def optimal_adp_mechanism_lp(n: int, eps: float, prior: ArrayLike,
     (X ~p X' means f(X') in {f(X) - 1, f(X)}):  M[i, j] <= e^eps M[i-1, j]; increasing: M[i, j] <= e^eps M[i+1, j].
     Objective sum_i prior_i sum_j M[i, j] loss(|i - j|).  Returns (optimal error, matrix).
     """
-    from scipy.optimize import linprog
+    from scipy.optimize import linprog  # noqa: PLC0415 - loaded on first use: importing smoothsens_core does not load scipy.optimize
 
     n = check_integer("n", n, minimum=1)
     eps = _check_eps(eps)

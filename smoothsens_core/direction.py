@@ -217,7 +217,8 @@ class DirectionOrientedMechanism:
         """ln density of A(x) at T (shape (..., m)), exact."""
         xi = self.func.index(x)
         T = np.asarray(T, dtype=float)
-        return sum(self._coord_log_density(xi, i, T[..., i]) for i in range(self.func.m))
+        # start the sum at a 0-d float64 zero (the same value as sum's default 0, and an array type)
+        return sum((self._coord_log_density(xi, i, T[..., i]) for i in range(self.func.m)), np.zeros(()))
 
     def release(self, x: ArrayLike, rng: Any) -> FloatArray:
         gen = check_rng(rng)

@@ -1,5 +1,8 @@
 """The import boundary of the house style: the core never needs SymPy (STYLE.md, Architecture)."""
 
+import ast
+import pathlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -64,8 +67,6 @@ DENSITY_SIGNATURES = {
 def _sympy_lines(tree, text: str) -> set[int]:
     """Line numbers of SymPy code: statements and functions that use ``sp``/``sympy``, a name imported from
     SymPy, or a module-level name bound to a SymPy object (``ALPHA, S = sp.symbols(...)``; to a fixpoint)."""
-    import ast
-
     names = {"sp", "sympy"}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "sympy":
@@ -95,9 +96,6 @@ def _sympy_lines(tree, text: str) -> set[int]:
 
 def _density_copies(path) -> dict[str, list[int]]:
     """{signature name: line numbers} of the density signatures in the numeric (non-SymPy) code of ``path``."""
-    import ast
-    import re
-
     text = path.read_text(encoding="utf-8")
     skip = _sympy_lines(ast.parse(text), text)
     hits: dict[str, list[int]] = {}
@@ -128,8 +126,6 @@ def test_one_mpmath_reference_per_density():
     KNOWN lists the deliberate second formulas (printed forms kept next to the claim that shows them
     wrong or checks them) and copies still in other owners' files, each with its reason; an entry must
     be removed once its copy is gone (the test fails on a stale entry)."""
-    import pathlib
-
     root = pathlib.Path(__file__).resolve().parents[1]
     KNOWN: dict[str, str] = {
         # deliberate second formula: the printed antiderivatives I1, I2 of 002 App. A (proof of Lemma 13),

@@ -6,19 +6,19 @@ The committed files keep their full-size outputs; this test never writes them ba
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from nbformat.v4 import new_code_cell, new_notebook
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 
 
 def _builder():
-    import importlib.util
-
     spec = importlib.util.spec_from_file_location("build_notebooks", NOTEBOOKS / "build_notebooks.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -62,8 +62,6 @@ def test_builder_executes_what_it_writes(tmp_path, monkeypatch):
     """`python3 notebooks/build_notebooks.py` builds AND executes (issue 17: rebuilding used to drop
     every output); `--no-execute` is the explicit way to write cells only."""
     mod = _builder()
-    from nbformat.v4 import new_code_cell, new_notebook
-
     monkeypatch.setattr(mod, "HERE", tmp_path)
     monkeypatch.setattr(mod, "build", lambda: {"99_tiny.ipynb": new_notebook(cells=[new_code_cell("print(6 * 7)")])})
     assert mod.main(["--only", "99"]) == 0

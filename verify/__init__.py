@@ -26,11 +26,11 @@ _EXACT = ("audit_density_mechanism", "audit_smooth_mechanism")
 
 def __getattr__(name: str) -> Any:
     if name in _BLACKBOX:
-        from .audit import blackbox
+        from .audit import blackbox  # noqa: PLC0415 - PEP 562 lazy attribute: `import verify` loads no auditor
 
         return getattr(blackbox, name)
     if name in _EXACT:
-        from .audit import exact
+        from .audit import exact  # noqa: PLC0415 - PEP 562 lazy attribute: `import verify` loads no auditor
 
         return getattr(exact, name)
     raise AttributeError(f"module 'verify' has no attribute {name!r}")

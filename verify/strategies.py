@@ -34,13 +34,14 @@ audit whose float excess could not be certified is ``inconclusive``, which is no
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypedDict
 
 import numpy as np
 from hypothesis import strategies as st
 
 from smoothsens_core import calibration as cal
 from smoothsens_core.mechanism import SmoothSensitivityMechanism
+from smoothsens_core.validation import check_metric
 
 __all__ = [
     "euclidean_pairs",
@@ -58,7 +59,14 @@ __all__ = [
     "binary64_outputs",
 ]
 
-_finite = {"allow_nan": False, "allow_infinity": False}
+class _FiniteFloats(TypedDict):
+    """Keyword arguments of ``st.floats`` that exclude NaN and the infinities."""
+
+    allow_nan: bool
+    allow_infinity: bool
+
+
+_finite: _FiniteFloats = {"allow_nan": False, "allow_infinity": False}
 
 
 @st.composite
@@ -195,8 +203,6 @@ def neighbour_pairs(metric: str, *, dim: int = 1, Lambda: float = math.inf, boun
     """Pairs (x, x') of neighbours under ``metric`` (``"euclidean"``, ``"hamming"`` or
     ``"p-neighbouring"``, :data:`smoothsens_core.validation.METRICS`): :func:`euclidean_pairs` without
     the distance, :func:`hamming_pairs` or :func:`p_neighbouring_pairs` (``policy`` required)."""
-    from smoothsens_core.validation import check_metric
-
     metric = check_metric(metric)
     if metric == "euclidean":
         return euclidean_pairs(dim=dim, Lambda=Lambda, bound=bound).map(lambda t: (t[0], t[1]))

@@ -17,7 +17,6 @@ Functions: admissible_alpha_000, admissible_beta_000, admissible_beta_000_printe
 """
 
 import numpy
-import scipy.special
 
 from smoothsens_core._elementwise import elementwise as _elementwise
 

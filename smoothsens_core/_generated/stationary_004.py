@@ -13,7 +13,6 @@ Functions: kde_chi, kde_ell_series, kde_log_slope, kde_log_slope_series, kde_psi
 """
 
 import numpy
-import scipy.special
 
 from smoothsens_core._elementwise import elementwise as _elementwise
 

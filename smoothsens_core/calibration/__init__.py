@@ -54,7 +54,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
+from numpy.typing import ArrayLike
 
+from .. import distributions
 from ..growth import GrowthFunction, growth_exp, growth_linear
 from ..mechanism import SmoothSensitivityMechanism
 from ..validation import (
@@ -113,7 +115,6 @@ _THETA_MAX = 1000.0
 # ---------------------------------------------------------------------------------------------
 from .._generated.calibration import (  # noqa: E402
     alpha_polyplace,
-    delta_laplace_gl as _delta_laplace_gl,
     eps_gencauchy_gp as _eps_gencauchy_gp,
     eps_gencauchy_nrs07 as _eps_gencauchy_nrs07,
     eps_laplace_gl as _eps_laplace_gl,
@@ -363,20 +364,15 @@ def _calibrate_student_t(law: _LinearLaw, eps: Any, gamma: Any, nu: Any, split: 
     """T_nu(0,1) noise calibrated by ``law`` (004 Lemma 3.5 or BS19)."""
     eps = check_positive("eps", eps)
     nu = _check_nu(nu)
-    return law.calibrate(eps, 0.0, gamma, split, metric, (nu,), {"nu": nu}, _dist().StudentT(nu), {"nu": nu})
+    return law.calibrate(eps, 0.0, gamma, split, metric, (nu,), {"nu": nu}, distributions.StudentT(nu), {"nu": nu})
 
 
 def _calibrate_laplace(law: _LinearLaw, eps: Any, delta: Any, gamma: Any, split: Any, metric: Any) -> Calibration:
     """Lap(0,1) noise calibrated by ``law`` (004 Lemma 3.6 or NRS07 as in 002 Claim 18)."""
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
-    return law.calibrate(eps, delta, gamma, split, metric, (delta,), {"delta": delta}, _dist().Laplace(), {})
+    return law.calibrate(eps, delta, gamma, split, metric, (delta,), {"delta": delta}, distributions.Laplace(), {})
 
-
-def _dist():  # lazy: the distribution classes are written in parallel (smoothsens_core.distributions)
-    from .. import distributions
-
-    return distributions
 
 
 # ---------------------------------------------------------------------------------------------
@@ -405,7 +401,7 @@ def calibrate_gencauchy(
     m = check_integer("m", m, minimum=1)
     return _LAWS["gencauchy"].calibrate(
         eps, 0.0, gamma, split, metric, (p, theta, m), {"m": m, "p": p, "theta": theta},
-        _dist().GenCauchy(p, theta), {"p": p, "theta": theta, "m": float(m)},
+        distributions.GenCauchy(p, theta), {"p": p, "theta": theta, "m": float(m)},
         source="004 Lemma 3.3" if m == 1 else "004 Cor. 3.2",
     )
 
@@ -453,7 +449,7 @@ def calibrate_polyplace(
         raise ValueError(f"gamma must be in (0, eps) (002 Thm. 8); got gamma={g!r}, eps={eps!r}")
     alpha = float(alpha_polyplace(eps, g))
     s = 1.0 / g  # the 002 Thm. 8 scale SS/gamma per unit of SS
-    noise = _dist().PolyPlace(1.0, alpha)
+    noise = distributions.PolyPlace(1.0, alpha)
     return Calibration(
         family="polyplace",
         source="002 Thm. 8",
@@ -478,7 +474,7 @@ def calibrate_gencauchy_nrs07(
     eps = check_positive("eps", eps)
     p = _check_p(p)
     return _LAWS["gencauchy_nrs07"].calibrate(
-        eps, 0.0, gamma, split, metric, (p,), {"p": p}, _dist().GenCauchy(p, 1.0), {"p": p, "theta": 1.0}
+        eps, 0.0, gamma, split, metric, (p,), {"p": p}, distributions.GenCauchy(p, 1.0), {"p": p, "theta": 1.0}
     )
 
 
@@ -569,7 +565,7 @@ def std_laplace_nrs07_printed(eps: float, gamma: float, delta: float) -> float:
 # ---------------------------------------------------------------------------------------------
 # Optimisation of the free shape parameters.
 # ---------------------------------------------------------------------------------------------
-def _std_student_t(eps: float, gamma: np.ndarray, nu: np.ndarray, bs19: bool = False) -> np.ndarray:
+def _std_student_t(eps: float, gamma: ArrayLike, nu: ArrayLike, bs19: bool = False) -> np.ndarray:
     """std per unit B of the Student's t mechanism (004 Lemma 3.5, or BS19 with ``bs19``):
     sqrt(Var T_nu) / eta(eps, gamma, nu) (= sqrt(nu/(nu-2)) (nu+1) / (2 sqrt(nu) (eps - c gamma)),
     c = nu or nu + 1); inf if infeasible (nu <= 2 or eta <= 0)."""
@@ -582,7 +578,7 @@ def _std_student_t(eps: float, gamma: np.ndarray, nu: np.ndarray, bs19: bool = F
     return np.where((nu > 2.0) & (eta > 0), out, np.inf)
 
 
-def _std_gencauchy(eps: float, gamma: np.ndarray, p: np.ndarray, theta: np.ndarray, m: int = 1, nrs07: bool = False) -> np.ndarray:
+def _std_gencauchy(eps: float, gamma: ArrayLike, p: ArrayLike, theta: ArrayLike, m: int = 1, nrs07: bool = False) -> np.ndarray:
     """std per unit B (per coordinate) of the GenCauchy mechanism, 004 Lemma 3.3 / Cor. 3.2 (or NRS07
     with ``nrs07``, theta = 1): sqrt(Var(p, theta)) / eta(eps, gamma); inf if infeasible."""
     p = np.asarray(p, dtype=float)
@@ -601,7 +597,7 @@ def _std_gencauchy(eps: float, gamma: np.ndarray, p: np.ndarray, theta: np.ndarr
 def _minimise_1d(fun: Any, lo: float, hi: float, n_grid: int = 400) -> float:
     """argmin of a vectorised fun on (lo, hi): log-spaced grid scan, then bounded Brent refinement
     in the bracketing cell (the returned point is never worse than the best grid point)."""
-    from scipy.optimize import minimize_scalar
+    from scipy.optimize import minimize_scalar  # noqa: PLC0415 - loaded on first use: importing smoothsens_core does not load scipy.optimize
 
     # grid in u = log(x - lo) so the region near the pole at lo is resolved
     u = np.linspace(math.log((hi - lo) * 1e-6), math.log(hi - lo), n_grid)
@@ -696,7 +692,7 @@ def optimise_calibration(
 
 
 def _optimise_gencauchy(eps: float, gamma: float | None, split: float | None, m: int, optimise_theta: bool) -> Calibration:
-    from scipy.optimize import minimize
+    from scipy.optimize import minimize  # noqa: PLC0415 - loaded on first use: importing smoothsens_core does not load scipy.optimize
 
     def obj(p: np.ndarray, theta: np.ndarray) -> np.ndarray:
         if gamma is not None:
@@ -873,7 +869,7 @@ def format_calibration_table(rows: list[dict[str, Any]]) -> str:
     table = [[cell(r, k) for k, _ in cols] for r in rows]
     # the error text can be long: keep it last by moving it to a trailing note
     notes = []
-    for r, line in zip(rows, table):
+    for r, line in zip(rows, table, strict=True):
         if r.get("note"):
             notes.append(f"  {r['family']}: {r['note']}")
             line[3] += " *"
@@ -881,10 +877,10 @@ def format_calibration_table(rows: list[dict[str, Any]]) -> str:
             notes.append(f"  {r['family']}: {r['error']}")
             line[1] = "infeasible (see note)"
     widths = [max(len(h), *(len(line[i]) for line in table)) for i, (_, h) in enumerate(cols)]
-    out = ["  ".join(h.ljust(w) if i < 3 else h.rjust(w) for i, ((_, h), w) in enumerate(zip(cols, widths)))]
+    out = ["  ".join(h.ljust(w) if i < 3 else h.rjust(w) for i, ((_, h), w) in enumerate(zip(cols, widths, strict=True)))]
     out.append("  ".join("-" * w for w in widths))
     for line in table:
-        out.append("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths))))
+        out.append("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths, strict=True))))
     if notes:
         out.append("")
         out.append("notes:")

@@ -138,6 +138,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import distributions as D
+from ..distributions import ContinuousDistribution
 from ..validation import check_finite_array, check_metric, check_positive, check_probability
 
 __all__ = ["TightResult", "tight_epsilon", "tight_eta", "tight_calibration", "TightCalibration", "tight_table",
@@ -172,7 +174,6 @@ def _shape_of(noise: Any) -> tuple[_Shape, float]:
     ln h = ``_logpdf``, psi = ``_score``, the breakpoints ``score_breakpoints()``, ``score_scale_limit``,
     ``tail_exponent`` and ``tail_from``.  The certifier needs a centred, symmetric density that is
     nonincreasing in |z| with a bounded score (module docstring)."""
-    from ..distributions import ContinuousDistribution
 
     if not isinstance(noise, ContinuousDistribution):
         raise TypeError(f"noise must be a smoothsens_core.distributions.ContinuousDistribution; "
@@ -398,7 +399,7 @@ def tight_eta(noise_shape: Any, gamma: float, eps: float, metric: str = "euclide
     hi = max(1.0, eps)
     while f(hi) <= eps:
         lo, hi = hi, 2.0 * hi
-    from scipy.optimize import brentq
+    from scipy.optimize import brentq  # noqa: PLC0415 - loaded on first use: importing smoothsens_core does not load scipy.optimize
 
     # Brent on the certified rate, then make sure the returned eta satisfies the certified bound
     root = brentq(lambda e: f(e) - eps, lo, hi, xtol=xtol * hi * 1e-3, rtol=xtol)
@@ -460,7 +461,7 @@ def tight_table(eps: float, gamma: float | None = None, metric: str = "euclidean
     Rows: Student's t nu = 3 (004 Sec. 5) and nu = 4 (004 Remark), GenCauchy(4, 1) (004 Lemma 3.3),
     PolyPlace (002 Thm. 8).  Keys: family, source, gamma, eps_printed, eps_tight (certified, at the
     printed eta), eta_printed, eta_tight, std_printed, std_tight, std_saved, note / error."""
-    from . import DEFAULT_GAMMA_FRACTION, calibrate_gencauchy, calibrate_polyplace, calibrate_student_t
+    from . import DEFAULT_GAMMA_FRACTION, calibrate_gencauchy, calibrate_polyplace, calibrate_student_t  # noqa: PLC0415 - import cycle: smoothsens_core.calibration imports this module
 
     eps = check_positive("eps", eps)
     metric = check_metric(metric, _METRICS)
@@ -508,10 +509,10 @@ def _format_rows(rows: list[dict[str, Any]], cols: list[tuple[str, str]],
 
     table = [[cell(r, k) for k, _ in cols] for r in rows]
     widths = [max(len(h), *(len(line[i]) for line in table)) for i, (_, h) in enumerate(cols)]
-    out = ["  ".join(h.ljust(w) if i < 2 else h.rjust(w) for i, ((_, h), w) in enumerate(zip(cols, widths)))]
+    out = ["  ".join(h.ljust(w) if i < 2 else h.rjust(w) for i, ((_, h), w) in enumerate(zip(cols, widths, strict=True)))]
     out.append("  ".join("-" * w for w in widths))
     for line in table:
-        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths))))
+        out.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths, strict=True))))
     notes = [f"  {r['family']}: {r['error'] or r['note']}" for r in rows if r.get("error") or r.get("note")]
     if notes:
         out += ["", "notes:", *notes]
@@ -534,14 +535,14 @@ def optimise_tight(family: str, eps: float, gamma: float, metric: str = "euclide
     std(Z)/eta_tight.  Search: a coarse log-spaced grid of the shape, then bounded Brent in the best
     bracket (never worse than the grid's best point).  Returns the :class:`TightCalibration` of the
     printed calibration at the optimal shape (so ``std_saved`` compares at the same shape)."""
-    from scipy.optimize import minimize_scalar
+    from scipy.optimize import minimize_scalar  # noqa: PLC0415 - loaded on first use: importing smoothsens_core does not load scipy.optimize
 
-    from .. import distributions as D
-    from . import calibrate_gencauchy, calibrate_student_t
+    from . import calibrate_gencauchy, calibrate_student_t  # noqa: PLC0415 - import cycle: smoothsens_core.calibration imports this module
 
     eps = check_positive("eps", eps)
     gamma = check_positive("gamma", gamma)
     metric = check_metric(metric, _METRICS)
+    make: Callable[[float], D.ContinuousDistribution]
     if family == "student_t":
         lo, hi = 2.0, eps / gamma  # nu > 2 (finite std), nu gamma < eps (the eta -> 0 limit is nu gamma)
         make = lambda v: D.StudentT(v)  # noqa: E731
@@ -866,7 +867,7 @@ def tight_delta_laplace(eps: float, eta: float, gamma: float, metric: str = "euc
         else np.linspace(-1.0, 0.0, n_u + 1)
     up, best2, wit2, cells = _gl_cells(eps, eta, gamma, u_edges, d_edges, rtol, best, wit)
     upper = max(up, tail_up, best2 * (1.0 + _HS_ROUND) + _HS_TINY)
-    if not both:
+    if not both and pos_upper is not None:  # not both: the closed form (L3) ran and set pos_upper
         upper = max(upper, pos_upper)
         how = "closed form (L3) for r >= 0; certified cells (L6) for r < 0"
     else:
@@ -912,7 +913,7 @@ def tight_eta_laplace(eps: float, delta: float, gamma: float, metric: str = "euc
             lo, hi = hi, 2.0 * hi
         else:  # pragma: no cover - H -> 1 as eta -> inf at r = 0
             raise RuntimeError(f"no eta with tight delta > delta found (eps={eps!r}, delta={delta!r})")
-    from scipy.optimize import brentq
+    from scipy.optimize import brentq  # noqa: PLC0415 - loaded on first use: importing smoothsens_core does not load scipy.optimize
 
     eta = brentq(f, lo, hi, xtol=xtol * hi * 1e-3, rtol=xtol)
     for _ in range(60):
@@ -955,7 +956,7 @@ def tight_calibration_laplace(eps: float, delta: float, gamma: float, metric: st
     """Printed vs tight calibration of Laplace with g_L (004 Lemma 3.6) for a target (eps, delta).
 
     Raises ValueError when the tight calibration is infeasible too (then so is the printed one)."""
-    from . import calibrate_laplace_approx
+    from . import calibrate_laplace_approx  # noqa: PLC0415 - import cycle: smoothsens_core.calibration imports this module
 
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
@@ -987,7 +988,7 @@ def tight_table_laplace(eps: float, delta: float, gamma: float | None = None, me
     gamma defaults to eps/9 (004 Sec. 5).  Keys: family, source, gamma, metric, eps, delta,
     eta_printed, delta_tight (certified, at the printed eta), delta_ratio, eta_tight, std_printed,
     std_tight, std_saved, note / error (the reason, when infeasible)."""
-    from . import DEFAULT_GAMMA_FRACTION
+    from . import DEFAULT_GAMMA_FRACTION  # noqa: PLC0415 - import cycle: smoothsens_core.calibration imports this module
 
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)

@@ -67,7 +67,7 @@ def _sample_shape(size: Any, rng: Any) -> tuple[tuple[int, ...], np.random.Gener
         raise TypeError("rng is required: pass a numpy.random.Generator or an integer seed")
     gen = check_rng(rng)
     shape = (check_integer("size", size, minimum=0),) if np.ndim(size) == 0 else tuple(
-        check_integer("size", s, minimum=0) for s in size  # type: ignore[union-attr]
+        check_integer("size", s, minimum=0) for s in size
     )
     return shape, gen
 

@@ -33,12 +33,12 @@ def map_chunks(
     outs = tuple(np.empty(n, dtype=np.float64) for _ in range(n_out))
     if n <= chunk:
         res = fn(arr)
-        for o, r in zip(outs, res):
+        for o, r in zip(outs, res, strict=True):
             o[:] = r
         return outs
     for start in range(0, n, chunk):
         stop = min(start + chunk, n)
         res = fn(arr[start:stop])
-        for o, r in zip(outs, res):
+        for o, r in zip(outs, res, strict=True):
             o[start:stop] = r
     return outs

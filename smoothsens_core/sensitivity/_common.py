@@ -104,8 +104,8 @@ def _check_finite(name: str, arr: NDArray[np.float64]) -> None:
         blk = rows[start : start + DEFAULT_CHUNK]
         if not np.isfinite(blk).all():
             i, j = (int(v) for v in np.argwhere(~np.isfinite(blk))[0])
-            idx = np.unravel_index((start + i) * rows.shape[1] + j, arr.shape) if arr.ndim >= 1 else ()
-            idx = tuple(int(k) for k in idx)
+            where = np.unravel_index((start + i) * rows.shape[1] + j, arr.shape) if arr.ndim >= 1 else ()
+            idx = tuple(int(k) for k in where)
             raise ValueError(
                 f"{name} must contain only finite numbers; got {name}[{', '.join(map(str, idx))}]={arr[idx]!r}"
             )

@@ -42,6 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..growth import GrowthFunction
+from ..validation import check_positive
 
 __all__ = ["ramp_lipschitz", "ramp_smooth_sensitivity", "ramp_one_point", "check_growth", "check_lambda"]
 
@@ -58,8 +59,6 @@ def check_growth(growth: object) -> GrowthFunction:
 
 def check_lambda(Lambda: object) -> float:
     """Lambda in (0, inf] (004 Def. 6-9: the radius of the neighbourhood), as a float."""
-    from ..validation import check_positive
-
     if isinstance(Lambda, (int, float, np.floating, np.integer)) and not isinstance(Lambda, bool):
         if float(Lambda) == math.inf:
             return math.inf

@@ -50,6 +50,7 @@ Lambda = inf; finite Lambda raises ValueError.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -116,7 +117,7 @@ def _psi(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         if small.any():
             x0, x1, aa = _x0[small], _x1[small], a[small]
-            out[small] = x0**3*aa**3*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(1/19 - 1/20*x1) - 1/18) + 1/17) - 1/16) + 1/15) - 1/14) + 1/13) - 1/12) + 1/11) - 1/10) + 1/9) - 1/8) + 1/7) - 1/6) + 1/5) - 1/4) + 1/3) + (1/2)*x0**2*(1 - aa)*(aa + 1)  # noqa: E501
+            out[small] = x0**3*aa**3*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(x1*(1/19 - 1/20*x1) - 1/18) + 1/17) - 1/16) + 1/15) - 1/14) + 1/13) - 1/12) + 1/11) - 1/10) + 1/9) - 1/8) + 1/7) - 1/6) + 1/5) - 1/4) + 1/3) + (1/2)*x0**2*(1 - aa)*(aa + 1)
             big = ~small
             if big.any():
                 x0, x1 = _x0[big], _x1[big]
@@ -133,19 +134,23 @@ def _chi(a: NDArray[np.float64], b: NDArray[np.float64]) -> NDArray[np.float64]:
     return 1.0 + a * (a - b) - np.exp(0.5 * (a - b) * (a + b))
 
 
+_F = NDArray[np.float64]
+_Fun = Callable[[_F, _F], _F]  # fun(a, b) of the root finders below, elementwise
+
+
 def _k(u: NDArray[np.float64]) -> NDArray[np.float64]:
     with np.errstate(over="ignore"):  # u * u = inf for u > 1.3e154: k = e^{-inf} = 0, correct
         return np.exp(-0.5 * u * u)
 
 
-def _replace_end(x, fx, lo, flo, hi, fhi):  # type: ignore[no-untyped-def]
+def _replace_end(x: _F, fx: _F, lo: _F, flo: _F, hi: _F, fhi: _F) -> tuple[_F, _F, _F, _F]:
     """The bracket (lo, f(lo) > 0, hi, f(hi) < 0) with ``x`` (value ``fx``) replacing the end of the
     same sign, elementwise: lo where fx > 0, else hi.  Returns (lo, flo, hi, fhi)."""
     pos = fx > 0
     return np.where(pos, x, lo), np.where(pos, fx, flo), np.where(pos, hi, x), np.where(pos, fhi, fx)
 
 
-def _bisect(fun, lo, hi, b, where: str, guess=None):  # type: ignore[no-untyped-def]
+def _bisect(fun: _Fun, lo: _F, hi: _F, b: _F, where: str, guess: _F | None = None) -> _F:
     """Vectorised bracketed root of fun(a, b) = 0 with fun(lo) > 0 > fun(hi), certified per point.
 
     A narrow bracket around ``guess`` where it holds a sign change, else 14 bisection steps on the
@@ -227,7 +232,7 @@ _TABLE_END = _TABLE_N * _TABLE_STEP  # = 8: beyond, alpha(b) = r_-(b) (1 + O(e^{
 _UB_MARGIN = 1e-9  # added to the tabulated ln ell: covers rounding of the tabulated and the query values
 
 
-def _solve_full(fun, lo, hi, b):  # type: ignore[no-untyped-def]
+def _solve_full(fun: _Fun, lo: _F, hi: _F, b: _F) -> _F:
     """The root of fun(a, b) on the a-priori bracket by 64 bisections (to the last bits; table only)."""
     lo, hi = lo.copy(), hi.copy()
     for _ in range(64):
@@ -251,7 +256,7 @@ def _partner_table() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     ln ell from above on the neighbouring cells because ell increases on [0, 1] and decreases on
     [1, inf) (D > 0 on (0, 1), D < 0 on (1, inf)); :func:`smooth_sensitivity_kde` uses it to skip the
     points whose chord slope cannot reach the maximum."""
-    b = np.arange(_TABLE_N + 3) * _TABLE_STEP
+    b = np.arange(_TABLE_N + 3, dtype=np.float64) * _TABLE_STEP
     a = np.empty_like(b)
     e = b - 1.0
     near = np.abs(e) < _SERIES
@@ -297,7 +302,7 @@ def _log_ell_upper(c: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
-def _certify(fun, lo, hi, b, guess, where: str):  # type: ignore[no-untyped-def]
+def _certify(fun: _Fun, lo: _F, hi: _F, b: _F, guess: _F, where: str) -> _F:
     """The root of fun(a, b) near ``guess``, certified by a sign change fun(x - d) > 0 > fun(x + d)
     (d = 1e-10 |x| / 2, clipped into the a-priori bracket [lo, hi], which holds exactly one root
     besides a = b): two evaluations per point.  Points without that sign change go through
@@ -467,7 +472,7 @@ def _p_min() -> tuple[float, float]:
     return float(res.x), float(res.fun)
 
 
-def _bisect_increasing(fun, lo, hi, target, where: str):  # type: ignore[no-untyped-def]
+def _bisect_increasing(fun: _Fun, lo: _F, hi: _F, target: _F, where: str) -> _F:
     """Vectorised bisection for fun(b, target) = 0 with fun(lo) < 0 < fun(hi) (certified per point)."""
     flo, fhi = fun(lo, target), fun(hi, target)
     bad = ~((flo < 0) & (fhi > 0))

@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..validation import check_finite_array, check_positive, check_real
 from ..growth import GrowthFunction
 from ._common import SensitivityValues, points_nd
+from .brute import brute_smooth_sensitivity
 from ._ramp import check_growth, check_lambda
 from .threshold import lipschitz_threshold, smooth_sensitivity_threshold, soft_threshold
 
@@ -106,8 +107,6 @@ def smooth_sensitivity_linear_form(
     if bstar_1d is None:
         if f0 is None or not callable(f0):
             raise ValueError("give bstar_1d (a 1-D smooth sensitivity of f0) or f0 (a vectorised function of R)")
-        from .brute import brute_smooth_sensitivity
-
         def f1(v: NDArray[np.float64]) -> NDArray[np.float64]:
             v = np.asarray(v, dtype=float)
             return np.asarray(f0(v[..., 0] if v.ndim > 1 else v), dtype=float)

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import mpmath
 
+from smoothsens_core import distributions
 from verify.reference.distributions import (  # noqa: F401  (re-exported for the test modules)
     ReferenceDistribution,
     gencauchy4_cdf_printed,
@@ -86,8 +87,6 @@ CASES: tuple[Case, ...] = (
 
 def make(case: Case) -> Any:
     """Instantiate the smoothsens distribution of ``case``."""
-    from smoothsens_core import distributions
-
     return getattr(distributions, case.family)(**case.kwargs)
 
 

@@ -6,14 +6,38 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from smoothsens_core.asymmetric import (
-    BOTTOM, AGeo, ALap, CountingQuery, NeighbourRelation, SALap, adp_epsilon_lower_bound, alap_one_sided_beta,
-    alap_one_sided_epsilon, all_datasets, approx_dp_delta_lower_bound, compose_adp, dp_epsilon_lower_bound,
-    is_neighbouring, is_one_sided, mechanism_error, min_path, min_path_bruteforce, neighbouring_pairs, one_sided_k,
-    optimal_adp_mechanism_lp, p_sensitivity, p_sensitivity_bruteforce, risk, salap_release_from_answers, sign_p,
+    BOTTOM,
+    AGeo,
+    ALap,
+    CountingQuery,
+    NeighbourRelation,
+    SALap,
+    adp_epsilon_lower_bound,
+    alap_one_sided_beta,
+    alap_one_sided_epsilon,
+    all_datasets,
+    approx_dp_delta_lower_bound,
+    compose_adp,
+    dp_epsilon_lower_bound,
+    is_neighbouring,
+    is_one_sided,
+    mechanism_error,
+    min_path,
+    min_path_bruteforce,
+    neighbouring_pairs,
+    one_sided_k,
+    optimal_adp_mechanism_lp,
+    p_sensitivity,
+    p_sensitivity_bruteforce,
+    risk,
+    salap_release_from_answers,
+    sign_p,
 )
+from smoothsens_core.distributions.onesided import AsymmetricGeometric
 
 VISIT = np.array([False, True])          # records {0: not visited, 1: visited}
 Q1 = CountingQuery(VISIT)
@@ -136,7 +160,7 @@ def test_ageo_adp_and_normalised_property(inst) -> None:  # type: ignore[no-unty
     R = NeighbourRelation.from_policy(pol)
     mech = AGeo(q, R, eps, n)
     A, B = neighbouring_pairs(m, n, R)
-    assert max(mech.max_privacy_loss(a, b) for a, b in zip(A, B)) <= eps + 1e-12
+    assert max(mech.max_privacy_loss(a, b) for a, b in zip(A, B, strict=True)) <= eps + 1e-12
     ks = np.arange(n + 1)[:, None]
     assert float(np.exp(mech.log_pmf(A[0], ks)).sum()) == pytest.approx(1.0, abs=1e-12)
 
@@ -175,7 +199,7 @@ def test_salap_adp_on_all_pairs_property(eps: float, d: int, subsets: bool, data
     t = np.array(data.draw(st.lists(st.floats(-0.5, n + 0.5), min_size=d, max_size=d)))
     mech = SALap(q, rel, eps, t)
     A, B = neighbouring_pairs(q.m, n, rel)
-    assert max(mech.max_privacy_loss(a, b) for a, b in zip(A, B)) <= eps + 1e-12
+    assert max(mech.max_privacy_loss(a, b) for a, b in zip(A, B, strict=True)) <= eps + 1e-12
 
 
 def test_salap_reverse_pair_is_unbounded() -> None:
@@ -268,8 +292,6 @@ def test_compose_adp_is_intersection() -> None:
 
 
 def test_optimal_lp_is_no_worse_than_ageo() -> None:
-    from smoothsens_core.distributions.onesided import AsymmetricGeometric
-
     prior = np.ones(3) / 3
     opt, M = optimal_adp_mechanism_lp(2, 0.3, prior)
     A = np.array([AsymmetricGeometric(0.3, c, 2).pmf(np.arange(3)) for c in range(3)])

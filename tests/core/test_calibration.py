@@ -1,5 +1,6 @@
 """smoothsens_core.calibration: printed eps formulas, inverses, validation, shape optimiser."""
 
+import dataclasses
 import math
 
 import mpmath
@@ -10,6 +11,10 @@ from hypothesis import strategies as st
 
 from smoothsens_core import calibration as cal
 from smoothsens_core._generated import calibration as gen
+from smoothsens_core._generated.noise import gencauchy_variance
+from smoothsens_core.calibration import calibration_table
+from smoothsens_core.distributions import PolyPlace
+from verify.reference.distributions import reference_for
 
 
 # ---- 004 Remark after Lemma 3.5: gamma = 0.1, eta = 0.5, p = nu = 4 ----------------------------
@@ -93,7 +98,7 @@ def _lemma_eps(c, **kw):
 
 def _mp_vec(fn, *arrays):
     with mpmath.workdps(50):
-        return np.array([float(fn(*(MP(float(a)) for a in row))) for row in zip(*arrays)])
+        return np.array([float(fn(*(MP(float(a)) for a in row))) for row in zip(*arrays, strict=True)])
 
 
 def test_calibration_generated_eps_formulas_match_the_printed_lemmas():
@@ -107,7 +112,7 @@ def test_calibration_generated_eps_formulas_match_the_printed_lemmas():
     alpha = rng.uniform(1.01, 50.0, n)
     for m in (1, 3):
         np.testing.assert_allclose(cal._eps_gencauchy_gp(g, e, p, th, m),
-                                   _mp_vec(lambda *a: _mp_eps_gencauchy(*a, m), g, e, p, th), rtol=1e-13)
+                                   _mp_vec(lambda *a, m=m: _mp_eps_gencauchy(*a, m), g, e, p, th), rtol=1e-13)
     np.testing.assert_allclose(cal._eps_student_t_gp(g, e, nu), _mp_vec(_mp_eps_student_t, g, e, nu), rtol=1e-13)
     np.testing.assert_allclose(cal._eps_laplace_gl(g, e, d), _mp_vec(_mp_eps_laplace_gl, g, e, d), rtol=1e-13)
     np.testing.assert_allclose(cal._eps_gencauchy_nrs07(g, e, p), _mp_vec(_mp_eps_gencauchy_nrs07, g, e, p), rtol=1e-13)
@@ -117,8 +122,8 @@ def test_calibration_generated_eps_formulas_match_the_printed_lemmas():
     # 004 Lemma 3.6 solved for delta: delta = exp(-(eps - eta)/gamma), eps > eta
     eps = e + rng.uniform(0.01, 3.0, n)
     with mpmath.workdps(50):
-        ref = [float(mpmath.exp(-(MP(a) - MP(b)) / MP(c))) for a, b, c in zip(eps, e, g)]
-    np.testing.assert_allclose(cal._delta_laplace_gl(g, e, eps), ref, rtol=1e-12, atol=1e-300)
+        ref = [float(mpmath.exp(-(MP(a) - MP(b)) / MP(c))) for a, b, c in zip(eps, e, g, strict=True)]
+    np.testing.assert_allclose(gen.delta_laplace_gl(g, e, eps), ref, rtol=1e-12, atol=1e-300)
 
 
 def test_calibration_generated_inverses_solve_the_printed_lemmas():
@@ -130,18 +135,18 @@ def test_calibration_generated_inverses_solve_the_printed_lemmas():
         p, th, nu, m = float(rng.uniform(1.01, 10)), float(rng.uniform(1.0, 5.0)), float(rng.uniform(1.01, 30)), 2
         d = float(np.exp(rng.uniform(math.log(1e-12), math.log(0.9))))
         cases = [
-            (gen.gamma_max_gencauchy_gp(eps, p, th, m), lambda gg: gen.eta_gencauchy_gp(eps, gg, p, th, m),
-             lambda gg, ee: _mp_eps_gencauchy(gg, ee, MP(p), MP(th), m), eps / (m * max(1.0, p * th - 1.0))),
-            (gen.gamma_max_student_t_gp(eps, nu), lambda gg: gen.eta_student_t_gp(eps, gg, nu),
-             lambda gg, ee: _mp_eps_student_t(gg, ee, MP(nu)), eps / nu),
-            (gen.gamma_max_laplace_gl(eps, d), lambda gg: gen.eta_laplace_gl(eps, gg, d),
-             lambda gg, ee: _mp_eps_laplace_gl(gg, ee, MP(d)), eps / math.log(1 / d)),
-            (gen.gamma_max_gencauchy_nrs07(eps, p), lambda gg: gen.eta_gencauchy_nrs07(eps, gg, p),
-             lambda gg, ee: _mp_eps_gencauchy_nrs07(gg, ee, MP(p)), eps / (p + 1)),
-            (gen.gamma_max_student_t_bs19(eps, nu), lambda gg: gen.eta_student_t_bs19(eps, gg, nu),
-             lambda gg, ee: _mp_eps_student_t_bs19(gg, ee, MP(nu)), eps / (nu + 1)),
-            (gen.gamma_max_laplace_nrs07(eps, d), lambda gg: gen.eta_laplace_nrs07(eps, gg, d),
-             lambda gg, ee: _mp_eps_laplace_nrs07(gg, ee, MP(d)), eps / math.log(2 / d)),
+            (gen.gamma_max_gencauchy_gp(eps, p, th, m), lambda gg, eps=eps, p=p, th=th, m=m: gen.eta_gencauchy_gp(eps, gg, p, th, m),
+             lambda gg, ee, p=p, th=th, m=m: _mp_eps_gencauchy(gg, ee, MP(p), MP(th), m), eps / (m * max(1.0, p * th - 1.0))),
+            (gen.gamma_max_student_t_gp(eps, nu), lambda gg, eps=eps, nu=nu: gen.eta_student_t_gp(eps, gg, nu),
+             lambda gg, ee, nu=nu: _mp_eps_student_t(gg, ee, MP(nu)), eps / nu),
+            (gen.gamma_max_laplace_gl(eps, d), lambda gg, eps=eps, d=d: gen.eta_laplace_gl(eps, gg, d),
+             lambda gg, ee, d=d: _mp_eps_laplace_gl(gg, ee, MP(d)), eps / math.log(1 / d)),
+            (gen.gamma_max_gencauchy_nrs07(eps, p), lambda gg, eps=eps, p=p: gen.eta_gencauchy_nrs07(eps, gg, p),
+             lambda gg, ee, p=p: _mp_eps_gencauchy_nrs07(gg, ee, MP(p)), eps / (p + 1)),
+            (gen.gamma_max_student_t_bs19(eps, nu), lambda gg, eps=eps, nu=nu: gen.eta_student_t_bs19(eps, gg, nu),
+             lambda gg, ee, nu=nu: _mp_eps_student_t_bs19(gg, ee, MP(nu)), eps / (nu + 1)),
+            (gen.gamma_max_laplace_nrs07(eps, d), lambda gg, eps=eps, d=d: gen.eta_laplace_nrs07(eps, gg, d),
+             lambda gg, ee, d=d: _mp_eps_laplace_nrs07(gg, ee, MP(d)), eps / math.log(2 / d)),
         ]
         for gmax, eta_of, lemma, gmax_ref in cases:
             assert float(gmax) == pytest.approx(gmax_ref, rel=1e-13)
@@ -194,8 +199,6 @@ def test_calibration_noise_std_is_std_of_noise_over_eta():
     assert pp.eta == 0.2 and pp.shape == {"s": 5.0, "alpha": 5.0}
     # 002 Thm. 8: the released noise is PolyPlace(s = 1/gamma, alpha) per unit B
     assert pp.noise.s == 1.0 and pp.noise_std == pytest.approx(pp.noise.std() / 0.2, rel=1e-15)
-    from smoothsens_core.distributions import PolyPlace
-
     assert pp.noise_std == pytest.approx(PolyPlace(5.0, 5.0).std(), rel=1e-12)
     # heavy tails: infinite std, reported as inf, not NaN
     assert cal.calibrate_student_t(1.0, 0.1, 1.5).noise_std == math.inf
@@ -315,8 +318,6 @@ def test_calibration_optimiser_student_t_not_worse_than_fine_grid(frac, eps):
 @settings(max_examples=12)
 @given(frac=st.floats(0.005, 0.45))
 def test_calibration_optimiser_gencauchy_not_worse_than_fine_grid(frac):
-    from smoothsens_core._generated.noise import gencauchy_variance
-
     eps, gamma = 1.0, frac
     best = cal.optimise_calibration("gencauchy", eps, gamma=gamma)
     assert best.eps == pytest.approx(eps, rel=1e-12)
@@ -421,15 +422,13 @@ def test_calibration_mechanism_carries_the_calibrated_parameters(c):
         assert (m.eta, m.eps, m.delta, m.metric, m.m, m.growth) == (mech.eta, mech.eps, mech.delta, mech.metric,
                                                                    mech.m, mech.growth)
     # p_x(y) = (eta/B(x)) h((y - f(x)) eta/B(x)) (004 Lemma 3.3 proof), h the independent mpmath density
-    from verify.reference.distributions import reference_for
-
     ref = reference_for(c.noise)
     x = np.array([0.0, 0.7, -1.3])
     y = np.array([0.2, -3.0, 11.0])
     got = conc.log_density(x, y)
     with mpmath.workdps(40):
         expected = []
-        for xi, yi in zip(x, y):
+        for xi, yi in zip(x, y, strict=True):
             s = (MP(0.5) + MP(xi) ** 2) / MP(c.eta)
             expected.append(float(ref.logpdf((MP(yi) - (2 * MP(xi) - 1)) / s) - mpmath.log(s)))
     np.testing.assert_allclose(got, expected, rtol=1e-13)
@@ -438,8 +437,6 @@ def test_calibration_mechanism_carries_the_calibrated_parameters(c):
 
 def test_calibration_mechanism_rejects_a_paper_word_metric():
     # Calibration.metric is a metric name; a record built by hand with the papers' "gp" is refused
-    import dataclasses
-
     bad = dataclasses.replace(cal.calibrate_student_t(1.0, 0.1), metric="gp")
     with pytest.raises(ValueError, match=r"metric must be one of 'euclidean', 'hamming'; got metric='gp'"):
         bad.mechanism()
@@ -450,16 +447,13 @@ def test_default_table_gives_a_usable_row_for_every_mechanism():
     mechanisms are infeasible ((eps/9) ln(1e5) > eps); they get their own default gamma
     (gamma ln(1/delta) = eps/3 for g_L, 004 Lemma 3.6; gamma ln(2/delta) = eps/3 for 002 Claim 18),
     and the row says so."""
-    import math as _m
-
-    from smoothsens_core.calibration import calibration_table
 
     rows = calibration_table(1.0, 1e-5)
     assert all(not r["error"] for r in rows), [r["error"] for r in rows if r["error"]]
     lap = {r["mechanism"]: r for r in rows if r["mechanism"].startswith("laplace")}
     assert set(lap) == {"laplace_gl", "laplace_nrs07"}
-    assert lap["laplace_gl"]["gamma"] == pytest.approx(1 / (3 * _m.log(1e5)), rel=1e-12)
-    assert lap["laplace_nrs07"]["gamma"] == pytest.approx(1 / (3 * _m.log(2e5)), rel=1e-12)
+    assert lap["laplace_gl"]["gamma"] == pytest.approx(1 / (3 * math.log(1e5)), rel=1e-12)
+    assert lap["laplace_nrs07"]["gamma"] == pytest.approx(1 / (3 * math.log(2e5)), rel=1e-12)
     assert all("gamma chosen for this mechanism" in r["note"] for r in lap.values())
     # an explicit infeasible gamma is still reported as infeasible, never silently changed
     rows = calibration_table(1.0, 1e-5, gamma=1 / 9)

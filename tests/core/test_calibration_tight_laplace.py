@@ -15,6 +15,10 @@ from smoothsens_core.calibration.tight import (
     tight_eta_laplace,
     tight_table_laplace,
 )
+from smoothsens_core.distributions import Laplace
+from smoothsens_core.growth import growth_linear
+from smoothsens_core.mechanism import SmoothSensitivityMechanism
+from verify.audit.exact import audit_smooth_mechanism
 from verify.reference.distributions import LaplaceReference
 
 
@@ -256,11 +260,6 @@ def test_tight_feasible_where_printed_is_not_dp():
 def test_tight_eta_is_not_refuted_and_shaved_delta_is():
     """The approximate-mode auditor (verify.audit.exact) finds no violation at eta_tight, and a
     certified counterexample when delta is shaved by 1% (tightness)."""
-    from smoothsens_core.distributions import Laplace
-    from smoothsens_core.growth import growth_linear
-    from smoothsens_core.mechanism import SmoothSensitivityMechanism
-    from verify.audit.exact import audit_smooth_mechanism
-
     eps, delta, gamma = 1.0, 1e-5, 0.05
     for metric, Lam in (("hamming", math.inf), ("euclidean", 20.0)):
         eta = tight_eta_laplace(eps, delta, gamma, metric, Lam)

@@ -6,7 +6,9 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate
 
 from smoothsens_core.direction import DirectionOrientedMechanism, FiniteFunction, powerlaw_admissibility
 
@@ -65,8 +67,6 @@ def _mechanism(F: FiniteFunction, eps: float, k: float = 3.0, l: float = 1.0) ->
 
 
 def test_lemma2_mechanism_density_integrates_to_one_and_is_private() -> None:
-    from scipy import integrate
-
     F = FiniteFunction(lambda D: np.median(D, axis=1), 3, 3)
     mech = _mechanism(F, 1.0)
     assert mech.satisfies_lemma2_conditions()

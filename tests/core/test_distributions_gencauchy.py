@@ -9,16 +9,25 @@ from __future__ import annotations
 import math
 
 import mpmath
+import mpmath as mp
 import numpy as np
 import pytest
+from scipy import stats
 
-from verify.reference.distributions import gencauchy4_cdf_printed, gencauchy_normaliser, gencauchy_pdf
-from smoothsens_core.distributions import GenCauchy
+import smoothsens_core.distributions.gencauchy as core
+import smoothsens_core.distributions.student_t as core_t
+from smoothsens_core._generated import noise
+from smoothsens_core._generated.noise import gencauchy4_cdf, gencauchy_cdf
+
 # The core's GenCauchy uses these generated evaluators (derivations/gencauchy.py); no hand-typed copy.
 from smoothsens_core._generated.noise import gencauchy4_cdf as _gencauchy4_cdf
 from smoothsens_core._generated.noise import gencauchy_cdf as _gencauchy_cdf
 from smoothsens_core._generated.noise import gencauchy_log_normaliser as _gencauchy_log_normaliser
 from smoothsens_core._generated.noise import gencauchy_variance as _gencauchy_variance
+from smoothsens_core.distributions import GenCauchy
+from smoothsens_core.distributions import gencauchy as gc
+from smoothsens_core.distributions.gencauchy import _gencauchy4_cdf_masked, _gencauchy_cdf_masked
+from verify.reference.distributions import gencauchy4_cdf_printed, gencauchy_normaliser, gencauchy_pdf, reference_for
 
 PARAMS = [(1.5, 1.0), (4.0, 1.0), (2.0, 2.0), (6.0, 0.5), (3.0, 0.7), (2.0, 15.5), (10.0, 2.0)]
 Q_GRID = [0.0, 1e-3, 0.1, 0.5, 0.9, 1.0, 1.1, 2.0, 3.0, 10.0, 1e3, 1e6]
@@ -92,8 +101,6 @@ def test_gencauchy_variance_vectorised_and_paper_value():
 
 def test_gencauchy_p2_theta1_is_cauchy_and_p2_is_student_t():
     # 004 Sec. 2.1: p = 2, theta = 1 is the standard Cauchy; p = 2, b = sqrt(nu) tau, theta = (nu+1)/2 is T_nu
-    from scipy import stats
-
     x = np.array([-1e5, -7.0, -0.3, 0.0, 2.0, 40.0])
     np.testing.assert_allclose(GenCauchy(2, 1).cdf(x), stats.cauchy.cdf(x), rtol=1e-13)
     nu, tau = 5.0, 1.7
@@ -157,10 +164,6 @@ def test_gencauchy_cdf_near_zero_and_where_s_underflows(p, theta):
 
 
 def test_gencauchy_core_uses_the_generated_evaluators():
-    import smoothsens_core.distributions.gencauchy as core
-    import smoothsens_core.distributions.student_t as core_t
-    from smoothsens_core._generated import noise
-
     for name in ("gencauchy_log_normaliser", "gencauchy_cdf", "gencauchy4_cdf", "gencauchy_variance"):
         assert getattr(core, name) is getattr(noise, name)
     for name in ("gencauchy_cdf", "student_t_log_normaliser", "student_t_variance"):
@@ -174,8 +177,6 @@ def test_gencauchy_core_uses_the_generated_evaluators():
 def _mp_lower_tail(z: float, p: float, theta: float, dps: int = 60):
     """F(z) for z < 0 from the definition's Beta form: P(|Z| > r)/2 = I_s(theta - 1/p, 1/p)/2,
     s = 1/(1 + r^p) (derived from the density of 004 Sec. 2.1), at ``dps`` digits."""
-    import mpmath as mp
-
     with mp.workdps(dps):
         r = abs(mp.mpf(z))
         a = 1 / mp.mpf(p)
@@ -188,9 +189,6 @@ def test_gencauchy4_masked_cdf_equals_the_generated_evaluator_across_slices():
     # the (4, 1) CDF runs slice by slice (|z| symmetry, one special function per element): over
     # several slices, with the branch points +-1, signed zeros, infinities and NaN at slice edges,
     # it must still be the generated evaluator bit for bit
-    from smoothsens_core._generated.noise import gencauchy4_cdf
-    from smoothsens_core.distributions import gencauchy as gc
-
     rng = np.random.default_rng(5)
     n = 2 * gc._CDF41_CHUNK + 7
     z = rng.standard_cauchy(n)
@@ -207,9 +205,6 @@ def test_gencauchy4_masked_cdf_equals_the_generated_evaluator_across_slices():
 
 @pytest.mark.parametrize("p, theta", [(4.0, 1.0), (2.5, 1.5), (2.0, 1.0), (1.3, 3.0)])
 def test_gencauchy_masked_cdf_is_the_generated_evaluator_bit_for_bit(p, theta):
-    from smoothsens_core._generated.noise import gencauchy4_cdf, gencauchy_cdf
-    from smoothsens_core.distributions.gencauchy import _gencauchy4_cdf_masked, _gencauchy_cdf_masked
-
     rng = np.random.default_rng(17)
     z = np.concatenate([rng.standard_cauchy(20000), rng.normal(size=20000),
                         np.sign(rng.normal(size=4000)) * 10 ** rng.uniform(-300, 300, 4000),
@@ -252,8 +247,6 @@ def _rel_err_z(ref, z: float, target: float, upper: bool) -> float:
 
 
 def test_gencauchy4_ppf_matches_mpmath_reference_both_tails():
-    from verify.reference.distributions import reference_for
-
     d = GenCauchy(4.0, 1.0)
     ref = reference_for(d)
     rng = np.random.default_rng(2)
@@ -274,8 +267,6 @@ def test_gencauchy4_ppf_matches_mpmath_reference_both_tails():
 def test_gencauchy4_ppf_uncertified_points_fall_back_to_the_beta_inverse(monkeypatch):
     # A zero-width certificate fails wherever the residual at the guess is not exactly 0: those points
     # must come from the incomplete-beta inverse (the general path), not from the uncertified guess.
-    from smoothsens_core.distributions import gencauchy as gc
-
     y = np.concatenate([10.0 ** np.linspace(-300, -1, 50), np.linspace(0.3, 0.999, 50)])
     want = gc._gencauchy_abs_quantile(y, 4.0, 1.0)
     seen = []

@@ -11,13 +11,21 @@ import math
 import mpmath
 import numpy as np
 import pytest
-
 from mp_reference_distributions import polyplace_case, ref_second_central_moment
-from verify.reference.distributions import polyplace_normaliser, polyplace_pdf, polyplace_variance_printed, reference_for
-from smoothsens_core.distributions import PolyPlace
+
+import smoothsens_core.distributions.polyplace as core
+from smoothsens_core._generated import noise
+
 # The core's PolyPlace uses these generated evaluators (derivations/polyplace.py); no hand-typed copy.
 from smoothsens_core._generated.noise import polyplace_log_normaliser as _polyplace_log_normaliser
 from smoothsens_core._generated.noise import polyplace_variance as _polyplace_variance
+from smoothsens_core.distributions import Laplace, PolyPlace
+from verify.reference.distributions import (
+    polyplace_normaliser,
+    polyplace_pdf,
+    polyplace_variance_printed,
+    reference_for,
+)
 
 ALPHAS = [1.2, 1.5, 2.5, 3.0, 10.0, 100.0, 1e4]
 
@@ -48,7 +56,7 @@ def test_polyplace_lemma13_erratum_variance_infinite_for_alpha_at_most_2():
         assert printed < 0  # -15.326...
         for alpha in ("1.2", "1.5", "2"):
             a = mpmath.mpf(alpha)
-            piece = 2 * mpmath.quad(lambda x: x**2 * polyplace_pdf(x, 1, a), [1e4, 1e5, 1e6, 1e7, 1e8])
+            piece = 2 * mpmath.quad(lambda x, a=a: x**2 * polyplace_pdf(x, 1, a), [1e4, 1e5, 1e6, 1e7, 1e8])
             assert piece > 1  # and it grows without bound as the upper limit grows
     for alpha in (1.2, 1.5, 2.0):
         assert _polyplace_variance(1.0, alpha) == math.inf
@@ -95,7 +103,7 @@ def test_polyplace_density_continuous_at_kink_and_cdf_branches(alpha):
             a = mpmath.mpf(alpha)
             pts = sorted({mpmath.mpf(x), 1 / a, mpmath.mpf(1)} | {mpmath.mpf(2 * x)})
             pts = [t for t in pts if t >= x]
-            ref = mpmath.quad(lambda y: polyplace_pdf(y, 1, a), pts + [mpmath.inf])
+            ref = mpmath.quad(lambda y, a=a: polyplace_pdf(y, 1, a), pts + [mpmath.inf])
         assert math.isclose(d.sf(x), float(ref), rel_tol=1e-13), (alpha, x)
         assert math.isclose(d.isf(d.sf(x)), x, rel_tol=1e-11)
 
@@ -112,8 +120,6 @@ def test_polyplace_attributes_and_scaling():
 
 def test_polyplace_large_alpha_approaches_laplace():
     # 002 Thm. 8 / Cor. 14 limit: PolyPlace(a/gamma, eps/gamma) -> Lap(a/eps) as gamma -> 0 (a = eps = 1)
-    from smoothsens_core.distributions import Laplace
-
     lap = Laplace(0.0, 1.0)
     x = np.array([-5.0, -1.0, 0.2, 3.0])
     errs = []
@@ -148,9 +154,6 @@ def test_polyplace_density_and_tail_full_precision_near_alpha_one(alpha):
 
 
 def test_polyplace_core_uses_the_generated_evaluators():
-    import smoothsens_core.distributions.polyplace as core
-    from smoothsens_core._generated import noise
-
     for name in ("polyplace_log_normaliser", "polyplace_variance", "polyplace_log_tail_constant", "polyplace_inner_constant"):
         assert getattr(core, name) is getattr(noise, name)
     assert not any(n.startswith("_polyplace_") for n in vars(core))  # no hand-typed copies left

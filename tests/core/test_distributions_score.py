@@ -173,7 +173,7 @@ def test_score_breakpoints_split_t1_t2_into_monotone_pieces(case):
     assert list(br) == sorted(set(br)) and all(b >= 0 for b in br)
     edges = sorted({0.0, *br}) + [1e8 * (1.0 + (br[-1] if br else 0.0))]
     pieces = []
-    for a, b in zip(edges[:-1], edges[1:]):
+    for a, b in zip(edges[:-1], edges[1:], strict=True):
         z = np.concatenate([np.linspace(a, b, 2001)[1:-1], np.geomspace(max(a, 1e-12), b, 2001)[1:-1]])
         z = np.sort(z[(z > a) & (z < b)])
         x = dist.loc + side * dist.scale * z
@@ -226,7 +226,7 @@ def test_tail_from_and_score_scale_limit(case):
             g = [k * mpmath.log(zi) + ref.logpdf(dist.loc + side * dist.scale * mpmath.mpf(zi)) for zi in zz if zi > 0]
             # slack: k is a double (p theta rounded), so k ln z carries 4e-16 k |d ln z| per step
             dlz = math.log(zz[-1] / zz[-2])
-            assert all(b >= a - 4e-16 * k * dlz - mpmath.mpf(10) ** -40 for a, b in zip(g[:-1], g[1:])), dist
+            assert all(b >= a - 4e-16 * k * dlz - mpmath.mpf(10) ** -40 for a, b in zip(g[:-1], g[1:], strict=True)), dist
 
 
 def test_tight_breakpoints_are_the_printed_stationary_points():

@@ -12,6 +12,9 @@ import pytest
 
 from smoothsens_core.growth import growth_exp, growth_linear
 from smoothsens_core.sensitivity.brute import brute_lipschitz, brute_smooth_sensitivity, search_window
+from smoothsens_core.sensitivity.kde import smooth_sensitivity_kde
+from smoothsens_core.sensitivity.two_way import smooth_sensitivity_two_way_threshold, soft_two_way_threshold
+
 # mpmath queries typed from the paper (004 Sec. 4.1.2 soft threshold; Sec. 4.2 two-way threshold:
 # clip((R1 + tau - dist(p, Q0))/tau, 0, 1), R1 = tau/sqrt2, Q0 the quadrant below c_i = T_i + tau/2 + R1)
 from verify.reference.queries import threshold_query_mp, two_way_query_mp
@@ -60,7 +63,9 @@ def test_brute_smooth_sensitivity_square_sphere_maximiser():
 
 def test_brute_smooth_sensitivity_linear_growth_2d_linear_function():
     # f(x) = 3 x_1 - 4 x_2 is 5-Lipschitz with constant slope: L = 5 everywhere, B* = 5 (z = x).
-    f = lambda P: 3 * P[:, 0] - 4 * P[:, 1]
+    def f(P):
+        return 3 * P[:, 0] - 4 * P[:, 1]
+
     res = brute_smooth_sensitivity(f, [[0.2, -0.3]], growth_linear(0.5), 1.0, radius=2.0,
                                    f_mp=lambda a, b: 3 * a - 4 * b, mp=mpmath)
     assert res.value[0] == pytest.approx(5.0, rel=1e-9)
@@ -102,8 +107,6 @@ def test_brute_two_way_threshold_agrees_with_closed_form():
     # the definition by search, maximiser re-evaluated in mpmath (50 digits): a feasible value, hence
     # a lower bound, and equal to the closed form to 1e-9 (the maximiser is the limit w -> z on the
     # curved edge of the band nearest to x, resolved by the polar polish of brute.py).
-    from smoothsens_core.sensitivity.two_way import smooth_sensitivity_two_way_threshold, soft_two_way_threshold
-
     T1, T2, tau = 1.0, 1.2, 0.4
     P = np.array([[0.3, 0.5], [1.5, 1.9]])
     res = brute_smooth_sensitivity(lambda Q: soft_two_way_threshold(Q, T1, T2, tau), P, growth_exp(1.0),
@@ -119,8 +122,6 @@ def test_brute_two_way_threshold_equals_closed_form_in_each_region(kind, Lam):
     # edge along which Q varies only to second order), (-1, 0) in S_{0,alpha} far from the band,
     # (3, 1.3) in S_{0,2}; g_L with finite Lambda exercises the chords of length Lambda.  Closed form:
     # the ramp-profile derivation of _ramp/two_way (004 Lemma 4.3 for g_E, Lambda = inf).
-    from smoothsens_core.sensitivity.two_way import smooth_sensitivity_two_way_threshold, soft_two_way_threshold
-
     T1, T2, tau = 1.0, 1.2, 0.4
     g = growth_exp(1.0) if kind == "exp" else growth_linear(1.0)
     P = np.array([[1.45, 1.65], [-1.0, 0.0], [3.0, 1.3]])
@@ -137,8 +138,6 @@ def test_brute_kde_small_gamma_matches_closed_form(c):
     # with a chord of length ~3e-3 that beats the tangent (w -> z) by only ~1e-6 relative; the
     # nested polish of brute.py must tell the two apart.  Reference: 004 Lemma 4.6 (corrected) in
     # sensitivity.kde, itself checked against an independent mpmath computation (test_sensitivity_kde).
-    from smoothsens_core.sensitivity.kde import smooth_sensitivity_kde
-
     g = growth_exp(1e-3)
     res = brute_smooth_sensitivity(lambda P: np.exp(-0.5 * P[:, 0] ** 2), [c], g, extra_points=[[0.0]],
                                    radius=max(8.0, c + 2.0), f_mp=lambda u: mpmath.exp(-u * u / 2), mp=mpmath)

@@ -10,15 +10,29 @@ from __future__ import annotations
 
 import math
 
+import mpmath as mp
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
+from scipy.special import lambertw
 
+from smoothsens_core._generated.stationary_004 import kde_psi
 from smoothsens_core.growth import growth_exp, growth_linear
+from smoothsens_core.sensitivity import smooth_sensitivity_threshold, smooth_sensitivity_two_way_threshold
 from smoothsens_core.sensitivity.kde import (
     KDE_A_W,
+    _chi,
+    _d_min,
+    _ell,
+    _fixed_candidates,
+    _log_ell_upper,
+    _log_slope,
+    _partner,
+    _psi,
+    _r_minus,
+    _solve_full,
     gaussian_kernel,
     kde_chord_partner,
     kde_chord_slope,
@@ -84,8 +98,6 @@ def test_kde_linear_growth_equals_brute_force_on_the_line(t, h, gh, c):
 
 def test_kde_chord_slope_at_t_is_lambert_w_value():
     # 004 Lemma 4.7 S_2: l_w = sqrt(-2 W_{-1}(-e^{-1/2}/2) - 1); scipy lambertw reference.
-    from scipy.special import lambertw
-
     aw = math.sqrt(-2 * lambertw(-math.exp(-0.5) / 2, -1).real - 1)
     assert KDE_A_W == pytest.approx(aw, rel=1e-15)
     assert kde_chord_slope([0.0])[0] == pytest.approx((1 - math.exp(-aw**2 / 2)) / aw, rel=1e-14)
@@ -219,8 +231,6 @@ def test_kde_rejects_non_numeric_input_naming_the_parameter(call, match):
 
 
 def test_closed_forms_accept_zero_points():
-    from smoothsens_core.sensitivity import smooth_sensitivity_threshold, smooth_sensitivity_two_way_threshold
-
     assert smooth_sensitivity_kde(np.zeros((0, 2)), [0.0, 0.0], 1.0, growth_exp(1.0)).shape == (0,)
     assert smooth_sensitivity_kde([], [0.0], 1.0, growth_exp(1.0)).shape == (0,)
     assert gaussian_kernel(np.zeros((0, 3)), [0.0, 0.0, 0.0], 1.0).shape == (0,)
@@ -237,8 +247,6 @@ def test_kde_scalar_t_is_a_point_of_the_line():
 def test_kde_log_slope_shape_used_by_the_candidate_set():
     # The completeness of {c, b1, b2} rests on the shape of D = d ln ell/db (kde.py docstring):
     # decreasing from 1/a_W to 0 on (0, 1), negative and unimodal (one minimum b_m) on (1, inf).
-    from smoothsens_core.sensitivity.kde import _d_min, _log_slope
-
     b = np.linspace(1e-6, 1 - 1e-6, 4001)
     D = _log_slope(b)
     assert np.all(np.diff(D) < 0) and D[0] == pytest.approx(1 / KDE_A_W, rel=1e-5) and D[-1] > 0
@@ -252,9 +260,6 @@ def test_kde_log_slope_shape_used_by_the_candidate_set():
 
 # ---- issue 17: masked psi, one-point path, radii beyond 1e154 ---------------------------------
 def test_kde_masked_psi_is_the_generated_psi_bit_for_bit():
-    from smoothsens_core._generated.stationary_004 import kde_psi
-    from smoothsens_core.sensitivity.kde import _psi
-
     rng = np.random.default_rng(17)
     b = rng.uniform(0, 8, 50000)
     a = np.concatenate([rng.uniform(0, 2, 25000), b[25000:] * (1 + rng.normal(0, 0.01, 25000))])
@@ -279,8 +284,6 @@ def test_kde_one_point_equals_the_bulk_bit_for_bit(growth):
 def _mp_ell(c: float, dps: int = 80):
     """ell(c) from its definition sup_a |k(a) - k(c)|/|a - c| (k(u) = e^{-u^2/2}) at dps digits: the
     maximiser for c >= 2 is the root a in (0, r_-(c)] of 1 + a(a - c) = e^{(a^2 - c^2)/2} (004 A.4 (2))."""
-    import mpmath as mp
-
     with mp.workdps(dps):
         c = mp.mpf(c)
         r = 2 / (c + mp.sqrt(c * c - 4))
@@ -292,8 +295,6 @@ def _mp_ell(c: float, dps: int = 80):
 def test_kde_beyond_1e154_matches_mpmath(c):
     # g_E: h B* = max(ell(c), stationary candidates carrying e^{-gamma h (c - b)} = 0) = ell(c);
     # g_L: h B* = max(ell(c), e^{-1/2}/(1 + gamma h (c - 1))) (b = 1; b2 -> 1 agrees to O(1/c^2)).
-    import mpmath as mp
-
     ell = _mp_ell(c)
     assert smooth_sensitivity_kde(c, 0.0, 1.0, growth_exp(0.1))[0] == pytest.approx(float(ell), rel=1e-14)
     with mp.workdps(80):
@@ -320,11 +321,9 @@ def test_kde_linear_growth_tiny_gamma_h_matches_mpmath(gh):
     # to raise RootFindingError.  Reference (mpmath, 80 digits): h B* = max(ell(c), sup near b = 1), and
     # the sup near 1 exceeds the b = 1 value e^{-1/2}/(1 + gamma h |1 - c|) by O((gamma h)^2) relative
     # (ln ell(1 + e) = -1/2 - e^2/4 + O(e^3) against a slope gamma h), below 1e-20 here.
-    import mpmath as mp
-
     cs = [0.0, 0.5, 0.999, 1.0, 1.0 + 1e-9, 3.0, 1e6, 1e12, 1e15, 1e20]
     got = smooth_sensitivity_kde(np.array(cs), 0.0, 1.0, growth_linear(gh))
-    for c, b in zip(cs, got):
+    for c, b in zip(cs, got, strict=True):
         with mp.workdps(80):
             near1 = mp.exp(mp.mpf(-0.5)) / (1 + mp.mpf(gh) * abs(1 - mp.mpf(c)))
             ref = max(_mp_ell(c), near1) if c >= 2 else near1
@@ -336,8 +335,6 @@ def test_kde_skipped_chord_slopes_do_not_change_the_result(gh):
     # smooth_sensitivity_kde (g_E) computes ln ell(c) only where its tabulated upper bound reaches the
     # best other candidate; the result must be the maximum over all candidates with ell(c) computed at
     # every point, bit for bit.
-    from smoothsens_core.sensitivity.kde import _ell, _fixed_candidates, _log_ell_upper, _partner
-
     rng = np.random.default_rng(11)
     c = np.concatenate([rng.uniform(0, 3, 20000), rng.exponential(10, 20000), [0.0, 1.0, 2.0, 8.0, 8.5, 1e6]])
     (b1, l1), (b2, l2) = _fixed_candidates(gh)
@@ -354,8 +351,6 @@ def test_kde_skipped_chord_slopes_do_not_change_the_result(gh):
 def test_kde_chord_partner_table_guess_is_certified_to_1e10():
     # the cubic-table guess plus the two-evaluation certificate agree with a 64-step bisection of
     # phi_0 on the a-priori brackets to within the certificate's relative width 1e-10
-    from smoothsens_core.sensitivity.kde import _chi, _psi, _r_minus, _solve_full
-
     rng = np.random.default_rng(5)
     b = np.concatenate([rng.uniform(0, 9, 20000), rng.uniform(0.99, 1.01, 2000), [0.5, 1.5, 2.0, 7.999, 8.0, 8.001]])
     b = b[np.abs(b - 1.0) >= 1e-3]

@@ -12,7 +12,7 @@ import pytest
 from smoothsens_core.growth import growth_exp, growth_linear
 from smoothsens_core.sensitivity import smooth_sensitivity_two_way_threshold
 from smoothsens_core.sensitivity._ramp import ramp_smooth_sensitivity
-from smoothsens_core.sensitivity.two_way import _band_distance, _band_distance_plus, _geometry
+from smoothsens_core.sensitivity.two_way import _band_distance, _band_distance_plus, _geometry, _norm2, _norm2_one
 
 
 def _points(seed: int, scale: float, T1: float, T2: float, tau: float) -> np.ndarray:
@@ -51,15 +51,13 @@ def test_two_way_smooth_sensitivity_fused_equals_the_ramp_formula(growth, scale)
 
 
 def test_norm2_is_within_2_ulp_of_hypot_and_safe_at_the_extremes():
-    from smoothsens_core.sensitivity.two_way import _norm2, _norm2_one
-
     rng = np.random.default_rng(3)
     a = np.abs(rng.normal(0.0, 1.0, 200_000)) * 10.0 ** rng.integers(-300, 300, 200_000)
     b = np.abs(rng.normal(0.0, 1.0, 200_000)) * 10.0 ** rng.integers(-300, 300, 200_000)
     a[:4], b[:4] = [0.0, 1e-320, 1e308, 0.0], [0.0, 3e-320, 1e308, 5e-324]
     got, want = _norm2(a, b), np.hypot(a, b)
     assert np.all(np.isfinite(got)) and np.all(np.abs(got - want) <= 2 * np.spacing(want))
-    one = np.array([_norm2_one(float(x), float(y)) for x, y in zip(a[:3000], b[:3000])])
+    one = np.array([_norm2_one(float(x), float(y)) for x, y in zip(a[:3000], b[:3000], strict=True)])
     assert np.array_equal(one, got[:3000])  # the one-point path: the same IEEE operations, the same bits
 
 

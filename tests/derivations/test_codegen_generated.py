@@ -13,6 +13,7 @@ vanish inside their domain) and results below the smallest normal double.
 from __future__ import annotations
 
 import importlib
+import inspect
 import math
 import os
 import subprocess
@@ -22,11 +23,17 @@ from functools import lru_cache
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from derivations import codegen
 from derivations.comparison import to_mpmath
+from smoothsens_core._generated import calibration, noise
+from smoothsens_core._generated import calibration as c
+from smoothsens_core._generated.stationary_004 import kde_psi
+from verify.cli import main
+from verify.reference.distributions import GenCauchyReference, PolyPlaceReference
 
 
 @lru_cache(maxsize=None)
@@ -151,7 +158,7 @@ def _valid(fn, args) -> bool:
     p theta -> k the value depends on theta - k/p, whose condition number ~ 1/(p theta - k)
     amplifies the rounding of p theta itself; the exact edge theta = 1 (p - k exact) is tested
     in test_generated_matches_mpmath_at_domain_edges."""
-    d = dict(zip([a.name for a in fn.args], args))
+    d = dict(zip([a.name for a in fn.args], args, strict=True))
     if fn.name.startswith("gencauchy") and "p" in d and "theta" in d:
         pt = d["p"] * d["theta"]
         if fn.name == "gencauchy_variance" and abs(pt - 3.0) < 0.03:
@@ -230,8 +237,6 @@ def test_generated_psi_is_relative_accurate_near_the_diagonal(a, b):
     """Near a = b, psi ~ (a - b)^2 (1 - a^2)/2 is not near a root of psi's zero curve: the
     series branch keeps 1e-12 RELATIVE accuracy there (no condition floor).  Reference: mpmath
     (40 digits) of log(1 + a(a - b)) + (b^2 - a^2)/2, the derived psi."""
-    from smoothsens_core._generated.stationary_004 import kde_psi
-
     with mpmath.workdps(40):
         A, B = mpmath.mpf(a), mpmath.mpf(b)
         ref = mpmath.log(1 + A * (A - B)) + (B**2 - A**2) / 2
@@ -242,8 +247,6 @@ def test_generated_gencauchy4_tail_against_quadrature():
     """004 App. C.1 lower tail, independent of SymPy: F(z) = int_{-inf}^z (sqrt2/pi)/(1+t^4) dt by
     mpmath quadrature (50 digits).  The printed closed form loses ~3 log10|z| digits here
     (relative error 1.0 at z = -1e6 in float64); the generated form keeps 1e-15."""
-    from smoothsens_core._generated import noise
-
     with mpmath.workdps(50):
         for z in (-1e6, -1e3, -30.0, -4.0, -1.0 - 1e-9, -1.0):
             ref = mpmath.quad(lambda t: mpmath.sqrt(2) / mpmath.pi / (1 + t**4), [-mpmath.inf, 10 * z, z])
@@ -254,8 +257,6 @@ def test_generated_gencauchy4_tail_against_quadrature():
 def test_square_powers_prints_cubes_and_fourth_powers_as_squares_bit_for_bit():
     """``GeneratedFunction.square_powers``: x^4 -> numpy.square(numpy.square(x)), x^3 -> (x^2) x, in
     numerators and denominators; other powers, and every power without the option, print as before."""
-    import sympy as sp
-
     z, a = sp.symbols("z a")
     on, off = codegen._Printer(square_powers=True), codegen._Printer()
     assert on.doprint(-1 / z**4) == "-1/numpy.square(numpy.square(z))"
@@ -274,8 +275,6 @@ def test_render_module_prints_a_repeated_formula_of_one_derivation_once():
     """A function whose formula (after CSE, arguments renamed by position) repeats an earlier one of
     the same derivation calls it instead of printing it again (gamma_max of [NRS07] and [BS19] are
     both eps/(k + 1)); the same formula from another derivation, or a different one, is printed."""
-    import sympy as sp
-
     e, k, nu, g = sp.symbols("eps k nu gamma", positive=True)
     f = codegen.GeneratedFunction
     one = codegen.GeneratedModule("m", "derivations.a", (f("ga", (e, k), e / (k + 1), "A."), f("gb", (e, nu), e / (nu + 1), "B."),
@@ -294,9 +293,6 @@ def test_generated_gencauchy4_cdf_tail_uses_no_pow():
     """The (4, 1) CDF's tail is printed with squares (NumPy's x**4 and x**3 call pow, 30 times the
     cost of a square; issue 17), and the core's masked evaluator repeats it bit for bit
     (tests/core/test_distributions_gencauchy.py)."""
-    import inspect
-
-    from smoothsens_core._generated import noise
 
     src = inspect.getsource(noise.gencauchy4_cdf)
     assert "**4" not in src and "**3" not in src
@@ -304,8 +300,6 @@ def test_generated_gencauchy4_cdf_tail_uses_no_pow():
 
 
 def test_generated_functions_broadcast_and_return_scalars():
-    from smoothsens_core._generated import calibration, noise
-
     s = np.array([[1.0], [2.0]])
     a = np.array([3.0, 4.0, 5.0])
     v = noise.polyplace_variance(s, a)
@@ -318,8 +312,6 @@ def test_generated_functions_broadcast_and_return_scalars():
 def test_generated_examples_from_004_remark():
     """004 Remark after Lemma 3.5: gamma = 0.1, eta = 0.5, p = 4 = nu: Lemma 3.3 gives ~1.44
     (0.3 + 3^(3/4)/2 = 1.43968...), NRS07 3, Lemma 3.5 1.025, BS19 1.125 (hand arithmetic)."""
-    from smoothsens_core._generated import calibration as c
-
     assert c.eps_gencauchy_gp(0.1, 0.5, 4.0, 1.0, 1) == pytest.approx(0.3 + 3 ** 0.75 / 2, rel=1e-14)
     assert round(float(c.eps_gencauchy_gp(0.1, 0.5, 4.0, 1.0, 1)), 2) == 1.44
     assert c.eps_gencauchy_nrs07(0.1, 0.5, 4.0) == pytest.approx(3.0, rel=1e-14)
@@ -331,9 +323,6 @@ def test_generated_values_against_independent_quadrature():
     """Independent of SymPy: mpmath quadrature (30 digits) of the printed densities of
     :mod:`verify.reference.distributions` (002 Def. 6, 004 Sec. 2.1); the CDF is the quadrature
     int_{-inf}^z h of the density (the definition), not the reference's incomplete-beta form."""
-    from smoothsens_core._generated import noise
-    from verify.reference.distributions import GenCauchyReference, PolyPlaceReference
-
     with mpmath.workdps(30):
         polyplace = PolyPlaceReference(1.3, 5.0)
         var_q = polyplace.integrate(-mpmath.inf, mpmath.inf, weight=lambda x: x**2)
@@ -380,8 +369,6 @@ def test_regenerate_check_fails_with_diff_when_stale(tmp_path):
 
 
 def test_regenerate_cli_writes_into_out_dir_and_check_exit_codes(tmp_path):
-    from verify.cli import main
-
     assert main(["regenerate", "--out", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.glob("*.py")) == ["calibration.py", "noise.py"] or (tmp_path / "noise.py").exists()
     assert main(["regenerate", "--check", "--out", str(tmp_path)]) == 0
@@ -390,8 +377,6 @@ def test_regenerate_cli_writes_into_out_dir_and_check_exit_codes(tmp_path):
 
 
 def test_codegen_refuses_duplicate_function_names():
-    import sympy as sp
-
     x = sp.Symbol("x")
     f = codegen.GeneratedFunction("f", (x,), x, "doc")
     with pytest.raises(ValueError, match="produced by both"):

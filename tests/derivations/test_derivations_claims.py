@@ -19,7 +19,13 @@ import mpmath
 import pytest
 import sympy as sp
 
+from derivations import gencauchy as gc
+from derivations import polyplace as pp
+from derivations import privacy_loss as pl
+from derivations import stddev_002 as sd
+from derivations.comparison import check_against_reference, compare_forms
 from verify.claims import CheckContext, Verdict, load_registry
+from verify.claims.evidence import reference_check as _ref
 
 EXPECTED = {
     "002-Def-6-normalisation": Verdict.VERIFIED,
@@ -88,8 +94,6 @@ def test_derivation_claims_are_registered_once_with_code_pointers():
 
 
 def test_compare_forms_detects_a_wrong_form_and_accepts_an_identity():
-    from derivations.comparison import compare_forms
-
     x = sp.Symbol("x", positive=True)
     ok = compare_forms("identity", sp.log(x**2), 2 * sp.log(x), {x: (0.1, 10.0)})
     assert ok.agree and ok.method.startswith("symbolic")
@@ -99,8 +103,6 @@ def test_compare_forms_detects_a_wrong_form_and_accepts_an_identity():
 
 
 def test_polyplace_normaliser_and_variance_match_printed_symbolically():
-    from derivations import polyplace as pp
-
     n, cmp = pp.derive_normaliser()
     assert cmp.agree and cmp.method.startswith("symbolic")
     var, cmp = pp.derive_variance()
@@ -112,8 +114,6 @@ def test_polyplace_normaliser_and_variance_match_printed_symbolically():
 
 
 def test_cor14_coefficient_of_002_is_confirmed():
-    from derivations import polyplace as pp
-
     ser, cmp = pp.derive_cor14()
     assert cmp.agree
     coef = sp.simplify(sp.diff(ser, pp.GAMMA))
@@ -121,8 +121,6 @@ def test_cor14_coefficient_of_002_is_confirmed():
 
 
 def test_privacy_loss_suprema_are_derived_not_typed():
-    from derivations import privacy_loss as pl
-
     _, parts, _ = pl.derive_gencauchy_gp()
     assert sp.simplify(parts["sup_shift"] - pl.THETA * (pl.P - 1) ** ((pl.P - 1) / pl.P)) == 0
     assert parts["sup_scale"] == sp.Max(1, pl.P * pl.THETA - 1)
@@ -134,8 +132,6 @@ def test_privacy_loss_suprema_are_derived_not_typed():
 
 
 def test_gencauchy_derivations_c1_p6_and_claim34():
-    from derivations import gencauchy as gc
-
     _, cmps = gc.derive_cdf_p4()
     assert all(c.agree for c in cmps)
     _, cmps = gc.derive_cdf_p6()
@@ -149,8 +145,6 @@ def test_gencauchy_derivations_c1_p6_and_claim34():
 def test_stddev_002_claims_16_to_18_derivations_match_printed_forms():
     """002 App. B: derived standard deviations equal the printed ones; Claim 16 at c = 4,
     gamma = 0.1, eps = 1: Var Z = sin(pi/4)/sin(3 pi/4) = 1, std = 5/(1 - 0.5) = 10 (hand)."""
-    from derivations import stddev_002 as sd
-
     std16, cmps = sd.derive_claim16()
     assert all(c.agree for c in cmps)
     assert float(std16.subs({sd.CC: 4, sd.GAMMA: sp.Rational(1, 10), sd.EPS: 1})) == pytest.approx(10.0, rel=1e-14)
@@ -163,9 +157,6 @@ def test_stddev_002_claims_16_to_18_derivations_match_printed_forms():
 def test_comparisons_never_pass_on_nan_or_one_sided_infinity():
     # derivations.comparison: NaN > worst is False, so a naive max-deviation loop would report
     # agreement for a printed form that evaluates to NaN everywhere; it must report inf instead.
-    import sympy as sp
-
-    from derivations.comparison import check_against_reference, compare_forms
 
     x = sp.Symbol("x", positive=True)
     bad = compare_forms("nan", sp.nan * x, x, {x: (0.5, 1.5)}, try_symbolic=False)
@@ -174,6 +165,4 @@ def test_comparisons_never_pass_on_nan_or_one_sided_infinity():
     assert good.agree and good.max_deviation < 1e-40
     ref = check_against_reference("inf", x, lambda v: mpmath.inf, [x], [{x: 1.0}])
     assert not ref.agree
-    from verify.claims.evidence import reference_check as _ref
-
     assert not _ref("nan row", [{"derived": mpmath.nan, "definition": 1.0}], 1e-20)["ok"]

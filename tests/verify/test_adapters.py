@@ -10,6 +10,7 @@ import pytest
 
 from verify.audit.adapters import LIBRARIES, library_subjects
 from verify.audit.blackbox import audit_blackbox_mechanism
+from verify.cli import main
 
 BUDGET = 6000
 
@@ -53,8 +54,6 @@ def test_library_subjects_rejects_unknown_library():
 
 def test_cli_audit_libraries_markdown_row(capsys):
     pytest.importorskip("diffprivlib")
-    from verify.cli import main
-
     status = main(["audit-libraries", "--library", "diffprivlib", "--budget", "2000", "--markdown", "--no-progress"])
     out = capsys.readouterr().out
     assert ("| library | mechanism | claimed (eps, delta) | expected | verdict | eps lower bound | delta lower bound "

@@ -26,7 +26,7 @@ def test_fact_5_is_refuted_at_c_0_with_the_absolute_value_and_holds_for_differen
     # second route for the corrected statement: f(x) = x^2 + 3x, d/dx f(cx) at 0 = 3c exactly
     with mpmath.workdps(40):
         for c in (-2, 0, 5):
-            assert mpmath.almosteq(mpmath.diff(lambda t: (c * t) ** 2 + 3 * c * t, 0), 3 * c, 1e-30)
+            assert mpmath.almosteq(mpmath.diff(lambda t, c=c: (c * t) ** 2 + 3 * c * t, 0), 3 * c, 1e-30)
 
 
 def test_lemma_9_eq_2_scaling_identity_is_verified():

@@ -1,10 +1,12 @@
 """`smoothsens calibrate`: the comparison table, its JSON form and its error messages."""
 
 import json
+import math
+import re
 
 import pytest
 
-from smoothsens_core.calibration import calibration_table
+from smoothsens_core.calibration import calibration_table, format_tight_table
 from verify.cli import main
 
 
@@ -29,7 +31,7 @@ def test_cli_calibrate_json_matches_table_function(capsys, word):
     rows = json.loads(capsys.readouterr().out)
     ref = calibration_table(2.0, None, 0.1, metric="hamming")
     assert [r["family"] for r in rows] == [r["family"] for r in ref]
-    for r, q in zip(rows, ref):
+    for r, q in zip(rows, ref, strict=True):
         assert r["metric"] == "hamming"
         if q["eta"] is not None:
             assert r["eta"] == pytest.approx(q["eta"], rel=1e-12)
@@ -84,8 +86,6 @@ def test_cli_calibrate_rejects_unknown_metric_in_argparse(capsys, word):
     ],
 )
 def test_cli_calibrate_bad_arguments_exit_2(capsys, argv, match):
-    import re
-
     assert main(argv) == 2
     assert re.search(match, capsys.readouterr().err)
 
@@ -99,16 +99,12 @@ def test_cli_calibrate_tight_prints_printed_and_tight(capsys):
     assert t4["eta_printed"] == pytest.approx(0.48, rel=1e-12)
     assert t4["eps_tight"] < 1.0 and t4["eta_tight"] > t4["eta_printed"] and 0 < t4["std_saved"] < 1
     assert by["PolyPlace"]["std_saved"] == 0.0 and "already tight" in by["PolyPlace"]["note"]
-    from smoothsens_core.calibration import format_tight_table
-
     out = format_tight_table(rows)
     assert "eps tight (same eta)" in out and "std saved" in out and "%" in out
 
 
 def test_cli_calibrate_tight_with_delta_adds_the_laplace_row(capsys):
     """--tight --delta: the pure rows plus Laplace g_L (004 Lemma 3.6): printed vs tight delta and eta."""
-    import math
-
     assert main(["calibrate", "--eps", "1", "--delta", "1e-5", "--gamma", "0.05", "--tight"]) == 0
     out = capsys.readouterr().out
     assert "Student t(nu=3)" in out and "PolyPlace" in out  # the pure rows are kept

@@ -155,7 +155,9 @@ def test_noise_a_priori_mse_rejects_bad_input():
 def test_global_lipschitz_mse_matches_analytic():
     rng = np.random.default_rng(4)
     x = rng.normal(0.0, 1.0, 5000)
-    f = lambda p: np.clip(p[:, 0], -1.0, 1.0)  # 1-Lipschitz
+    def f(p):  # 1-Lipschitz
+        return np.clip(p[:, 0], -1.0, 1.0)
+
     m2 = mech.global_lipschitz_mechanism(f, 1.0, 2.0)
     e = m2.mean_estimates(x, rng, reps=4000, chunk_elements=10**5)
     truth = float(np.mean(f(x.reshape(-1, 1))))

@@ -5,6 +5,8 @@ import math
 import numpy as np
 import pytest
 
+from smoothsens_core.calibration.tight import tight_epsilon
+from smoothsens_core.distributions import StudentT
 from verify.experiments import data, estimators, queries, runner
 
 
@@ -72,8 +74,6 @@ def test_m3_polyplace_has_smaller_noise_than_student_t():
 
 
 def test_m3_tight_uses_certified_larger_eta():
-    from smoothsens_core.calibration.tight import tight_epsilon
-
     eps = 1 / 10_000
     q, _ = _one_way(100_000.0, eps)
     m3 = runner.build_mechanism("M3", q, eps)
@@ -82,8 +82,6 @@ def test_m3_tight_uses_certified_larger_eta():
     assert mt.info["eta_printed"] == pytest.approx(m3.info["eta"])
     # less noise than the printed Lemma 3.5 calibration, and still certified at eps (issue 9)
     assert mt.info["eta"] > m3.info["eta"]
-    from smoothsens_core.distributions import StudentT
-
     assert tight_epsilon(StudentT(3.0), mt.info["gamma"], mt.info["eta"], "euclidean").upper <= eps * (1 + 1e-9)
     x = data.household_incomes(3000, 4)
     assert mt.analytic_mse(x) < m3.analytic_mse(x)

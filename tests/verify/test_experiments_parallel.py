@@ -2,7 +2,6 @@
 in task order, so a serial run, a run in another task order and a Dask LocalCluster run give
 bit-identical tables; and the closed-form MSE of M0 (noise a priori) for the one-way ramp."""
 
-import csv
 import math
 
 import mpmath as mp
@@ -11,7 +10,9 @@ import pytest
 
 from verify import parallel
 from verify.cli import main
-from verify.experiments import estimators, mechanisms as mech, runner
+from verify.experiments import estimators, runner
+from verify.experiments import mechanisms as mech
+from verify.experiments.queries import one_way_threshold_query
 from verify.reference.distributions import laplace_pdf
 
 
@@ -120,7 +121,7 @@ def test_ramp_moments_match_quadrature(tau_eps):
     tau = tau_eps / eps
     xs = np.array([-80.0, 60.0, T - tau, T - tau / 2, T - tau / 4, T, T + tau / 3, T + tau, 150.0, 400.0])
     bias, var = estimators.noise_a_priori_ramp_moments(xs, T, tau, eps)
-    for x, bb, vv in zip(xs, bias, var):
+    for x, bb, vv in zip(xs, bias, var, strict=True):
         rb, rv = _ramp_moments_mp(x, T, tau, eps)
         # at x = T the bias is 0 by symmetry: there only an absolute rounding error (of the
         # O(b/tau) terms of the closed form) is allowed
@@ -129,8 +130,6 @@ def test_ramp_moments_match_quadrature(tau_eps):
 
 
 def test_ramp_mse_matches_simulation_and_tends_to_hard_threshold():
-    from verify.experiments.queries import one_way_threshold_query
-
     rng = np.random.default_rng(4)
     x = runner._dataset("incomes", 2_000, 4)
     T, eps = 100_000.0, 1 / 10_000

@@ -8,14 +8,13 @@ import math
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-from matplotlib.collections import LineCollection  # noqa: E402
-from matplotlib.text import Text  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.collections import LineCollection
 
-from verify.experiments import plots  # noqa: E402
-from verify.experiments.runner import ExperimentResult  # noqa: E402
+from verify.experiments import plots
+from verify.experiments.runner import ExperimentResult
 
 MECHS = ("M0", "M2", "M3", "M3-tight", "M3-PolyPlace", "M3-GenCauchy", "M_LDP")
 

@@ -5,8 +5,11 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
+from smoothsens_core.growth import growth_exp
+from smoothsens_core.sensitivity.kde import smooth_sensitivity_kde
 from verify.cli import main
 from verify.experiments import queries, runner
 
@@ -123,9 +126,6 @@ def test_cli_experiment_bad_option_is_one_line_error(tmp_path, capsys):
 
 
 def test_kde_query_envelope_bounds_exact_closed_form():
-    from smoothsens_core.growth import growth_exp
-    from smoothsens_core.sensitivity.kde import smooth_sensitivity_kde
-
     t, h, gamma = np.array([3.0, -1.0]), 0.7, 0.9
     q = queries.gaussian_kde_query(t, h)
     x = np.random.default_rng(5).normal(0.0, 8.0, (4000, 2))

@@ -18,7 +18,13 @@ import numpy as np
 import pytest
 
 from smoothsens_core import distributions as D
-from verify.reference.distributions import REFERENCES, reference_for
+from verify.reference.distributions import (
+    REFERENCES,
+    GenCauchyReference,
+    PolyPlaceReference,
+    reference_for,
+    two_sided_geometric_normaliser_printed,
+)
 
 DPS = 40
 
@@ -165,11 +171,9 @@ def test_discrete_reference_sums(dist):
 
 def test_two_sided_geometric_printed_normaliser_sums_to_one_only_for_unit_sensitivity():
     # ERRATUM 003 App. A: (1 - e^-eps)/(1 + e^-eps) exp(-eps |k|/Delta) sums to one only for Delta = 1
-    from verify.reference.distributions import two_sided_geometric_normaliser_printed
-
     with mpmath.workdps(DPS):
         for delta, ok in ((1, True), (2, False)):
-            kern = mpmath.nsum(lambda k: mpmath.exp(-abs(k) / mpmath.mpf(delta)), [-mpmath.inf, mpmath.inf])
+            kern = mpmath.nsum(lambda k, delta=delta: mpmath.exp(-abs(k) / mpmath.mpf(delta)), [-mpmath.inf, mpmath.inf])
             total = two_sided_geometric_normaliser_printed(1) * kern
             assert (abs(total - 1) < mpmath.mpf(10) ** -30) is ok, total
 
@@ -190,8 +194,6 @@ def test_reference_for_rejects_unknown_class():
 
 
 def test_reference_rejects_invalid_parameters():
-    from verify.reference.distributions import GenCauchyReference, PolyPlaceReference
-
     with pytest.raises(ValueError, match=r"p\*theta must be > 1"):
         GenCauchyReference(1.0, 0.5)
     with pytest.raises(ValueError, match=r"alpha must be in \(1, inf\)"):

@@ -31,16 +31,16 @@ def test_reference_queries_agree_with_core_float_queries():
     p = rng.uniform(-3, 5, (200, 2))
     with mpmath.workdps(30):
         f = threshold_query_mp(0.7, 1.3)
-        assert all(_close(a, f(v)) for a, v in zip(soft_threshold(x, 0.7, 1.3), x))
+        assert all(_close(a, f(v)) for a, v in zip(soft_threshold(x, 0.7, 1.3), x, strict=True))
         for shape in ("tent", "trapezoid"):
             f = bounded_range_query_mp(-0.5, 2.0, 0.4, shape)
-            assert all(_close(a, f(v)) for a, v in zip(soft_bounded_range(x, -0.5, 2.0, 0.4, shape), x))
+            assert all(_close(a, f(v)) for a, v in zip(soft_bounded_range(x, -0.5, 2.0, 0.4, shape), x, strict=True))
         f2 = two_way_query_mp(0.2, 1.1, 0.8)
-        assert all(_close(a, f2(*v)) for a, v in zip(soft_two_way_threshold(p, 0.2, 1.1, 0.8), p))
+        assert all(_close(a, f2(*v)) for a, v in zip(soft_two_way_threshold(p, 0.2, 1.1, 0.8), p, strict=True))
         fk = kde_query_mp([0.5, -0.2], 0.7)
-        assert all(_close(a, fk(*v)) for a, v in zip(gaussian_kernel(p, [0.5, -0.2], 0.7), p))
+        assert all(_close(a, fk(*v)) for a, v in zip(gaussian_kernel(p, [0.5, -0.2], 0.7), p, strict=True))
         fk1 = kde_query_mp(0.5, 0.7)
-        assert all(_close(a, fk1(v)) for a, v in zip(gaussian_kernel(x, [0.5], 0.7), x))
+        assert all(_close(a, fk1(v)) for a, v in zip(gaussian_kernel(x, [0.5], 0.7), x, strict=True))
 
 
 def test_reference_bounded_range_rejects_unknown_shape():

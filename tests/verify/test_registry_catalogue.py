@@ -3,6 +3,7 @@ ways to the checks of verify.claims.sets (verify.claims.registry.claim, catalogu
 
 from __future__ import annotations
 
+import importlib.resources
 import tomllib
 from importlib.resources import files
 
@@ -108,8 +109,6 @@ def test_an_id_listed_in_two_catalogue_files_is_refused(monkeypatch, tmp_path):
     class _Files:
         def joinpath(self, name):
             return tmp_path
-
-    import importlib.resources
 
     monkeypatch.setattr(importlib.resources, "files", lambda pkg: _Files())
     monkeypatch.setattr(R, "_CATALOGUE", None)

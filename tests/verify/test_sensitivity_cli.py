@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -66,8 +68,6 @@ def test_sensitivity_cli_reports_bad_input(tmp_path, capsys, extra, msg):
     np.save(tmp_path / "p.npy", np.zeros((3, 2)) if extra[0] == "kde" else np.zeros((3, 1)))
     code = main(["sensitivity", *extra, "--input", str(tmp_path / "p.npy"), "--output", str(tmp_path / "o.npy")])
     assert code == 2
-    import re
-
     assert re.search(msg, capsys.readouterr().err)
 
 

@@ -3,6 +3,7 @@ valid calibrations; property: calibrated losses respect eps * d, a planted overs
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -10,8 +11,7 @@ import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
-import dataclasses
-
+from smoothsens_core.asymmetric import NeighbourRelation
 from smoothsens_core.calibration import calibrate_student_t
 from verify.audit.exact import OrderedNeighbourhood, abstract_loss, audit_smooth_mechanism
 from verify.strategies import (
@@ -38,7 +38,7 @@ def test_euclidean_pairs_within_lambda(pair):
 def test_hamming_pairs_differ_in_one_record(pair):
     X, Xp = pair
     assert len(X) == len(Xp) == 5
-    assert sum(a != b for a, b in zip(X, Xp)) == 1
+    assert sum(a != b for a, b in zip(X, Xp, strict=True)) == 1
 
 
 @given(p_neighbouring_pairs(range(6), 4, lambda v: v >= 3))
@@ -46,9 +46,6 @@ def test_p_neighbouring_pairs_satisfy_003_def_iv1(pair):
     X, Xp = pair
     assert OrderedNeighbourhood.p_neighbouring(lambda v: v >= 3)(X, Xp)
     # the same relation as the core's (corrected) NeighbourRelation.from_policy
-    import numpy as np
-
-    from smoothsens_core.asymmetric import NeighbourRelation
 
     rel = NeighbourRelation.from_policy(np.arange(6) >= 3)
     (i,) = [k for k in range(4) if X[k] != Xp[k]]
@@ -139,7 +136,7 @@ def test_neighbour_pairs_euclidean_within_lambda(pair):
 @given(neighbour_pairs("hamming", universe=(0, 1, 2), n=4))
 def test_neighbour_pairs_hamming_differ_in_one_record(pair):
     x, xp = pair
-    assert sum(a != b for a, b in zip(x, xp)) == 1
+    assert sum(a != b for a, b in zip(x, xp, strict=True)) == 1
 
 
 def test_neighbour_pairs_p_neighbouring_needs_a_policy():

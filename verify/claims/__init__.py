@@ -8,7 +8,7 @@
 The registry's public names are re-exported here, so ``from verify.claims import claim`` works.
 """
 
-from .registry import *  # noqa: F401,F403 - the registry is this package's public face
+from .registry import *  # noqa: F403 - the registry is this package's public face
 from .registry import __all__ as _registry_all
 
 __all__ = list(_registry_all)

@@ -19,6 +19,8 @@ import math
 from typing import Any, Sequence
 
 import mpmath
+import numpy as np
+from scipy.optimize import minimize
 
 from .registry import RULE_VERDICT, ClaimResult, Verdict, rule_id
 
@@ -142,9 +144,6 @@ def maximise(name: str, fun: Any, bounds: Sequence[tuple[float, float]], *, grid
     ``starts`` best grid points.  Deterministic (no randomness); cached per process by ``name`` and the
     box, so claims sharing one optimisation run it once.  Returns the maximiser, the maximum, the box,
     the grid's best point and the number of evaluations -- the evidence of every "up to" figure."""
-    import numpy as np
-    from scipy.optimize import minimize
-
     key = (name, tuple(map(tuple, bounds)), grid, log, starts, maxiter)
     if key in _MAX_CACHE:
         return _MAX_CACHE[key]
@@ -161,20 +160,20 @@ def maximise(name: str, fun: Any, bounds: Sequence[tuple[float, float]], *, grid
         v = float(fun(*to_x(u)))
         return v if math.isfinite(v) else -math.inf
 
-    axes = [np.linspace(a, b, grid) for a, b in zip(ulo, uhi)]
+    axes = [np.linspace(a, b, grid) for a, b in zip(ulo, uhi, strict=True)]
     mesh = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, len(bounds))
     vals = np.array([val(u) for u in mesh])
     best_grid = int(np.argmax(vals))
     best_u, best_v = mesh[best_grid], float(vals[best_grid])
     for i in np.argsort(-vals)[:starts]:
-        res = minimize(lambda u: -val(u), mesh[i], method="Nelder-Mead", bounds=list(zip(ulo, uhi)),
+        res = minimize(lambda u: -val(u), mesh[i], method="Nelder-Mead", bounds=list(zip(ulo, uhi, strict=True)),
                        options={"maxiter": maxiter, "xatol": 1e-6, "fatol": 1e-12})
         if -res.fun > best_v:
             best_u, best_v = np.clip(res.x, ulo, uhi), float(-res.fun)
     out = {"name": name, "maximiser": [float(t) for t in to_x(best_u)], "maximum": best_v,
            "box": [list(b) for b in bounds], "grid_points": int(mesh.shape[0]), "grid_best": {
                "x": [float(t) for t in to_x(mesh[best_grid])], "value": float(vals[best_grid])},
-           "at_box_edge": [bool(abs(u - a) < 1e-9 or abs(u - b) < 1e-9) for u, a, b in zip(best_u, ulo, uhi)],
+           "at_box_edge": [bool(abs(u - a) < 1e-9 or abs(u - b) < 1e-9) for u, a, b in zip(best_u, ulo, uhi, strict=True)],
            "evaluations": n_eval, "method": f"{'log-' if log else ''}grid {grid}^{len(bounds)} + bounded Nelder-Mead "
                                             f"from the {starts} best grid points"}
     _MAX_CACHE[key] = out

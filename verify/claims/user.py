@@ -83,7 +83,7 @@ def load_entry_point_claims() -> list[Claim]:
         def load(ep: Any = ep) -> None:
             try:
                 importlib.import_module(ep.module)
-            except Exception as exc:  # noqa: BLE001 - the installed package's error, named
+            except Exception as exc:
                 raise ValueError(f"entry point {ep.name!r} of group {ENTRY_POINT_GROUP!r} ({ep.value}) "
                                  f"raised {type(exc).__name__} on import: {exc}") from exc
 

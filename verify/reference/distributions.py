@@ -209,7 +209,7 @@ def integrate_density(density: Callable[[Any], Any], a: Any, b: Any, *, loc: Any
     inner = [_mpf(t) for t in breaks if a < t < b]
     pts = ([] if mpmath.isinf(a) else [a]) + inner + ([] if mpmath.isinf(b) else [b])
     total = _mpf(0)
-    for lo, hi in zip(pts[:-1], pts[1:]):
+    for lo, hi in zip(pts[:-1], pts[1:], strict=True):
         total += quad_relative(g, [lo, hi])
     if mpmath.isinf(a):
         d = loc - pts[0]  # > 0: breaks include a point below loc

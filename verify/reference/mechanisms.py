@@ -55,7 +55,7 @@ def _alap(mech: A.ALap, X: Any, y: Any, dps: int) -> Any:
         ys = [mpmath.mpf(float(v)) for v in np.asarray(y, dtype=float).reshape(-1)]
         b = mpmath.mpf(int(mech.sensitivity)) / eps
         total = mpmath.mpf(0)
-        for f, side, yy in zip(fx, mech.noise_sides, ys):
+        for f, side, yy in zip(fx, mech.noise_sides, ys, strict=True):
             lam = yy - f
             if side == 0:
                 total += -abs(lam) / b - mpmath.log(2 * b)
@@ -75,7 +75,7 @@ def _ageo(mech: A.AGeo, X: Any, y: Any, dps: int) -> Any:
         n = int(mech.n)
         log1m = mpmath.log(-mpmath.expm1(-eps))
         total = mpmath.mpf(0)
-        for f, sign, k in zip(fx, mech.signs, ys):
+        for f, sign, k in zip(fx, mech.signs, ys, strict=True):
             if k != mpmath.floor(k):
                 return mpmath.ninf
             k = int(k)
@@ -99,7 +99,7 @@ def _salap(mech: A.SALap, X: Any, y: Any, dps: int) -> Any:
     with mpmath.workdps(dps):
         eps = mpmath.mpf(mech.eps)
         total = mpmath.mpf(0)
-        for i, (f, t) in enumerate(zip(fx, mech.thresholds)):
+        for i, (f, t) in enumerate(zip(fx, mech.thresholds, strict=True)):
             if out[i] == A.BOTTOM:
                 u = mpmath.mpf(float(t)) - f
                 if u <= 0:

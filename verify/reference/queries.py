@@ -71,7 +71,7 @@ def gaussian_kernel_mp(x: Sequence[Any] | Any, t: Sequence[Any] | Any, h: Any) -
     """004 Sec. 4.3: exp(-||x - t||^2/(2 h^2)) (x, t points of R^d, or scalars for d = 1)."""
     xs = list(x) if isinstance(x, (list, tuple)) else [x]
     ts = list(t) if isinstance(t, (list, tuple)) else [t]
-    s = sum((_mpf(a) - _mpf(b)) ** 2 for a, b in zip(xs, ts))
+    s = sum((_mpf(a) - _mpf(b)) ** 2 for a, b in zip(xs, ts, strict=True))
     return mpmath.exp(-s / (2 * _mpf(h) ** 2))
 
 

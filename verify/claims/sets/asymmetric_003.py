@@ -9,6 +9,7 @@ enumerating its finite outputs.  Counterexamples are re-evaluated in mpmath.  Th
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -37,7 +38,8 @@ from smoothsens_core.asymmetric import (
     risk,
     sign_p,
 )
-from smoothsens_core.distributions.onesided import AsymmetricGeometric, TwoSidedGeometric
+from smoothsens_core.distributions.onesided import AsymmetricGeometric, OneSidedExponential, TwoSidedGeometric
+from verify.audit.exact import audit_finite
 from verify.claims import CheckContext, ClaimResult, Verdict, claim, omitted
 from verify.claims.evidence import certified_verdict, search_verdict
 from verify.reference.distributions import (
@@ -46,6 +48,7 @@ from verify.reference.distributions import (
     laplace_pdf,
     two_sided_geometric_normaliser_printed,
 )
+from scipy.optimize import linprog
 
 
 # ---------------------------------------------------------------------------------------------
@@ -88,8 +91,8 @@ def check_def_iv1(ctx: CheckContext) -> ClaimResult:
     printed = np.array([[p[x] and not p[xp] and x != xp for xp in range(2)] for x in range(2)])
     corrected = NeighbourRelation.from_policy(p).allowed
     q = CountingQuery(c)
-    diff_printed = [int(c[xp]) - int(c[x]) for x, xp in zip(*np.nonzero(printed))]
-    diff_corrected = [int(c[xp]) - int(c[x]) for x, xp in zip(*np.nonzero(corrected))]
+    diff_printed = [int(c[xp]) - int(c[x]) for x, xp in zip(*np.nonzero(printed), strict=True)]
+    diff_corrected = [int(c[xp]) - int(c[x]) for x, xp in zip(*np.nonzero(corrected), strict=True)]
     # Prop. IV.4's proof needs: p(x) False => X ~p X' for every x'.  Sec. IV-B.1: p(x) True, p(x') False => not neighbours.
     prop44_needs = [(x, xp) for x in range(2) for xp in range(2) if x != xp and not p[x]]
     sec_ivb_forbids = [(x, xp) for x in range(2) for xp in range(2) if p[x] and not p[xp]]
@@ -259,7 +262,6 @@ def check_relaxation(ctx: CheckContext) -> ClaimResult:
 
 @claim("003-Cor-V.5")
 def check_cor_v5(ctx: CheckContext) -> ClaimResult:
-    from smoothsens_core.distributions.onesided import OneSidedExponential
 
     rows = []
     ok = True
@@ -267,7 +269,7 @@ def check_cor_v5(ctx: CheckContext) -> ClaimResult:
     for delta, eps in [(1, 1.0), (3, 0.5), (2, 2.7)]:
         b = delta / eps
         with mpmath.workdps(ctx.dps):
-            quad = mpmath.quad(lambda t: t * mpmath.exp(-t / b) / b, [0, mpmath.inf])
+            quad = mpmath.quad(lambda t, b=b: t * mpmath.exp(-t / b) / b, [0, mpmath.inf])
         dist = OneSidedExponential(1, 0.0, b)
         s = dist.sample(ctx.scaled(200_000, 20_000), rng)
         mc = float(np.mean(np.abs(s)))
@@ -386,7 +388,7 @@ def check_sec_vi_policy(ctx: CheckContext) -> ClaimResult:
                        "there every f_i is decreasing and Delta = 1 (low-sensitive)",
           "corrected_sign_low": sign_p(q, rel).tolist(), "corrected_sign_high_d3": sign_p(qh, relh).tolist()}
     return certified_verdict(
-        nb and np.any(signs == 0) and pX > 0 and pXp == 0 and sign_ok and sign_ok_h, ev,
+        bool(nb and np.any(signs == 0) and pX > 0 and pXp == 0 and sign_ok and sign_ok_h), ev,
         "for d >= 2 the policy makes l1 -> l2 p-neighbouring and f_2 increases: not monotone; "
         "one-sided noise has infinite loss on that pair (certified)",
         rule="R-INVALID: one-sided noise under the printed policy has infinite privacy loss on a "
@@ -409,14 +411,14 @@ def check_thm_v7(ctx: CheckContext) -> ClaimResult:
         t = rng.integers(0, n + 1, d).astype(float)
         mech = SALap(q, rel, eps, t)
         A, B = neighbouring_pairs(m, n, rel)
-        for a, b in zip(A, B):
+        for a, b in zip(A, B, strict=True):
             L = mech.max_privacy_loss(a, b)
             if L - eps > worst:
                 worst, where = L - eps, {"d": d, "subsets": subsets, "X": a.tolist(), "X_prime": b.tolist(), "t": t.tolist(),
                                          "eps": eps, "loss": L}
         npairs += len(A)
         inst += 1
-    ev = {"instances": inst, "pairs": npairs, "max_slack": worst, "worst": where}
+    ev: dict[str, Any] = {"instances": inst, "pairs": npairs, "max_slack": worst, "worst": where}
     if worst > 1e-12:
         return ClaimResult(Verdict.REFUTED, f"SALap loss exceeds eps by {worst:.3g}", ev)
     # the theorem holds; the proof's last line prints '<= eps' for '<= e^eps' (a notational slip the
@@ -446,7 +448,7 @@ def check_one_sided(ctx: CheckContext) -> ClaimResult:
         z = alap.release(X, rng)
         false_safe_alap += int(np.any((z < t + 1) & (counts > t)))
     # exact: ⊥ for coordinate i needs lambda <= t_i - f_i < 0, probability 0 for non-negative noise
-    exact = [float(sal._log_cdf_noise(np.array([ti - fi]))[0]) for ti, fi in zip(t, counts) if fi > ti]
+    exact = [float(sal._log_cdf_noise(np.array([ti - fi]))[0]) for ti, fi in zip(t, counts, strict=True) if fi > ti]
     ev = {"counts": counts.tolist(), "t": t.tolist(), "reps": reps, "false_safe_salap": false_safe_sal,
           "false_safe_alap": false_safe_alap, "log_P(⊥ | unsafe)": exact}
     return search_verdict(false_safe_sal == 0 and false_safe_alap == 0 and all(e == -math.inf for e in exact), ev,
@@ -502,7 +504,7 @@ def check_app_a(ctx: CheckContext) -> ClaimResult:
     rows, printed_bad, corrected_ok = [], False, True
     with mpmath.workdps(ctx.dps):
         for eps, Delta in [(mpmath.mpf(1), 1), (mpmath.mpf(1), 2), (mpmath.mpf("0.5"), 3)]:
-            kern = mpmath.nsum(lambda k: mpmath.exp(-eps * abs(k) / Delta), [-mpmath.inf, mpmath.inf])
+            kern = mpmath.nsum(lambda k, eps=eps, Delta=Delta: mpmath.exp(-eps * abs(k) / Delta), [-mpmath.inf, mpmath.inf])
             printed = two_sided_geometric_normaliser_printed(eps) * kern
             ref = TwoSidedGeometricReference(eps, Delta)  # corrected normaliser (1 - r)/(1 + r), r = e^{-eps/Delta}
             corr = mpmath.nsum(ref.pdf, [-mpmath.inf, mpmath.inf])
@@ -535,7 +537,7 @@ def check_thm_viii2(ctx: CheckContext) -> ClaimResult:
         eps = float(rng.uniform(0.2, 2.0))
         mech = AGeo(q, R, eps, n)
         A, B = neighbouring_pairs(m, n, R)
-        for a, b in zip(A, B):
+        for a, b in zip(A, B, strict=True):
             L = mech.max_privacy_loss(a, b)
             if L - eps > worst:
                 worst, where = L - eps, {"policy": pol.tolist(), "C": q.conditions.astype(int).tolist(), "X": a.tolist(),
@@ -543,11 +545,9 @@ def check_thm_viii2(ctx: CheckContext) -> ClaimResult:
         npairs += len(A)
         inst += 1
         if it == 0 and q.d == 1 and mech.signs[0] != 0:
-            try:  # independent brute force through the privacy-loss auditor (H5), when available
-                from verify.audit.exact import audit_finite
-
+            try:  # independent brute force through the privacy-loss auditor (verify.audit.exact)
                 with np.errstate(all="ignore"):
-                    res = audit_finite(mech, list(zip(A, B)), [[k] for k in range(n + 1)])
+                    res = audit_finite(mech, list(zip(A, B, strict=True)), [[k] for k in range(n + 1)])
                 audit_notes.append({"auditor_max_slack": res.max_slack if hasattr(res, "max_slack") else str(res)})
             except Exception as exc:  # noqa: BLE001 - auditor is optional here
                 audit_notes.append({"auditor": f"not used: {type(exc).__name__}: {exc}"})
@@ -644,14 +644,14 @@ def check_thm_viii6(ctx: CheckContext) -> ClaimResult:
         if not Rint.allowed.any():
             continue
         A, B = neighbouring_pairs(m, n, Rint)
-        for a, b in zip(A, B):
+        for a, b in zip(A, B, strict=True):
             L = float(M1.max_privacy_loss(a, b)) + M2.max_privacy_loss(a, b)
             worst = max(worst, L - (e1 + e2))
         npairs += len(A)
         inst += 1
         Runion = NeighbourRelation(R1.allowed | R2.allowed)
         Au, Bu = neighbouring_pairs(m, n, Runion)
-        for a, b in zip(Au, Bu):
+        for a, b in zip(Au, Bu, strict=True):
             if float(M1.max_privacy_loss(a, b)) + M2.max_privacy_loss(a, b) > e1 + e2 + 1e-9:
                 union_excess += 1
     ev = {"instances": inst, "pairs_intersection": npairs, "max_slack_intersection": worst,
@@ -668,7 +668,6 @@ def check_thm_viii6(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 @claim("003-Prop-III.1")
 def check_prop_iii1(ctx: CheckContext) -> ClaimResult:
-    import itertools
 
     rng = ctx.rng("prop-iii1")
     n_one_sided, fails = 0, []
@@ -734,7 +733,6 @@ def check_ineq7(ctx: CheckContext) -> ClaimResult:
 
 @claim("003-Prop-IV.7")
 def check_prop_iv7(ctx: CheckContext) -> ClaimResult:
-    from scipy.optimize import linprog
 
     # printed orientation: policy p = c (records {0: not visited, 1: visited}), n = 2, t = 0: counts may rise by one step.
     c = np.array([False, True])
@@ -750,7 +748,7 @@ def check_prop_iv7(ctx: CheckContext) -> ClaimResult:
         eps = mpmath.log(P[0] / P[1]) + mpmath.mpf(10) ** -30
         A, B = neighbouring_pairs(2, n, R)
         worst = -mpmath.inf
-        for a, b in zip(A, B):
+        for a, b in zip(A, B, strict=True):
             ca, cb = int(a.sum()), int(b.sum())
             for pa, pb in ((P[ca], P[cb]), (1 - P[ca], 1 - P[cb])):
                 worst = max(worst, mpmath.log(pa) - mpmath.log(pb) - eps)
@@ -798,12 +796,10 @@ def check_prop_iv7(ctx: CheckContext) -> ClaimResult:
 def _random_extreme_mechanism(rng: np.random.Generator, allowed: np.ndarray, eps: float, K: int) -> np.ndarray:
     """A vertex of the polytope of mechanisms {records} -> {0..K-1} with L[x,z] <= e^eps L[x',z] for allowed x -> x'
     (single-record datasets), found by a random linear objective."""
-    from scipy.optimize import linprog
-
     m = allowed.shape[0]
     e = math.exp(eps)
     rows = []
-    for x, xp in zip(*np.nonzero(allowed)):
+    for x, xp in zip(*np.nonzero(allowed), strict=True):
         for z in range(K):
             r = np.zeros(m * K); r[x * K + z] = 1; r[xp * K + z] = -e; rows.append(r)
     A_eq = np.zeros((m, m * K))
@@ -876,7 +872,7 @@ def check_prop_iv3(ctx: CheckContext) -> ClaimResult:
         eps = float(rng.uniform(0.2, 2.0))
         R = NeighbourRelation.from_policy(pol)
 
-        def pmf(D: np.ndarray) -> np.ndarray:  # columns: [False, True]
+        def pmf(D: np.ndarray, pol: np.ndarray = pol, eps: float = eps) -> np.ndarray:  # columns: [False, True]
             allp = np.all(pol[D], axis=-1)
             pt = np.where(allp, -math.expm1(-eps), 0.0)
             return np.stack([1 - pt, pt], axis=-1)

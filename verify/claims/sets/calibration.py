@@ -13,8 +13,13 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from smoothsens_core.distributions import GenCauchy, PolyPlace, StudentT
+from smoothsens_core import calibration as cal
+from smoothsens_core.calibration.tight import tight_calibration_laplace, tight_delta_laplace
+from smoothsens_core.distributions import GenCauchy, Laplace, PolyPlace, StudentT
+from smoothsens_core.growth import growth_exp, growth_linear
+from smoothsens_core.mechanism import SmoothSensitivityMechanism
 from smoothsens_core.validation import metric_from_paper  # the claims label rows with the papers' GP/DP
+from verify.audit.exact import audit_smooth_mechanism, bad_set, hockey_stick_mp
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
 from verify.claims.evidence import certified_verdict, rel_dev
 from verify.reference.distributions import reference_for
@@ -23,7 +28,6 @@ from verify.reference.distributions import reference_for
 # ---------------------------------------------------------------------------------------------
 @claim("004-Remark-3.5-example")
 def check_remark_example(ctx: CheckContext) -> ClaimResult:
-    from smoothsens_core import calibration as cal
 
     g, eta, p = 0.1, 0.5, 4.0
     computed = {
@@ -81,8 +85,6 @@ def check_remark_form(ctx: CheckContext) -> ClaimResult:
     Def. 8 with g_E): B(x) = 1, B(x') = e^gamma, f(x) = f(x') = 0.  At y = 0 the log-density ratio is
     ln[(eta/B(x)) h(0) / ((eta/B(x')) h(0))] = ln(B(x')/B(x)) = gamma, which exceeds the printed
     (p-1) gamma + (p-1)^((p-1)/p) eta when eta is small."""
-    from smoothsens_core import calibration as cal
-
     rows = []
     worst = None
     with mpmath.workdps(ctx.dps):
@@ -138,7 +140,6 @@ def _mp_variance(logdens: Any, dps: int, split_points: tuple[float, ...] = (0.0,
 
 @claim("002-Claim-16")
 def check_claim_16(ctx: CheckContext) -> ClaimResult:
-    from smoothsens_core import calibration as cal
 
     dps = min(ctx.dps, 30 if ctx.budget >= 0.5 else 20)
     pts = [(3.5, 1.0, 0.05), (4.0, 1.0, 0.1), (6.0, 2.0, 0.1), (10.0, 0.5, 0.01)]
@@ -146,7 +147,7 @@ def check_claim_16(ctx: CheckContext) -> ClaimResult:
     for c, eps, gamma in pts:
         with mpmath.workdps(dps):
             C = mpmath.mpf(c)
-            z0, var = _mp_variance(lambda t: -mpmath.log(1 + t**C), dps)
+            z0, var = _mp_variance(lambda t, C=C: -mpmath.log(1 + t**C), dps)
             norm_printed = C / (2 * mpmath.pi / mpmath.sin(mpmath.pi / C))
             var_printed = 1 / (2 * mpmath.cos(2 * mpmath.pi / C) + 1)
             std_mp = mpmath.sqrt(var) * (C + 1) / (mpmath.mpf(eps) - mpmath.mpf(gamma) * (C + 1))
@@ -163,7 +164,7 @@ def check_claim_16(ctx: CheckContext) -> ClaimResult:
         growth = {}
         for c in (2.5, 3.0):
             # int_0^R t^2/(1+t^c) dt grows like ln(R)/3 (c = 3) or R^(3-c)/(3-c) (c < 3): unbounded
-            parts = [mpmath.quad(lambda t: t * t / (1 + t**c), [0] + [mpmath.mpf(10) ** k for k in range(0, e + 1)])
+            parts = [mpmath.quad(lambda t, c=c: t * t / (1 + t**c), [0] + [mpmath.mpf(10) ** k for k in range(0, e + 1)])
                      for e in (4, 8)]
             growth[str(c)] = [mpmath.nstr(v, 8) for v in parts]
         # the partial integral from 1e4 to 1e8 alone exceeds (1/3) ln(1e4) > 3 for c <= 3 (it is < 1e-3 for c = 3.5)
@@ -178,7 +179,6 @@ def check_claim_16(ctx: CheckContext) -> ClaimResult:
 
 @claim("002-Claim-17")
 def check_claim_17(ctx: CheckContext) -> ClaimResult:
-    from smoothsens_core import calibration as cal
 
     dps = min(ctx.dps, 30 if ctx.budget >= 0.5 else 20)
     rows, worst = [], 0.0
@@ -205,8 +205,6 @@ def check_claim_18(ctx: CheckContext) -> ClaimResult:
     """The std is sqrt(Var Lap(0,1)) / eta with eta = eps - gamma ln(2/delta) (the split the formula
     encodes, cf. NRS07's ln(2/delta) in 004 Lemma 2.2); its denominator is positive only for
     gamma < eps/ln(2/delta), a strictly smaller range than the printed gamma < eps/ln(1/delta)."""
-    from smoothsens_core import calibration as cal
-
     dps = min(ctx.dps, 30 if ctx.budget >= 0.5 else 20)
     with mpmath.workdps(dps):
         _, var = _mp_variance(lambda t: -t, dps, (0.0, 1.0, 10.0, 50.0))
@@ -257,18 +255,17 @@ def check_claim_18(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 @claim("002-Figure-1-ordering")
 def check_figure_1(ctx: CheckContext) -> ClaimResult:
-    from smoothsens_core import calibration as cal
 
     eps, delta = 1.0, 1e-5
     n = ctx.scaled(60, minimum=12)
     gammas = np.geomspace(1e-4, 0.99, n)
-    pp, st, gc, lap = [], [], [], []
+    pp_l, st_l, gc_l, lap_l = [], [], [], []
     for g in gammas:
-        pp.append(cal.calibrate_polyplace(eps, g).noise_std)
-        st.append(cal.optimise_calibration("student_t_bs19", eps, gamma=g).noise_std if g < eps / 3 else math.inf)
-        gc.append(cal.optimise_calibration("gencauchy_nrs07", eps, gamma=g).noise_std if g < eps / 4 else math.inf)
-        lap.append(cal.std_laplace_nrs07_printed(eps, g, delta))
-    pp, st, gc, lap = map(np.array, (pp, st, gc, lap))
+        pp_l.append(cal.calibrate_polyplace(eps, g).noise_std)
+        st_l.append(cal.optimise_calibration("student_t_bs19", eps, gamma=g).noise_std if g < eps / 3 else math.inf)
+        gc_l.append(cal.optimise_calibration("gencauchy_nrs07", eps, gamma=g).noise_std if g < eps / 4 else math.inf)
+        lap_l.append(cal.std_laplace_nrs07_printed(eps, g, delta))
+    pp, st, gc, lap = map(np.array, (pp_l, st_l, gc_l, lap_l))
     # independent check of a few PolyPlace stds by mpmath quadrature of the 002 Def. 6 density
     pp_checks = []
     for g in (0.01, 0.2, 0.4):
@@ -308,7 +305,7 @@ def check_figure_1(ctx: CheckContext) -> ClaimResult:
                 "(GenCauchy, c > 3); PolyPlace is defined for gamma < eps but its variance is finite only "
                 "for gamma < eps/2 (alpha > 2, 002 Lemma 13)",
         "samples": [{"gamma": float(g), "polyplace": float(a), "student_t": float(b), "gencauchy": float(c),
-                     "laplace": float(d)} for g, a, b, c, d in list(zip(gammas, pp, st, gc, lap))[:: max(1, n // 8)]],
+                     "laplace": float(d)} for g, a, b, c, d in list(zip(gammas, pp, st, gc, lap, strict=True))[:: max(1, n // 8)]],
     }
     if all(checks.values()):
         return ClaimResult(
@@ -326,9 +323,6 @@ def check_figure_1(ctx: CheckContext) -> ClaimResult:
 # Tight calibration (issue 9): printed eps vs the exact worst case, attacked by the auditor.
 # ---------------------------------------------------------------------------------------------
 def _audit(noise: Any, gamma: float, eta: float, eps: float, metric: str, ctx: CheckContext, salt: str) -> Any:
-    from smoothsens_core.growth import growth_exp
-    from smoothsens_core.mechanism import SmoothSensitivityMechanism
-    from verify.audit.exact import audit_smooth_mechanism
 
     spec = SmoothSensitivityMechanism(name=f"{salt} eps={eps:.6g}", noise=noise, eta=eta, growth=growth_exp(gamma),
                                       eps=eps, metric="euclidean" if metric == "gp" else "hamming")
@@ -339,8 +333,6 @@ def _audit(noise: Any, gamma: float, eta: float, eps: float, metric: str, ctx: C
 def _tight_claim(ctx: CheckContext, family: str, grid: list[tuple[Any, float, float, float]],
                  attack: list[tuple[Any, float, Any]]) -> ClaimResult:
     """grid: (noise, gamma, eta, printed eps) points; attack: (noise, gamma, printed calibration)."""
-    from smoothsens_core import calibration as cal
-
     ratios, lows, invalid = [], [], []
     for noise, gamma, eta, printed in grid:
         r = cal.tight_epsilon(noise, gamma, eta)
@@ -396,8 +388,6 @@ def _tight_claim(ctx: CheckContext, family: str, grid: list[tuple[Any, float, fl
 
 @claim("004-Lemma-3.5-tight")
 def check_lemma_3_5_tight(ctx: CheckContext) -> ClaimResult:
-    from smoothsens_core import calibration as cal
-    from smoothsens_core.distributions import StudentT
 
     grid = [(StudentT(nu), g, e, float(cal._eps_student_t_gp(g, e, nu)))
             for nu in (1.5, 3.0, 8.0) for g in (0.01, 0.1) for e in (0.2, 1.0)]
@@ -409,8 +399,6 @@ def check_lemma_3_5_tight(ctx: CheckContext) -> ClaimResult:
 
 @claim("004-Lemma-3.3-tight")
 def check_lemma_3_3_tight(ctx: CheckContext) -> ClaimResult:
-    from smoothsens_core import calibration as cal
-    from smoothsens_core.distributions import GenCauchy
 
     grid = [(GenCauchy(p, th), g, e, float(cal._eps_gencauchy_gp(g, e, p, th, 1)))
             for p, th in ((1.5, 1.0), (2.0, 1.0), (4.0, 1.0), (3.0, 2.0)) for g in (0.01, 0.1) for e in (0.2, 1.0)]
@@ -422,7 +410,6 @@ def check_lemma_3_3_tight(ctx: CheckContext) -> ClaimResult:
 
 @claim("002-Thm-8-tight")
 def check_thm_8_tight(ctx: CheckContext) -> ClaimResult:
-    from smoothsens_core import calibration as cal
 
     grid = []
     pts = ((1.0, 0.1), (1.0, 0.5), (2.0, 0.2), (1.0, 0.9)) if ctx.budget >= 0.5 else ((1.0, 0.5),)
@@ -443,11 +430,6 @@ def _audit_laplace_gl(eta: float, gamma: float, eps: float, delta: float, metric
                       ctx: CheckContext, salt: str) -> Any:
     """The approximate-mode auditor (hockey-stick divergence from exact CDFs, mpmath-certified) on the
     Laplace g_L mechanism M(x) = f(x) + (B(x)/eta) Z of 004 Lemma 3.6 claimed (eps, delta, Lambda)-GP."""
-    from smoothsens_core.growth import growth_linear
-    from smoothsens_core.distributions import Laplace
-    from smoothsens_core.mechanism import SmoothSensitivityMechanism
-    from verify.audit.exact import audit_smooth_mechanism
-
     spec = SmoothSensitivityMechanism(name=f"{salt} delta={delta:.6g}", noise=Laplace(), eta=eta,
                                       growth=growth_linear(gamma), eps=eps, delta=delta,
                                       metric="euclidean" if metric == "gp" else "hamming", Lambda=Lambda,
@@ -460,9 +442,6 @@ def _hs_pair_mp(eps: float, eta: float, gamma: float, r: float, shift: float, d:
     """The hockey-stick divergence of one concrete pair (B(x') = 1, f(x') = 0, B(x) = e^r, f(x) = shift,
     dist d) recomputed independently of the core: the auditor's bad set (grid + brentq on the exact
     log-density ratio) and exact Laplace CDFs in mpmath (any set S gives a lower bound of delta_tight)."""
-    from smoothsens_core.distributions import Laplace
-    from verify.audit.exact import bad_set, hockey_stick_mp
-
     noise = Laplace()
     b, b2 = math.exp(r) / eta, 1.0 / eta
     ivs = bad_set(noise, shift, b, 0.0, b2, eps * d)
@@ -478,8 +457,6 @@ def check_lemma_3_6_tight(ctx: CheckContext) -> ClaimResult:
     audited, and 1%-shaved deltas must be refuted.  For GP with Lambda = inf the worst case is
     approached only as d -> inf (tight.py module docstring, (L3)), beyond any finite search; the
     shaved GP check therefore uses Lambda = 20/eps."""
-    from smoothsens_core.calibration.tight import tight_calibration_laplace, tight_delta_laplace
-
     dps = max(ctx.dps, 50)
     # delta = 0.5 > 1/e puts eta + gamma > eps: the r < 0 branch is then certified by cells (L6)
     pts = [(eps, g, dl) for eps in (1.0, 2.0) for g in (0.01, 0.05, 0.1) for dl in (1e-8, 1e-5, 1e-2, 0.3, 0.5)

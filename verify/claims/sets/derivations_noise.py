@@ -38,6 +38,7 @@ from verify.reference.distributions import (
     reference_for,
     student_t_pdf,
 )
+from derivations.comparison import to_mpmath
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,8 +96,6 @@ def check_def6(ctx: CheckContext) -> ClaimResult:
 def check_lemma7(ctx: CheckContext) -> ClaimResult:
     forms, cmps = pp.derive_antiderivatives()
     rng, n = ctx.sample("002-lemma7", 10, 3)
-    from derivations.comparison import to_mpmath
-
     i1 = to_mpmath(forms["I1"], (pp.ALPHA, pp.X))
     i2 = to_mpmath(forms["I2"], (pp.ALPHA, pp.X))
     rows1, rows2 = [], []
@@ -104,9 +103,9 @@ def check_lemma7(ctx: CheckContext) -> ClaimResult:
         for _ in range(n):
             a = _uniform(rng, 1.05, 30.0)
             lo, hi = 0, 1 / mpmath.mpf(a)
-            q1 = mpmath.quad(lambda x: polyplace_pdf(x, 1, a), [lo, hi])
+            q1 = mpmath.quad(lambda x, a=a: polyplace_pdf(x, 1, a), [lo, hi])
             rows1.append({"alpha": a, "derived": i1(a, hi) - i1(a, lo), "definition": q1})
-            q2 = mpmath.quad(lambda x: polyplace_pdf(x, 1, a), [hi, mpmath.inf])
+            q2 = mpmath.quad(lambda x, a=a: polyplace_pdf(x, 1, a), [hi, mpmath.inf])
             rows2.append({"alpha": a, "derived": -i2(a, hi), "definition": (q2)})
     return derivation_verdict(cmps, [reference_check("I1 increments vs quadrature of branch 1", rows1, 1e-20),
                            reference_check("I2 increments vs quadrature of branch 2", rows2, 1e-20)],
@@ -123,8 +122,6 @@ def _numdiff_logs(x: float, s: float, a: float) -> tuple[Any, Any]:
 @claim("002-Lemma-10")
 def check_lemma10(ctx: CheckContext) -> ClaimResult:
     forms, cmps = pp.derive_log_derivatives()
-    from derivations.comparison import to_mpmath
-
     fs = {k: to_mpmath(v, (pp.S, pp.ALPHA, pp.X)) for k, v in forms.items()}
     rng, n = ctx.sample("002-lemma10", 12, 4)
     rows_shift, rows_scale = [], []
@@ -178,22 +175,20 @@ def check_lemma13(ctx: CheckContext) -> ClaimResult:
     (c) the proof's last equality: the bracketed I1/I2 differences equal int_0^inf x^2 f = sigma^2/2,
         not sigma^2 (the factor 2 of the statement is dropped in App. A)."""
     var, cmp = pp.derive_variance()
-    from derivations.comparison import to_mpmath
-
     fv = to_mpmath(var.subs({pp.W: ((pp.ALPHA - 1) / pp.ALPHA) ** pp.ALPHA, pp.V: ((pp.ALPHA + 1) / pp.ALPHA) ** pp.ALPHA}), (pp.S, pp.ALPHA))
     rng, n = ctx.sample("002-lemma13", 10, 3)
     rows, rows_printed = [], []
     with mpmath.workdps(30):
         for _ in range(n):
             s, a = _uniform(rng, 0.2, 5.0), _uniform(rng, 2.1, 40.0)
-            q = 2 * mpmath.quad(lambda x: x**2 * polyplace_pdf(x, s, a), [0, s / a, mpmath.inf])
+            q = 2 * mpmath.quad(lambda x, s=s, a=a: x**2 * polyplace_pdf(x, s, a), [0, s / a, mpmath.inf])
             rows.append({"s": s, "alpha": a, "derived": fv(s, a), "definition": (q)})
             rows_printed.append({"s": s, "alpha": a, "printed": float(polyplace_variance_printed(s, a)), "quadrature": float(q)})
         # (b) 1 < alpha <= 2: partial integrals 2 int_0^X x^2 f grow without bound (rate X^(3 - alpha)), the
         # printed formula stays finite.
         small = []
         for a in (1.2, 1.5, 1.9, 2.0):
-            parts = [2 * mpmath.quad(lambda x: x**2 * polyplace_pdf(x, 1, a), [0, 1 / mpmath.mpf(a), 10**k])
+            parts = [2 * mpmath.quad(lambda x, a=a: x**2 * polyplace_pdf(x, 1, a), [0, 1 / mpmath.mpf(a), 10**k])
                      for k in (2, 4, 6)]
             pv = polyplace_variance_printed(1, a) if a != 2.0 else mpmath.inf  # the formula has a pole at 2
             # tail: x^(alpha+1) f(x) tends to a positive constant C, so x^2 f >= (C/2) x^(1-alpha) for large x,
@@ -211,11 +206,11 @@ def check_lemma13(ctx: CheckContext) -> ClaimResult:
         for a in (2.5, 3.3, 7.0):
             a = mpmath.mpf(a)
             Dn = 2 * ((a - 1) / a) ** a + a - 1
-            I1 = lambda x: -(a - 1) * (1 - x) ** a * (a * (a + 1) * x**2 + 2 * a * x + 2) / (2 * (a + 1) * (a + 2) * Dn)  # noqa: E731
-            I2 = lambda x: ((1 - 1 / a**2) ** a * (a + 1) * (x + 1) ** (-a) * (-(a - 1) * a * x**2 - 2 * a * x - 2)  # noqa: E731
+            I1 = lambda x, a=a, Dn=Dn: -(a - 1) * (1 - x) ** a * (a * (a + 1) * x**2 + 2 * a * x + 2) / (2 * (a + 1) * (a + 2) * Dn)  # noqa: E731
+            I2 = lambda x, a=a, Dn=Dn: ((1 - 1 / a**2) ** a * (a + 1) * (x + 1) ** (-a) * (-(a - 1) * a * x**2 - 2 * a * x - 2)  # noqa: E731
                             / (2 * (a - 2) * (a - 1) * Dn))
             bracket = I1(1 / a) - I1(0) + (0 - I2(1 / a))  # lim_{x->inf} I2 = 0 for alpha > 2
-            half = mpmath.quad(lambda x: x**2 * polyplace_pdf(x, 1, a), [0, 1 / a, mpmath.inf])
+            half = mpmath.quad(lambda x, a=a: x**2 * polyplace_pdf(x, 1, a), [0, 1 / a, mpmath.inf])
             proof.append({"alpha": float(a), "bracket": mpmath.nstr(bracket, 15), "int_0^inf x^2 f": mpmath.nstr(half, 15),
                           "sigma^2 (statement)": mpmath.nstr(polyplace_variance_printed(1, a), 15)})
         proof_halves = all(abs(mpmath.mpf(r["bracket"]) - mpmath.mpf(r["int_0^inf x^2 f"])) < mpmath.mpf(10) ** -12
@@ -333,8 +328,6 @@ def check_gc_normaliser(ctx: CheckContext) -> ClaimResult:
 @claim("004-Sec-2.1-gencauchy-variance")
 def check_gc_variance(ctx: CheckContext) -> ClaimResult:
     var, cmps = gc.derive_variance()
-    from derivations.comparison import to_mpmath
-
     fv = to_mpmath(var, (gc.P, gc.THETA))
 
     def row(rng: Any) -> dict[str, Any]:
@@ -365,8 +358,6 @@ def _gencauchy_cdf_verdict(ctx: CheckContext, cdf: Any, cmps: Sequence[Compariso
     comparisons ``cmps`` and the derived CDF against the quadrature of the density
     (:func:`_gencauchy_cdf_quad`, tolerance 1e-18) at z = ``spread`` N(0, 1) draws, 30 digits;
     ``verdict`` goes to :func:`derivation_verdict` (what, precision, extra)."""
-    from derivations.comparison import to_mpmath
-
     f = to_mpmath(cdf, (gc.Z,))
 
     def row(rng: Any) -> dict[str, Any]:
@@ -391,8 +382,6 @@ def _brute_sup(f: Callable[[Any], Any], lo: float, hi: float, n: int = 400) -> A
 @claim("004-Claim-3.4")
 def check_claim34(ctx: CheckContext) -> ClaimResult:
     sup, cmps = gc.derive_claim34()
-    from derivations.comparison import to_mpmath
-
     fs = to_mpmath(sup, (gc.C,))
 
     def row(rng: Any) -> dict[str, Any]:
@@ -413,10 +402,10 @@ def check_student_t(ctx: CheckContext) -> ClaimResult:
     with mpmath.workdps(30):
         for _ in range(n):
             nu = _uniform(rng, 0.5, 30.0)
-            mass = 2 * mpmath.quad(lambda z: student_t_pdf(z, nu), [0, 1, mpmath.inf])
+            mass = 2 * mpmath.quad(lambda z, nu=nu: student_t_pdf(z, nu), [0, 1, mpmath.inf])
             rows_m.append({"nu": nu, "derived": 1.0, "definition": mass})
             nu2 = _uniform(rng, 2.2, 30.0)
-            v = 2 * mpmath.quad(lambda z: z**2 * student_t_pdf(z, nu2), [0, 1, mpmath.inf])
+            v = 2 * mpmath.quad(lambda z, nu2=nu2: z**2 * student_t_pdf(z, nu2), [0, 1, mpmath.inf])
             rows_v.append({"nu": nu2, "derived": mpmath.mpf(nu2) / (nu2 - 2), "definition": v})
     return derivation_verdict([c1, c2], [reference_check("quadrature: mass", rows_m, 1e-18), reference_check("quadrature: variance", rows_v, 1e-15)],
                     what="004 Sec. 2.1 Student's t", precision="symbolic; quadrature at 30 digits")
@@ -575,7 +564,7 @@ def check_lemma36(ctx: CheckContext) -> ClaimResult:
                         a2 = sa * min(B, B2) * d
                         b, b2 = B / eta, B2 / eta
                         # hockey-stick divergence sup_S P[M(x) in S] - e^{eps d} P[M(x') in S]
-                        f = lambda y: max(mpmath.mpf(0), laplace_pdf(y, 0, b) - mpmath.exp(e * d) * laplace_pdf(y, a2, b2))  # noqa: E731
+                        f = lambda y, b=b, e=e, d=d, a2=a2, b2=b2: max(mpmath.mpf(0), laplace_pdf(y, 0, b) - mpmath.exp(e * d) * laplace_pdf(y, a2, b2))  # noqa: E731
                         hs = mpmath.quad(f, sorted({-mpmath.inf, min(0, a2), max(0, a2), mpmath.inf}))
                         rows.append({"gamma": gamma, "eta": eta, "delta": dlt, "d": d, "b_ratio": float(B2 / B),
                                      "shift": float(a2), "hockey_stick": float(hs), "ok": bool(hs <= dlt * (1 + 1e-10))})
@@ -591,8 +580,6 @@ def check_lemma36(ctx: CheckContext) -> ClaimResult:
 @claim("000-Thm-1-constants")
 def check_thm1_000(ctx: CheckContext) -> ClaimResult:
     alpha, beta, parts, cmps = pl.derive_thm1_000()
-    from derivations.comparison import to_mpmath
-
     fa = to_mpmath(alpha, (pl.EPS, pl.K, pl.L))
     fb = to_mpmath(beta, (pl.EPS, pl.K))
     rng, n = ctx.sample("000-thm1", 8, 3)
@@ -602,12 +589,16 @@ def check_thm1_000(ctx: CheckContext) -> ClaimResult:
             eps = _uniform(rng, 0.2, 3.0)
             k = _uniform(rng, 1.1, 1.9) if i % 2 == 0 else _uniform(rng, 2.0, 8.0)
             l_ = _uniform(rng, 0.1, 5.0)
-            sup_phi = _brute_sup(lambda z: k * z ** (k - 1) / (z**k + l_), 1e-6, 1e6)
+
+            def phi(z: Any, k: float = k, l_: float = l_) -> Any:
+                return k * z ** (k - 1) / (z**k + l_)
+
+            sup_phi = _brute_sup(phi, 1e-6, 1e6)
             rows_a.append({"eps": eps, "k": k, "l": l_, "derived": fa(eps, k, l_), "definition": (eps / 2 / sup_phi)})
             # dilation: sup over z and lambda = +-beta of ln(h(z)/(e^lam h(e^lam z))) must be eps/2 at the derived beta
             b = fb(eps, k)
 
-            def dil(z, lam):
+            def dil(z, lam, k=k, l_=l_):
                 return mpmath.log((mpmath.exp(lam * k) * z**k + l_) / (z**k + l_)) - lam
 
             worst = max(max(dil(mpmath.mpf(z), lam) for z in [0, 1e-3, 1, 1e3, 1e6, 1e9]) for lam in (b, -b))

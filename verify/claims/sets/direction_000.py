@@ -17,6 +17,8 @@ from smoothsens_core.distributions.powerlaw import HalfPowerLaw, PowerLaw, power
 from verify.claims import CheckContext, ClaimResult, Verdict, claim, omitted
 from verify.claims.evidence import certified_verdict, search_verdict
 from verify.reference.distributions import powerlaw_normaliser, reference_for
+from scipy import special
+from scipy.optimize import linprog
 
 
 def _random_function(rng: np.random.Generator, q: int, n: int, m: int) -> FiniteFunction:
@@ -87,7 +89,7 @@ def _sliding_sup(k: float, l: float, delta: float) -> tuple[float, float]:
     s = l ** (1 / k)
     z = np.concatenate([np.linspace(-50, 50, 200001) * s, -delta + np.linspace(-1, 1, 2001) * s * 1e-3])
     h = PowerLaw(k, l)  # the core density 1/(|z|^k + l) (normalised: the constant cancels in the ratio)
-    g = h.logpdf(z) - h.logpdf(z + delta)
+    g = np.asarray(h.logpdf(z) - h.logpdf(z + delta))  # z is an array: so is g
     i = int(np.argmax(g))
     return float(g[i]), float(z[i])
 
@@ -96,7 +98,7 @@ def _dilation_sup(k: float, l: float, lam: float) -> tuple[float, float]:
     """sup_z ln(h(z)/(e^lam h(e^lam z))) = sup_z ln(e^{-lam} (e^{lam k}|z|^k + l)/(|z|^k + l)) incl. z = 0 and |z| -> inf."""
     z = np.concatenate([[0.0], np.logspace(-8, 8, 20001) * l ** (1 / k)])
     h = PowerLaw(k, l)  # ln(h(z)/(e^lam h(e^lam z))) from the core density (constants cancel)
-    g = h.logpdf(z) - lam - h.logpdf(np.exp(lam) * z)
+    g = np.asarray(h.logpdf(z) - lam - h.logpdf(np.exp(lam) * z))  # z is an array: so is g
     lim = -lam + lam * k                       # |z| -> inf
     i = int(np.argmax(g))
     return (float(g[i]), float(z[i])) if g[i] >= lim else (lim, math.inf)
@@ -143,7 +145,6 @@ def check_thm1(ctx: CheckContext) -> ClaimResult:
 
 @claim("000-Lemma-2-halves")
 def check_lemma2_halves(ctx: CheckContext) -> ClaimResult:
-    from scipy import special
 
     rows, ok = [], True
     rng = ctx.rng("halves")
@@ -174,7 +175,6 @@ def check_lemma2_halves(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 @claim("000-Thm-2")
 def check_thm2(ctx: CheckContext) -> ClaimResult:
-    from scipy.optimize import linprog
 
     rng = ctx.rng("thm2")
     inst, not_smooth, lp_gap = 0, 0, 0.0
@@ -193,7 +193,7 @@ def check_thm2(ctx: CheckContext) -> ClaimResult:
                 A[np.arange(len(nb)), nb[:, 0]] = 1.0
                 A[np.arange(len(nb)), nb[:, 1]] = -math.exp(beta)
                 lo = LS
-                res = linprog(np.ones(N), A_ub=A, b_ub=np.zeros(len(nb)), bounds=list(zip(lo, [None] * N)), method="highs")
+                res = linprog(np.ones(N), A_ub=A, b_ub=np.zeros(len(nb)), bounds=list(zip(lo, [None] * N, strict=True)), method="highs")
                 if res.status == 0:
                     lp_gap = max(lp_gap, float(np.max(np.abs(res.x - S) / np.maximum(np.abs(S), 1e-12))))
     ev = {"bounds_checked": inst, "not_smooth_upper_bound": not_smooth, "max_rel_diff_LP_minimum_vs_S*": lp_gap}

@@ -44,7 +44,7 @@ def check_growth_axioms_claim(ctx: CheckContext) -> ClaimResult:
                 for a, b in rng.exponential(3.0 / gamma, (ctx.scaled(200, 20), 2)):
                     a, b = mpmath.mpf(float(a)), mpmath.mpf(float(b))
                     gm = mpmath.mpf(gamma)
-                    f = (lambda t: mpmath.exp(gm * t)) if gf.kind == "exp" else (lambda t: 1 + gm * t)
+                    f = (lambda t, gm=gm: mpmath.exp(gm * t)) if gf.kind == "exp" else (lambda t, gm=gm: 1 + gm * t)
                     worst = max(worst, (f(a + b) - f(a) * f(b)) / (f(a) * f(b)))
             # float g0 agrees with the mpmath definition
             pts = rng.exponential(3.0 / gamma, 16)

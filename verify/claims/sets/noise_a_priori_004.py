@@ -57,7 +57,7 @@ def _exact_mse(xs: list[mpmath.mpf], T: mpmath.mpf, eps: mpmath.mpf) -> mpmath.m
     for flips in itertools.product((0, 1), repeat=n):
         prob = mpmath.mpf(1)
         s = 0
-        for f, pi, di in zip(flips, p, d):
+        for f, pi, di in zip(flips, p, d, strict=True):
             prob *= pi if f else 1 - pi
             s += di * f
         total += prob * (mpmath.mpf(s) / n) ** 2

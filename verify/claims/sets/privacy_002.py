@@ -9,6 +9,7 @@ Z ~ PolyPlace(1, alpha = eps/gamma) (scale s = SS/gamma = B/eta).
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -50,7 +51,7 @@ def check_lemma_9(ctx: CheckContext) -> ClaimResult:
 @claim("002-Lemma-9-proof-bound")
 def check_lemma_9_proof_bound(ctx: CheckContext) -> ClaimResult:
     rng, n = ctx.sample("002-lemma-9-proof", 20000, 2000)
-    rows = []
+    rows: list[dict[str, Any]] = []
     with mpmath.workdps(ctx.dps):
         for eps, gamma in ((1.0, 0.2), (1.0, 0.5), (1.0, 0.9)):
             # Step (8) under each bound: max over lambda_r in [-1, 1], t in [0, 1] of
@@ -80,7 +81,7 @@ def check_lemma_9_proof_bound(ctx: CheckContext) -> ClaimResult:
                              "log_ratio_mp": mpmath.nstr(Lmp, 20), "eps": eps}})
     printed_fails = all(r["max_step8_printed"] > 1 for r in rows)
     corrected_ok = all(r["max_step8_corrected"] <= 1 + 1e-15 for r in rows)
-    ev = {"printed": "lambda_s <= min(1, SS(D)/SS(D'))",
+    ev: dict[str, Any] = {"printed": "lambda_s <= min(1, SS(D)/SS(D'))",
           "corrected": "lambda_s <= min(1, SS(D')/SS(D))  (from |q(D)-q(D')| <= min(SS(D), SS(D')))",
           "why_corrected_suffices": "lambda_r >= 0: e^(-lambda_r t gamma) <= 1; lambda_r < 0: "
                                     "e^(lambda_r gamma) e^(-lambda_r t gamma) = e^(lambda_r gamma (1-t)) <= 1",

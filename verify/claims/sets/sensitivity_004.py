@@ -10,13 +10,16 @@ Derivations and errata E1-E5: :mod:`derivations.stationary_004`.
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import mpmath
 import numpy as np
+import sympy as sp
 
-from smoothsens_core.growth import growth_exp, growth_linear
+from smoothsens_core.growth import GrowthFunction, growth_exp, growth_linear
 from smoothsens_core.sensitivity import (
     kde_chord_slope,
     lipschitz_kde,
@@ -30,6 +33,7 @@ from smoothsens_core.sensitivity import (
     two_way_regions,
 )
 from smoothsens_core.sensitivity.brute import brute_smooth_sensitivity
+from smoothsens_core.sensitivity.linear_form import smooth_sensitivity_linear_threshold
 from scipy.optimize import minimize_scalar
 
 from verify.claims import CheckContext, ClaimResult, Verdict, claim, omitted
@@ -45,14 +49,16 @@ def _prec(ctx: CheckContext) -> str:
     return f"brute force re-evaluated in mpmath at {ctx.dps} digits; agreement to {_REL:g} relative"
 
 
-def _brute_1d(f, f_mp, x: float, growth, extra, radius: float, ctx: CheckContext) -> float:  # type: ignore[no-untyped-def]
+def _brute_1d(f: Callable[..., Any], f_mp: Callable[..., Any], x: float, growth: GrowthFunction, extra: Any, radius: float,
+              ctx: CheckContext) -> float:
     r = brute_smooth_sensitivity(f, [x], growth, extra_points=extra, radius=radius, f_mp=f_mp, mp=mpmath,
                                  dps=ctx.dps)
     return float(r.value[0])
 
 
-def _compare_1d(name: str, closed, f, f_mp, xs, growth, extra, radius, ctx: CheckContext) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
-    rows = []
+def _compare_1d(name: str, closed: Callable[..., Any], f: Callable[..., Any], f_mp: Callable[..., Any], xs: Any,
+                growth: GrowthFunction, extra: Any, radius: float, ctx: CheckContext) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
     for x in xs:
         bf = _brute_1d(f, f_mp, float(x), growth, extra, radius, ctx)
         cf = float(closed(np.array([x]))[0])
@@ -69,11 +75,11 @@ def _verdict(rows: list[dict[str, Any]], what: str, ctx: CheckContext, extra_ev:
 # ---------------------------------------------------------------------------------------------
 @claim("004-Lemma-4.1")
 def check_lemma_4_1(ctx: CheckContext) -> ClaimResult:
-    from derivations.stationary_004 import derive_lemma_4_1
+    from derivations.stationary_004 import derive_lemma_4_1  # noqa: PLC0415 - the SymPy derivations load when this check runs, not with the registry
 
     der = derive_lemma_4_1()
     rng = ctx.rng("004-Lemma-4.1")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for _ in range(ctx.scaled(8, 1)):
         T, tau, gamma = rng.uniform(-2, 2), rng.uniform(0.2, 2), rng.uniform(0.1, 3)
         x = T + rng.uniform(-5, 5)
@@ -94,12 +100,12 @@ def check_lemma_4_1(ctx: CheckContext) -> ClaimResult:
 
 @claim("004-Lemma-4.1-proof")
 def check_lemma_4_1_proof(ctx: CheckContext) -> ClaimResult:
-    from derivations.stationary_004 import derive_lemma_4_1
+    from derivations.stationary_004 import derive_lemma_4_1  # noqa: PLC0415 - the SymPy derivations load when this check runs, not with the registry
 
     comps = {c.name: c for c in derive_lemma_4_1()["comparisons"]}
     bad = [comps["Lemma 4.1 proof: phi(tau)"], comps["Lemma 4.1 Note: S_3 candidate"]]
     good = comps["Lemma 4.1 statement: (1/tau) e^{-gamma(|x-T| - tau/2)}"]
-    ev = {
+    ev: dict[str, Any] = {
         "printed": ["phi(tau) = (1/tau) e^(-gamma v_x - tau)", "S_3 candidate (1/tau) e^(-gamma|x-T| + tau/2)"],
         "corrected": ["phi(tau) = (1/tau) e^(-gamma (v_x - tau)) = (1/tau) e^(-gamma(|x-T| - tau/2))",
                       "S_3 candidate (1/tau) e^(-gamma(|x-T| - tau/2))"],
@@ -119,7 +125,7 @@ def check_lemma_4_1_proof(ctx: CheckContext) -> ClaimResult:
 @claim("004-App-C.3")
 def check_app_c3(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("004-App-C.3")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for _ in range(ctx.scaled(8, 1)):
         l = rng.uniform(-2, 1)
         r, tau, gamma = l + rng.uniform(0.2, 3), rng.uniform(0.1, 1.5), rng.uniform(0.1, 3)
@@ -165,14 +171,14 @@ def check_claim_4_2(ctx: CheckContext) -> ClaimResult:
         R2 = R1 + tau
         c0 = (T1 + mpmath.mpf(tau) / 2 + R1, T2 + mpmath.mpf(tau) / 2 + R1)
 
-        def fmp(x, y):  # type: ignore[no-untyped-def]
+        def fmp(x: Any, y: Any) -> Any:
             D = mpmath.sqrt(max(c0[0] - x, 0) ** 2 + max(c0[1] - y, 0) ** 2)
             return min(max((R2 - D) / tau, 0), 1)
 
         pm = [mpmath.mpf(float(v)) for v in p[i]]
         qm = [mpmath.mpf(float(v)) for v in q[i]]
         mp_slope = abs(fmp(*pm) - fmp(*qm)) / mpmath.sqrt((pm[0] - qm[0]) ** 2 + (pm[1] - qm[1]) ** 2)
-    ev = {"pairs": n, "max_slope": best, "max_slope_mpmath": float(mp_slope), "bound_1_over_tau": 1 / tau,
+    ev: dict[str, Any] = {"pairs": n, "max_slope": best, "max_slope_mpmath": float(mp_slope), "bound_1_over_tau": 1 / tau,
           "worst_pair": [p[i].tolist(), q[i].tolist()], "regions_of_worst": two_way_regions(np.array([p[i], q[i]]), T1, T2, tau).tolist()}
     if float(mp_slope) <= (1 / tau) * (1 + 1e-12) and best >= (1 / tau) * (1 - 1e-6):
         return ClaimResult(Verdict.VERIFIED, f"max chord slope over {n} adversarial pairs = {best:.12g} "
@@ -185,9 +191,7 @@ def check_claim_4_2(ctx: CheckContext) -> ClaimResult:
 def _two_way_generic(points: np.ndarray, T1: float, T2: float, tau: float, g) -> np.ndarray:
     """B* of the two-way f_tau from the generic engine (derivations.engine, 004 Sec. 3.3 stratified
     by its kink curves), f written from its definition: clip((R2 - dist(p, Q0)) / tau, 0, 1)."""
-    import sympy as sp
-
-    from derivations.engine import smooth_sensitivity_engine
+    from derivations.engine import smooth_sensitivity_engine  # noqa: PLC0415 - the SymPy derivations load when this check runs, not with the registry
 
     p1, p2 = sp.symbols("p1 p2", real=True)
     R1 = tau / math.sqrt(2.0)
@@ -242,13 +246,13 @@ def check_lemma_4_3(ctx: CheckContext) -> ClaimResult:
         idx = np.nonzero(labs == lab)[0]
         if idx.size:
             picks.append(int(idx[0]))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i in picks:
-        r = brute_smooth_sensitivity(f, z[i:i + 1], g, d=2, radius=4.0,
-                                     n_grid=31 if ctx.budget >= 0.5 else 15, n_radii=30 if ctx.budget >= 0.5 else 15)
+        brute = brute_smooth_sensitivity(f, z[i:i + 1], g, d=2, radius=4.0,
+                                         n_grid=31 if ctx.budget >= 0.5 else 15, n_radii=30 if ctx.budget >= 0.5 else 15)
         rows.append({"region": str(labs[i]), "x": float(z[i, 0]), "z": z[i].tolist(), "printed": float(printed[i]),
-                     "closed_form": float(engine[i]), "brute_force": float(r.value[0]),
-                     "rel_dev": rel_dev(float(printed[i]), float(r.value[0]))})
+                     "closed_form": float(engine[i]), "brute_force": float(brute.value[0]),
+                     "rel_dev": rel_dev(float(printed[i]), float(brute.value[0]))})
     # the 2-D brute force returns feasible values (lower bounds, accurate to 1e-9 since its nested
     # polish): the printed/closed form must not be below them and agree within 1e-9
     for r in rows:
@@ -258,7 +262,7 @@ def check_lemma_4_3(ctx: CheckContext) -> ClaimResult:
     generic_dev = None
     if ctx.budget >= 0.5 and picks:
         gen = _two_way_generic(z[picks], T1, T2, tau, g)
-        for r, v in zip(rows, gen):
+        for r, v in zip(rows, gen, strict=True):
             r["generic_engine"] = float(v)
         generic_dev = max(rel_dev(r["closed_form"], r["generic_engine"]) for r in rows)
     res = _verdict(rows, "Lemma 4.3", ctx, {"printed_vs_engine_max_rel_dev": dev_pe,
@@ -284,7 +288,6 @@ def check_lemma_4_3(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------
 @claim("004-Claim-4.4")
 def check_claim_4_4(ctx: CheckContext) -> ClaimResult:
-    import sympy as sp
 
     c = sp.symbols("c", positive=True)
     crit = sp.solve(sp.diff(c * sp.exp(-c**2 / 2), c), c)
@@ -292,7 +295,7 @@ def check_claim_4_4(ctx: CheckContext) -> ClaimResult:
     second = sp.simplify(sp.diff(c * sp.exp(-c**2 / 2), c, 2).subs(c, crit[0]))
     b = np.linspace(0, 30, ctx.scaled(200001, 20001))
     ell = kde_chord_slope(b)  # chord-slope sup (L_{kappa,inf} h): never above e^{-1/2}
-    ev = {"critical_points": [str(v) for v in crit], "max_value": str(val), "second_derivative": str(second),
+    ev: dict[str, Any] = {"critical_points": [str(v) for v in crit], "max_value": str(val), "second_derivative": str(second),
           "max_chord_slope_grid": float(ell.max()), "e^-1/2": math.exp(-0.5)}
     if crit == [1] and sp.simplify(val - sp.exp(-sp.Rational(1, 2))) == 0 and ell.max() <= math.exp(-0.5) * (1 + 1e-15):
         return ClaimResult(Verdict.VERIFIED, "sup_c c e^{-c^2/2} = e^{-1/2} at c = 1 (SymPy); chord slopes never exceed it",
@@ -315,11 +318,11 @@ def check_lemma_4_5(ctx: CheckContext) -> ClaimResult:
         zL = cz[:, None] * x + (1 - cz)[:, None] * t
         wL = cw[:, None] * x + (1 - cw)[:, None] * t
         gamma, h = 0.7, 0.9
-        k = lambda p: np.exp(-np.sum((p - t) ** 2, axis=1) / (2 * h * h))  # noqa: E731
-        obj = lambda a, bb: np.abs(k(a) - k(bb)) / np.linalg.norm(a - bb, axis=1) / np.exp(gamma * np.linalg.norm(x - bb, axis=1))  # noqa: E731
+        k = lambda p, t=t, h=h: np.exp(-np.sum((p - t) ** 2, axis=1) / (2 * h * h))  # noqa: E731
+        obj = lambda a, bb, k=k, gamma=gamma, x=x: np.abs(k(a) - k(bb)) / np.linalg.norm(a - bb, axis=1) / np.exp(gamma * np.linalg.norm(x - bb, axis=1))  # noqa: E731
         ratio = obj(w, z) / obj(wL, zL)
         worst = max(worst, float(np.max(ratio)))
-    ev = {"pairs_per_dimension": n, "dimensions": [2, 3, 5], "max_ratio_original_over_projected": worst}
+    ev: dict[str, Any] = {"pairs_per_dimension": n, "dimensions": [2, 3, 5], "max_ratio_original_over_projected": worst}
     if worst <= 1 + 1e-12:
         return ClaimResult(Verdict.VERIFIED, f"projected pairs never worse (max ratio {worst:.15f}) over {3 * n} random pairs",
                            ev, "float64, 1e-12 relative")
@@ -410,13 +413,13 @@ def _kde_brute(c: float, gamma: float, h: float, ctx: CheckContext) -> float:
 
 @claim("004-Lemma-4.6")
 def check_lemma_4_6(ctx: CheckContext) -> ClaimResult:
-    from derivations.stationary_004 import derive_kde_sets
+    from derivations.stationary_004 import derive_kde_sets  # noqa: PLC0415 - the SymPy derivations load when this check runs, not with the registry
 
     # the symbolic comparisons (E1-E4) take seconds: run in the full audit, not in --quick
     sets = derive_kde_sets(n_points=ctx.scaled(20, 2)) if ctx.budget >= 0.5 else None
     pts = [(0.05, 0.3), (3.0, 0.3), (0.5, 1.0), (1.3, 0.3), (2.0, 0.1), (0.2, 0.1)][: ctx.scaled(6, 1)]
     h = 1.0
-    rows = []
+    rows: list[dict[str, Any]] = []
     with mpmath.workdps(ctx.dps):
         for c, gh in pts:
             printed, cands = _printed_lemma_4_6(c, gh / h, h)
@@ -427,7 +430,7 @@ def check_lemma_4_6(ctx: CheckContext) -> ClaimResult:
                          "printed_rel_deficit": (bf - float(printed)) / bf, "engine_rel_dev": rel_dev(cf, bf)})
     engine_ok = all(r["engine_rel_dev"] <= _REL for r in rows)
     worst = max(rows, key=lambda r: r["printed_rel_deficit"])
-    ev = {
+    ev: dict[str, Any] = {
         "printed": ["phi_0 = e^{-c_w^2 c^2/2} - (1 + c^2(c_w - c_z)c_w) e^{-c_w^2 c^2/2}",
                     "S_2 objective |e^{-c_w^2c^2/2} - e^{-c^2}|/(|c_w - 1| c h)",
                     "S_1: c_w = phi_1(-+gamma) (from eq. (3), differentiating after substitution)"],
@@ -475,7 +478,7 @@ def _printed_lemma_4_7(gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]:
     grid = [mpmath.mpf(i) / 100 for i in range(1, 400) if i != 100]
     vals = [F(v) for v in grid]
     s1_printed, s1_value = [], []
-    for (a0, f0), (a1, f1) in zip(zip(grid, vals), zip(grid[1:], vals[1:])):
+    for (a0, f0), (a1, f1) in itertools.pairwise(zip(grid, vals, strict=True)):
         if f0 * f1 < 0 and not (a0 < 1 < a1):
             cw = bisect_sign_change(F, a0, a1, f0)
             lz = phi1(cw)
@@ -493,7 +496,7 @@ def _printed_lemma_4_7(gamma: Any, h: Any) -> tuple[Any, dict[str, Any]]:
 @claim("004-Lemma-4.7")
 def check_lemma_4_7(ctx: CheckContext) -> ClaimResult:
     h = 1.0
-    rows = []
+    rows: list[dict[str, Any]] = []
     with mpmath.workdps(min(ctx.dps, 30)):
         for gh in [0.3, 0.05, 1.0, 3.0][: ctx.scaled(4, 1)]:
             printed, cands = _printed_lemma_4_7(gh / h, h)
@@ -507,7 +510,7 @@ def check_lemma_4_7(ctx: CheckContext) -> ClaimResult:
                          "engine_rel_dev": rel_dev(cf, bf)})
     engine_ok = all(r["engine_rel_dev"] <= _REL for r in rows)
     worst = max(rows, key=lambda r: r["printed_rel_dev"])
-    ev = {
+    ev: dict[str, Any] = {
         "printed": ["S_1 objective (l_z/h) c_w l_z e^{-c_w^2 l_z^2/2}/e^{gamma l_z h}",
                     "S_1 = {phi_0(c_w, phi_1(c_w)) = 0} (l_z condition from differentiating after substitution)"],
         "corrected": ["S_1 objective c_w l_z e^{-c_w^2 l_z^2/2}/e^{gamma l_z h} / h",
@@ -546,10 +549,10 @@ def check_lemma_4_7(ctx: CheckContext) -> ClaimResult:
 
 @claim("004-App-A.4-derivatives")
 def check_a4_derivatives(ctx: CheckContext) -> ClaimResult:
-    from derivations.stationary_004 import derive_kde_partials
+    from derivations.stationary_004 import derive_kde_partials  # noqa: PLC0415 - the SymPy derivations load when this check runs, not with the registry
 
     comps = derive_kde_partials()["comparisons"]
-    ev = {"comparisons": [c.evidence() for c in comps],
+    ev: dict[str, Any] = {"comparisons": [c.evidence() for c in comps],
           "note": "eq. (3) is the correct derivative of the reduced objective at fixed a, but that derivative is not "
                   "the stationarity condition of Psi (erratum E4, claim 004-Lemma-4.6)"}
     if all(c.agree for c in comps):
@@ -572,22 +575,20 @@ def check_lemma_4_8(ctx: CheckContext) -> ClaimResult:
         beta0, beta = rng.normal(), rng.normal(size=d)
         nb = np.linalg.norm(beta)
         f0 = lambda u: np.tanh(u) + 0.3 * np.sin(3 * u)  # noqa: E731  any f0
-        f = lambda p: f0(beta0 + p @ beta)  # noqa: E731
+        f = lambda p, f0=f0, beta0=beta0, beta=beta: f0(beta0 + p @ beta)  # noqa: E731
         x, w, z = (rng.normal(size=(n, d)) * 2 for _ in range(3))
         a = ((w - z) @ beta) / nb
         c = ((z - x) @ beta) / nb
         zc = x + c[:, None] * beta / nb
         wa = zc + a[:, None] * beta / nb
         gamma = 0.5
-        obj = lambda ww, zz: np.abs(f(ww) - f(zz)) / np.linalg.norm(ww - zz, axis=1) / np.exp(gamma * np.linalg.norm(zz - x, axis=1))  # noqa: E731
+        obj = lambda ww, zz, f=f, gamma=gamma, x=x: np.abs(f(ww) - f(zz)) / np.linalg.norm(ww - zz, axis=1) / np.exp(gamma * np.linalg.norm(zz - x, axis=1))  # noqa: E731
         ratio = obj(w, z) / obj(wa, zc)
         worst = max(worst, float(np.nanmax(ratio)))
         same = max(same, float(np.max(np.abs(f(wa) - f(w)) + np.abs(f(zc) - f(z)))))  # every d, not the last
-    ev = {"pairs_per_dimension": n, "max_ratio_original_over_reduced": worst, "max_value_mismatch": same}
+    ev: dict[str, Any] = {"pairs_per_dimension": n, "max_ratio_original_over_reduced": worst, "max_value_mismatch": same}
     impl_ok = True
     if ctx.budget >= 0.5:  # the reduction as implemented (linear_form.py) against a 2-D brute force of Def. 9
-        from smoothsens_core.sensitivity.linear_form import smooth_sensitivity_linear_threshold
-
         beta0, beta, tau, g = 0.3, np.array([0.6, -1.2]), 0.5, growth_exp(0.9)
         f2 = lambda p: np.clip((beta0 + np.asarray(p).reshape(-1, 2) @ beta) / tau + 0.5, 0, 1).reshape(np.shape(p)[:-1])  # noqa: E731
         xq = np.array([[1.1, -0.4]])
@@ -658,7 +659,7 @@ def check_def_8(ctx: CheckContext) -> ClaimResult:
                       "004-Def-8")
     ok = ev["cond1_max_L_over_B"] <= 1 + 1e-12 and ev["cond2_max_B_over_gB"] <= 1 + 1e-9
     # exactness for finite Lambda / g_L against brute force of Def. 9 at a few points
-    rows = []
+    rows: list[dict[str, Any]] = []
     rng = ctx.rng("004-Def-8-brute")
     for gkind, gamma, Lam in [("linear", 0.8, math.inf), ("exp", 1.5, 0.5), ("linear", 2.0, 1.2)][: ctx.scaled(3, 1)]:
         g = growth_exp(gamma) if gkind == "exp" else growth_linear(gamma)
@@ -694,7 +695,7 @@ def check_def_8(ctx: CheckContext) -> ClaimResult:
 @claim("004-Lemma-3.2")
 def check_lemma_3_2(ctx: CheckContext) -> ClaimResult:
     rng = ctx.rng("004-Lemma-3.2")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for _ in range(ctx.scaled(40, 6)):
         kind = rng.choice(["threshold", "kde"])
         gamma = float(rng.uniform(0.1, 3))
@@ -704,15 +705,15 @@ def check_lemma_3_2(ctx: CheckContext) -> ClaimResult:
         if kind == "threshold":
             Lf = lambda z: lipschitz_threshold(z, 0.0, 1.0)  # noqa: E731
             Bx = float(smooth_sensitivity_threshold([x], 0.0, 1.0, g)[0])
-            Bf = lambda z: smooth_sensitivity_threshold(z, 0.0, 1.0, g)  # noqa: E731
+            Bf = lambda z, g=g: smooth_sensitivity_threshold(z, 0.0, 1.0, g)  # noqa: E731
         else:
             Lf = lambda z: lipschitz_kde(z, [0.0], 1.0)  # noqa: E731
             Bx = float(smooth_sensitivity_kde([x], [0.0], 1.0, g)[0])
-            Bf = lambda z: smooth_sensitivity_kde(z, [0.0], 1.0, g)  # noqa: E731
+            Bf = lambda z, g=g: smooth_sensitivity_kde(z, [0.0], 1.0, g)  # noqa: E731
         ratio = Lf(zs) / np.exp(gamma * np.abs(zs - x))
         i = int(np.argmax(ratio))
         lo, hi = zs[max(i - 1, 0)], zs[min(i + 1, len(zs) - 1)]
-        res = minimize_scalar(lambda z: -float(Lf(np.array([z]))[0]) * math.exp(-gamma * abs(z - x)),
+        res = minimize_scalar(lambda z, Lf=Lf, gamma=gamma, x=x: -float(Lf(np.array([z]))[0]) * math.exp(-gamma * abs(z - x)),
                               bounds=(lo, hi), method="bounded", options={"xatol": 1e-12})
         zstar = float(res.x) if -res.fun > ratio[i] else float(zs[i])
         L = Lf(np.array([zstar]))
@@ -728,7 +729,7 @@ def check_lemma_3_2(ctx: CheckContext) -> ClaimResult:
                      "lowered_bound_violates_def8": violated})
     ok = all(r["lowered_bound_violates_def8"] for r in rows)
     gap = max(r["attained_rel_gap"] for r in rows)
-    ev = {"rows": rows, "max_rel_gap_sup_vs_search_max": gap}
+    ev: dict[str, Any] = {"rows": rows, "max_rel_gap_sup_vs_search_max": gap}
     if ok and gap < 1e-6:
         return ClaimResult(Verdict.VERIFIED, f"B*(x) attained (grid + Brent) to {gap:.1e} at {len(rows)} points; "
                            "(1 - 1e-6) B* breaks Def. 8 each time", ev, "float64 grid of 20001 points + bounded Brent")
@@ -759,14 +760,12 @@ def check_s4(ctx: CheckContext) -> ClaimResult:
         printed_s3 = 2 / mpmath.e
         printed_s4 = mpmath.exp(-(1 - lam) / 2)
         printed = max(printed_s3, printed_s4)
-    import sympy as sp
-
-    from derivations.engine import smooth_sensitivity_engine
+    from derivations.engine import smooth_sensitivity_engine  # noqa: PLC0415 - the SymPy derivations load when this check runs, not with the registry
 
     xs = sp.Symbol("x", real=True)
     eng = smooth_sensitivity_engine(xs**2, xs, growth_exp(1.0), 0.1, radius=5.0)
     b_engine = float(eng.smooth_sensitivity([0.0])[0])
-    ev = {
+    ev: dict[str, Any] = {
         "definition_mpmath": mpmath.nstr(b_def, 20), "argmax_z": mpmath.nstr(z_star, 15),
         "printed_candidates": {"S3 (z = 1)": mpmath.nstr(printed_s3, 15), "printed S4 (w + z = 1)": mpmath.nstr(printed_s4, 15)},
         "engine_corrected_S4": b_engine,
