@@ -39,15 +39,15 @@ __all__ = ["audit_density_mechanism", "audit_finite"]
 FloatArray = NDArray[np.float64]
 
 
-def _call_log_density(mechanism: Any, x: Any, y: Any) -> FloatArray:
-    """The mechanism's own ``log_density(x, y)`` as a float array of y's shape; an exception raised by it,
-    or a result of another shape (e.g. one value per output of an m-output density), is a ValueError
-    that names the mechanism's function."""
+def _call_log_density(mechanism: Any, x: Any, y: Any, shape: tuple[int, ...] | None = None) -> FloatArray:
+    """The mechanism's own ``log_density(x, y)`` as a float array of ``shape`` (default y's shape: one value
+    per scalar output); an exception raised by it, or a result of another shape (e.g. one value per
+    coordinate of an m-output density), is a ValueError that names the mechanism's function."""
     try:
         out = np.asarray(mechanism.log_density(x, y), dtype=float)
     except Exception as exc:  # a third-party density may raise anything
         raise ValueError(f"the mechanism's log_density(x, y) raised {type(exc).__name__}: {exc}") from exc
-    if out.shape != np.shape(y):
+    if out.shape != (np.shape(y) if shape is None else shape):
         raise ValueError(f"the mechanism's log_density(x, y) returned shape {out.shape} for outputs y of shape "
                          f"{np.shape(y)}: one log-density per output expected (an m-output density is not "
                          "audited by its first output)")
@@ -393,8 +393,9 @@ def audit_finite(
     for X, Xp in pairs:
         dd = 1.0 if dist is None else float(dist(X, Xp))
         with np.errstate(all="ignore"):
-            lp = _call_log_density(mechanism, X, np.asarray(outs, dtype=float))
-            lq = _call_log_density(mechanism, Xp, np.asarray(outs, dtype=float))
+            # one value per output z (an output may be a vector: the pmf of the whole release)
+            lp = _call_log_density(mechanism, X, np.asarray(outs, dtype=float), (len(outs),))
+            lq = _call_log_density(mechanism, Xp, np.asarray(outs, dtype=float), (len(outs),))
             L = np.where(lp == -np.inf, -np.inf, lp - lq)
         bad = np.isnan(lp) | np.isnan(lq) | ((lp == np.inf) & (lq == np.inf))
         if undefined is None and np.any(bad):
