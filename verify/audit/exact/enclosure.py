@@ -104,10 +104,11 @@ class Enclosure:
                 "notes": list(self.notes)}
 
     def describe(self) -> str:
+        """One line: the enclosure and whether it is certified (and why not)."""
         c = "certified" if self.certified else f"NOT certified ({self.reason})"
-        return f"delta_hs in [{self.lower_str or self.lower:s}, {self.upper_str or self.upper:s}] ({c})" \
-            if isinstance(self.lower_str, str) and self.lower_str else \
-            f"delta_hs in [{self.lower:.6g}, {self.upper:.6g}] ({c})"
+        lo = self.lower_str or f"{self.lower:.6g}"
+        hi = self.upper_str or f"{self.upper:.6g}"
+        return f"delta_hs in [{lo}, {hi}] ({c})"
 
 
 class BallLaw(Protocol):
