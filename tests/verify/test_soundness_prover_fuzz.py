@@ -161,7 +161,22 @@ def _sample(expr: sp.Expr, syms: list[sp.Symbol], box: list[tuple[Q, Q]], rng: n
             n_grid: int, n_random: int) -> list[tuple[list[mpmath.mpf], mpmath.mpf]]:
     """(point, value) pairs, mpmath at 30 digits: a grid (box corners and edges included), random
     points, and a coordinate hill-climb from the 3 best points."""
-    f = sp.lambdify(syms, expr, modules="mpmath")
+    # the value counts only where every argument of a Min / Max and every side of a condition is a
+    # finite real: Python's min/max and a comparison silently drop a NaN (min(1, nan) = 1), where
+    # the expression itself is undefined
+    parts = [a for t in expr.atoms(sp.Min, sp.Max) for a in t.args]
+    parts += [r.lhs - r.rhs for t in expr.atoms(sp.Piecewise) for _, c in t.args
+              for r in (c.atoms(sp.core.relational.Relational) if c not in (sp.true, sp.false) else [])]
+    f_value = sp.lambdify(syms, expr, modules="mpmath")
+    f_parts = sp.lambdify(syms, parts, modules="mpmath") if parts else None
+
+    def f(*pt):  # noqa: ANN002, ANN202
+        if f_parts is not None:
+            for v in f_parts(*pt):
+                if _mp_value(lambda: v, []) is None:
+                    raise ValueError("undefined")
+        return f_value(*pt)
+
     out: list[tuple[list[mpmath.mpf], mpmath.mpf]] = []
     with mpmath.workdps(30):
         lo = [mpmath.mpf(a.numerator) / a.denominator for a, _ in box]

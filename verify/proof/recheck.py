@@ -129,7 +129,11 @@ class _Independent:
                 b[i] = (wlo, whi)
                 tsyms = list(syms)
                 tsyms[i] = self.obj.w
-                ups.append(upper_fraction(upper_bound(self._tail(), tsyms, b, self.cache)))
+                tail_up = upper_fraction(upper_bound(self._tail(), tsyms, b, self.cache))
+                if wlo > 0 and not tail_up <= 0:  # z finite on this box: F itself is a second valid bound
+                    b[i] = (1 / whi, 1 / wlo)
+                    tail_up = min(tail_up, upper_fraction(upper_bound(self.expr, syms, b, self.cache)))
+                ups.append(tail_up)
             return max(ups)
         except (TypeError, ValueError, ZeroDivisionError):
             return math.inf
