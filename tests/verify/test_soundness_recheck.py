@@ -196,3 +196,11 @@ def test_genuine_proofs_re_check(capsys: pytest.CaptureFixture[str]) -> None:
     for cid in (INTERVAL_A, CONSTANTS, SYM_A, TIGHT_NU4):
         status, out = recheck(cid, record(cid), capsys)
         assert status == 0 and "proof re-checked" in out, out
+
+
+def test_recheck_rejects_edited_symbolic_steps(capsys: pytest.CaptureFixture[str]) -> None:
+    """The steps of a symbolic record are derived from its witnesses: dropping or editing one was accepted."""
+    js = record(SYM_A)
+    js["evidence"]["proof"]["steps"] = js["evidence"]["proof"]["steps"][:1]
+    status, out = recheck(SYM_A, js, capsys)
+    assert status == 1 and "'steps'" in out

@@ -1930,10 +1930,16 @@ def _parse(s: str) -> sp.Expr:
 
 @lru_cache(maxsize=None)
 def _steps_cached(claim: str, wit: tuple[tuple[str, str], ...], printed_key: str) -> tuple[tuple[str | None, ...], int]:
+    steps = _spec_steps(claim, wit)
+    return tuple(_check_step(st) for st in steps), len(steps)
+
+
+@lru_cache(maxsize=None)
+def _spec_steps(claim: str, wit: tuple[tuple[str, str], ...]) -> tuple[tuple[Any, ...], ...]:
+    """The steps of ``claim``'s spec from the witnesses ``wit`` (srepr strings) and the spec's printed forms."""
     spec = SPECS[claim]
     w = {k: _parse(v) for k, v in wit}
-    steps = spec.steps(w, spec.printed_forms())
-    return tuple(_check_step(st) for st in steps), len(steps)
+    return tuple(spec.steps(w, spec.printed_forms()))
 
 
 def make_record(claim: str, witnesses: Mapping[str, sp.Expr], *, derivation: Mapping[str, Any]) -> dict[str, Any]:
@@ -2009,6 +2015,12 @@ def recheck_for(proof: Mapping[str, Any], *, claim_id: str) -> SymbolicRecheck:
     rc = recheck(proof)
     if rc.ok and rc.n_steps <= 0:
         return SymbolicRecheck(False, ["the symbolic proof has no step"], 0, rc.n_points, rc.prec, rc.seconds)
+    if rc.ok:  # the displayed steps are the ones the spec derives from the witnesses
+        wit = proof.get("witnesses") or {}
+        mine = [_step_json(st) for st in _spec_steps(claim_id, tuple(sorted((k, str(wit[k])) for k in spec.witnesses)))]
+        if list(proof.get("steps") or []) != mine:
+            return SymbolicRecheck(False, ["field 'steps': the record's steps are not the ones the spec derives from its "
+                                           "witnesses"], rc.n_steps, rc.n_points, rc.prec, rc.seconds)
     return rc
 
 
