@@ -4,7 +4,10 @@
   concrete mechanism in float and mpmath, and the certification threshold;
 * :mod:`~verify.audit.exact.smooth` - the abstract smooth-sensitivity mechanism of 004 Def. 8: the
   worst case over every (f, B) a calibration must cover;
-* :mod:`~verify.audit.exact.approx` - (eps, delta): the hockey-stick divergence from exact CDFs;
+* :mod:`~verify.audit.exact.approx` - (eps, delta): the hockey-stick divergence from exact CDFs (the
+  binary64 fast path that proposes worst pairs and excess sets);
+* :mod:`~verify.audit.exact.enclosure` - the certified enclosure [lower, upper] of the hockey-stick
+  divergence (ball arithmetic root isolation of the loss, family tails) that decides (eps, delta) claims;
 * :mod:`~verify.audit.exact.curve` - (eps, delta) of concrete mechanisms (continuous and discrete):
   the exact privacy curve delta(eps), :func:`privacy_curve`, mpmath-certified;
 * :mod:`~verify.audit.exact.neighbourhoods` - Euclidean (GP), Hamming (DP) and ordered (003) pairs;
@@ -16,6 +19,7 @@
 
 from .approx import bad_set, hockey_stick, hockey_stick_mp, interval_mass
 from .claims import claim_result_from_audits, verdict_of_audits
+from .enclosure import Enclosure, hockey_stick_enclosure
 from .concrete import audit_density_mechanism, audit_finite
 from .curve import (
     AdditiveNoiseMechanism,
@@ -23,6 +27,7 @@ from .curve import (
     audit_density_mechanism_approx,
     gaussian_delta_balle_wang,
     pair_hockey_stick,
+    pair_hockey_stick_enclosure,
     pair_hockey_stick_mp,
     privacy_curve,
 )
@@ -50,6 +55,9 @@ __all__ = [
     "bad_set",
     "hockey_stick",
     "hockey_stick_mp",
+    "Enclosure",
+    "hockey_stick_enclosure",
+    "pair_hockey_stick_enclosure",
     "EuclideanNeighbourhood",
     "HammingNeighbourhood",
     "OrderedNeighbourhood",
