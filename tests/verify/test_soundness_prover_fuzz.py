@@ -333,6 +333,7 @@ def run_fuzz(n: int, seed: int, *, max_boxes: int = 1500, time_limit: float = 2.
     return stats
 
 
+@pytest.mark.slow
 def test_prover_fuzz_no_false_proof_and_certified_refutations():
     stats = run_fuzz(N_EXPR, SEED)
     print(stats.summary())
