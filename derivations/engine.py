@@ -850,14 +850,14 @@ class SmoothSensitivityEngine:
         3. the window rule: the pairs outside the window contribute at most T(r) (``_outside``: M/g0(r)
            from a bound M on L_{f,Lambda}, or the polynomial bound; chords longer than 2r at most
            min(M, osc f)/(2r)); where T(r) exceeds the value found and no ``domain`` was given, the
-           window grows to the smallest r (doubling, up to ``max_radius``, default 64 radius) with
+           window grows to the smallest r (doubling, up to ``max_radius``, default 4 radius) with
            T(r) <= value and steps 1-2 are repeated there.
         A point is certified when step 1 completed, step 2 did not exceed it by more than 1e-9
         relative, and T(r) <= value; otherwise its value is the largest lower bound found and it is
         flagged INCONCLUSIVE with the reason.  ``method='brute'`` is a search: never certified."""
         P = self._points(points)
         n = P.shape[0]
-        r_max = 64.0 * self.radius if max_radius is None else check_positive("max_radius", max_radius)
+        r_max = 4.0 * self.radius if max_radius is None else check_positive("max_radius", max_radius)
         if self.method == "brute":
             lb = np.asarray(brute_smooth_sensitivity(self.spec.f, P, self.growth, self.Lambda,
                                                      **self._brute_kw()).value, dtype=float)
