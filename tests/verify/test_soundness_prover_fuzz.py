@@ -271,7 +271,10 @@ def run_fuzz(n: int, seed: int, *, max_boxes: int = 1500, time_limit: float = 2.
         box = _box(rng, nv)
         nonneg = [s for s, (lo, _) in zip(syms, box) if lo >= 0]
         g = _Grammar(rng, syms, nonneg)
-        expr = g.expr(int(rng.integers(2, 4)))
+        try:
+            expr = g.expr(int(rng.integers(2, 4)))
+        except (ValueError, TypeError):  # SymPy refused a node at construction (Min(nan, ...))
+            continue
         if not expr.free_symbols or expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo, sp.I):
             continue
         # the symbols are real; a box from >= 0 may declare nonnegative (the assumption must hold)
