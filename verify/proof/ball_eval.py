@@ -492,8 +492,11 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
                 continue
             akey = ("affine", form, s)
             if akey not in cache:
+                # affine means a polynomial of degree <= 1 in s: a second derivative that cancels
+                # to 0 is not enough (sqrt((x - a)^2) = |x - a| has one, and a kink at a)
                 try:
-                    cache[akey] = sp.cancel(sp.together(sp.diff(form, s, 2))) == 0
+                    poly = sp.Poly(form, s)
+                    cache[akey] = poly.degree() <= 1 and not any(c.has(s) for c in poly.all_coeffs())
                 except Exception:  # noqa: BLE001 - not shown affine
                     cache[akey] = False
             if cache[akey]:

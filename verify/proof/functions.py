@@ -653,6 +653,10 @@ def _continuous(pw: sp.Piecewise) -> bool:
     if diff.has(sp.Piecewise) or d.has(sp.Piecewise) or d.is_number:
         return False
     syms = sorted(diff.free_symbols | d.free_symbols, key=lambda v: v.name)
+    # the boundary of {lhs < rhs} lies in {lhs - rhs = 0} only when lhs - rhs is continuous: a
+    # polynomial.  1/x < 0 changes truth at x = 0, where 1/x is not 0 (and e1 - e2 = (1/x) x).
+    if not d.is_polynomial(*syms):
+        return False
     try:
         q = sp.cancel(sp.together(diff / d))
         num, den = sp.fraction(q)
@@ -671,11 +675,18 @@ def _smooth_enough(expr: sp.Expr) -> bool:
 
 
 def _is_affine_in(e: sp.Expr, v: sp.Symbol) -> bool:
-    """True when e is affine in v (second derivative identically zero; v-free subterms held opaque)."""
+    """True only when e is a polynomial of degree <= 1 in v whose coefficients do not involve v.
+
+    A second derivative that cancels to 0 is not enough: sqrt((x + 19/10)^2) has d2 = 0 wherever it
+    is defined by a formula, but it is |x + 19/10|, not affine across x = -19/10 (the faces of
+    [-2, 0] give -1900 and -100 while the value at the root is 0)."""
     if not e.has(v):
         return True
-    d2 = sp.diff(e, v, 2)
-    return d2 == 0 or sp.cancel(sp.together(d2)) == 0
+    try:
+        p = sp.Poly(e, v)
+    except sp.PolynomialError:
+        return False
+    return p.degree() <= 1 and not any(c.has(v) for c in p.all_coeffs())
 
 
 def _tree_leaves(tree: dict[str, Any]) -> list[sp.Expr]:
