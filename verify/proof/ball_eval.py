@@ -286,9 +286,70 @@ def enclose(expr: sp.Expr, env: Mapping[sp.Symbol, arb]) -> arb:
     return _enc(sp.sympify(expr), env, {})
 
 
-def decide(expr: sp.Expr, env: Mapping[sp.Symbol, arb]) -> sp.Expr:
+def _cond_strong(c: Any, env: Mapping[sp.Symbol, arb], memo: dict, ctx: tuple) -> bool | None:
+    """:func:`_cond`, and where that leaves a relation lhs - rhs (= d) rel 0 undecided, d's range
+    bounded more tightly: the plain enclosure of sp.factor(d) (an exact identity: b*gamma - b =
+    b*(gamma - 1) has a certain sign where the expanded sum's ball straddles 0) and the upper ends
+    of :func:`upper_bound` of d and of -d (monotone faces, mean-value form; sound for any d)."""
+    plain = _cond(c, env, memo)
+    if plain is not None:
+        return plain
+    if isinstance(c, (sp.And, sp.Or)):
+        s = [_cond_strong(a, env, memo, ctx) for a in c.args]
+        if isinstance(c, sp.And):
+            return False if False in s else (True if all(x is True for x in s) else None)
+        return True if True in s else (False if all(x is False for x in s) else None)
+    if isinstance(c, sp.Not):
+        s = _cond_strong(c.args[0], env, memo, ctx)
+        return None if s is None else not s
+    if not isinstance(c, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
+        return None
+    symbols, box, cache = ctx
+    d = sp.sympify(c.lhs - c.rhs)
+    los: list[arb] = []
+    his: list[arb] = []
+    fkey = ("factor", d)
+    if fkey not in cache:
+        try:
+            cache[fkey] = sp.factor(d) if not d.has(*_ROUGH) else None
+        except Exception:  # noqa: BLE001 - no factored form
+            cache[fkey] = None
+    if cache[fkey] is not None:
+        try:
+            v = enclose(cache[fkey], env)
+        except TypeError:
+            v = _NAN
+        if v.is_finite():
+            los.append(v.lower())
+            his.append(v.upper())
+    try:
+        up = upper_bound(d, symbols, box, cache, splits=2, strong=False)
+        dn = upper_bound(-d, symbols, box, cache, splits=2, strong=False)
+    except TypeError:
+        up = dn = _NAN
+    if up.is_finite():
+        his.append(up.upper())
+    if dn.is_finite():
+        los.append(-dn.upper())
+    if not los and not his:
+        return None
+    # only the best end of each side is used: each is a valid bound of d on the box
+    lo = max(los) if los else None
+    hi = min(his) if his else None
+    if isinstance(c, sp.StrictLessThan):
+        return True if hi is not None and hi < 0 else (False if lo is not None and lo >= 0 else None)
+    if isinstance(c, sp.LessThan):
+        return True if hi is not None and hi <= 0 else (False if lo is not None and lo > 0 else None)
+    if isinstance(c, sp.StrictGreaterThan):
+        return True if lo is not None and lo > 0 else (False if hi is not None and hi <= 0 else None)
+    return True if lo is not None and lo >= 0 else (False if hi is not None and hi < 0 else None)
+
+
+def decide(expr: sp.Expr, env: Mapping[sp.Symbol, arb], ctx: tuple | None = None) -> sp.Expr:
     """``expr`` with every |u|, Max, Min and Piecewise whose choice is certain on the box replaced by
-    the chosen argument (innermost first); an undecided one is kept."""
+    the chosen argument (innermost first); an undecided one is kept.  With ``ctx`` = (symbols, box,
+    cache) a Piecewise condition the plain enclosure leaves undecided is retried by
+    :func:`_cond_strong`."""
     memo: dict = {}
 
     def rec(e: sp.Expr) -> sp.Expr:
@@ -297,7 +358,7 @@ def decide(expr: sp.Expr, env: Mapping[sp.Symbol, arb]) -> sp.Expr:
         if isinstance(e, sp.Piecewise):
             kept = []
             for ex, c in e.args:
-                st = _cond(c, env, memo)
+                st = _cond(c, env, memo) if ctx is None else _cond_strong(c, env, memo, ctx)
                 if st is False:
                     continue
                 if st is True and not kept:
@@ -452,7 +513,7 @@ def _atom_bound_side(e: sp.Expr, atom: sp.Expr, env: Mapping[sp.Symbol, arb], ca
 
 
 def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple[Fraction, Fraction]],
-                cache: dict | None = None, splits: int = 6) -> arb:
+                cache: dict | None = None, splits: int = 6, strong: bool = True) -> arb:
     """A ball whose upper end is >= sup of ``expr`` over the box (its lower end means nothing).
 
     1. :func:`decide` (equal to expr on the box).  If an |u|, Max, Min or Piecewise is left
@@ -466,12 +527,12 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
     cache = cache if cache is not None else {}
     box = list(box)
     env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
-    dec = decide(expr, env)
+    dec = decide(expr, env, (symbols, box, cache) if strong else None)
     atom = _undecided_atom(dec) if splits > 0 else None
     if atom is not None:
         vals = []
         for c in _cases(atom):
-            v = upper_bound(dec.xreplace({atom: c}), symbols, box, cache, splits - 1)
+            v = upper_bound(dec.xreplace({atom: c}), symbols, box, cache, splits - 1, strong)
             if not v.is_finite():
                 return _NAN
             vals.append(v)
@@ -501,13 +562,13 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
                     cache[akey] = False
             if cache[akey]:
                 faces = [box[:i] + [(e, e)] + box[i + 1:] for e in (lo, hi)]
-                vals = [upper_bound(form, symbols, f, cache, splits) for f in faces]
+                vals = [upper_bound(form, symbols, f, cache, splits, strong) for f in faces]
                 if not all(v.is_finite() for v in vals):
                     return _NAN
                 return max(vals, key=lambda v: v.upper())
     for _ in range(len(box) + 1):
         env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
-        dec = decide(dec, env)
+        dec = decide(dec, env, (symbols, box, cache) if strong else None)
         key = ("simplified", dec)
         if key not in cache:
             cache[key] = _simplified(dec)

@@ -37,6 +37,8 @@ import time
 from fractions import Fraction
 from typing import Any, Sequence
 
+import sympy as sp
+
 from ._results import RecheckResult
 from .ball_eval import enclose, interval_ball, upper_bound
 from .functions import Objective, lower_fraction, upper_fraction, workprec
@@ -71,6 +73,84 @@ def covers(region: Sequence[tuple[Fraction, Fraction]], boxes: Sequence[Sequence
     return True
 
 
+_ROUGH_TAIL = (sp.Piecewise, sp.Max, sp.Min, sp.Abs, sp.sign, sp.Heaviside)
+
+
+def _recip_smooth(e: sp.Expr, z: sp.Symbol, w: sp.Symbol) -> sp.Expr:
+    """e(z = 1/w) over a common denominator, for an e without Piecewise / Max / Min / Abs / sign /
+    Heaviside (an identity on w > 0)."""
+    from .functions import _recip  # noqa: PLC0415 - the exact SymPy rewrite F(1/w) only
+
+    return _recip(e, z, w)
+
+
+def _tail_relation(d: sp.Expr, z: sp.Symbol, w: sp.Symbol) -> sp.Expr:
+    """An expression with the sign of d(z = 1/w) at every w > 0: d(1/w) = N/D over a common
+    denominator; N when D > 0 for every w > 0 (SymPy, w declared positive), -N when D < 0, else
+    N*D (sign(N/D) = sign(N*D) where D != 0).  N stays finite at w = 0 where N/D does not, so a
+    box reaching z = inf can decide the relation."""
+    if not d.has(z):
+        return d
+    if d.has(*_ROUGH_TAIL):
+        return tail_rewrite(d, z, w)
+    from .functions import _recip  # noqa: PLC0415 - the exact SymPy rewrite F(1/w) only
+
+    wp = sp.Symbol(w.name, positive=True)
+    num, den = sp.fraction(sp.cancel(sp.together(_recip(d, z, w, keep_positive=True))))
+    if den.is_positive:
+        out = num
+    elif den.is_negative:
+        out = -num
+    else:
+        out = num * den
+    return out.subs(wp, w)
+
+
+def _tail_cond(c: Any, z: sp.Symbol, w: sp.Symbol) -> Any:
+    if isinstance(c, (sp.And, sp.Or)):
+        return c.func(*[_tail_cond(a, z, w) for a in c.args])
+    if isinstance(c, sp.Not):
+        return sp.Not(_tail_cond(c.args[0], z, w))
+    if isinstance(c, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
+        d = sp.sympify(c.lhs - c.rhs)
+        if not d.has(z):
+            return c
+        return c.func(_tail_relation(d, z, w), 0)
+    if hasattr(c, "has") and c.has(z):
+        raise ValueError(f"a condition the tail rewrite does not handle: {c}")
+    return c
+
+
+def tail_rewrite(e: sp.Expr, z: sp.Symbol, w: sp.Symbol) -> sp.Expr:
+    """F(z = 1/w) branch by branch (an identity on w > 0): a smooth sub-expression over a common
+    denominator; Max(a, b, ...) as the Piecewise choosing a where a >= every other argument (Min
+    likewise, |a| as a where a >= 0, else -a), every Piecewise branch rewritten and every
+    relation lhs - rhs rel 0 replaced by an expression of the same sign for w > 0
+    (:func:`_tail_relation`).  Rewriting the whole Piecewise / Max over one common denominator
+    would leave 1/w inside branches and guards: not enclosed on a box reaching w = 0 (z = inf)."""
+    if not e.has(z):
+        return e
+    if not e.has(*_ROUGH_TAIL):
+        return _recip_smooth(e, z, w)
+    if isinstance(e, (sp.Max, sp.Min)):
+        args = list(e.args)
+        pieces = []
+        for i, a in enumerate(args[:-1]):
+            others = args[i + 1:]
+            cond = sp.And(*[(a - o >= 0) if isinstance(e, sp.Max) else (o - a >= 0) for o in others])
+            pieces.append((tail_rewrite(a, z, w), _tail_cond(cond, z, w)))
+        pieces.append((tail_rewrite(args[-1], z, w), sp.true))
+        return sp.Piecewise(*pieces)
+    if isinstance(e, sp.Abs):
+        a = e.args[0]
+        return sp.Piecewise((tail_rewrite(a, z, w), _tail_cond(a >= 0, z, w)), (tail_rewrite(-a, z, w), sp.true))
+    if isinstance(e, sp.Piecewise):
+        return sp.Piecewise(*[(tail_rewrite(ex, z, w), _tail_cond(c, z, w)) for ex, c in e.args])
+    if isinstance(e, (sp.sign, sp.Heaviside)):
+        raise ValueError(f"the tail rewrite does not handle {type(e).__name__}")
+    return e.func(*[tail_rewrite(a, z, w) for a in e.args])
+
+
 class _Independent:
     """Upper bounds of F on boxes of the proof domain, by :mod:`verify.proof.ball_eval` (written
     apart from the prover's enclosures) with bisection.
@@ -100,9 +180,16 @@ class _Independent:
 
     def _tail(self) -> Any:
         if self._tail_expr is None:
-            from .functions import _recip  # noqa: PLC0415 - the exact SymPy rewrite F(1/w) only
+            z, w = self.obj.symbols[self.obj.half_index], self.obj.w
+            self._tail_expr = [tail_rewrite(self.expr, z, w)]
+            try:
+                from .functions import _recip  # noqa: PLC0415 - the exact SymPy rewrite F(1/w) only
 
-            self._tail_expr = _recip(self.expr, self.obj.symbols[self.obj.half_index], self.obj.w)
+                whole = _recip(self.expr, z, w)
+                if whole != self._tail_expr[0]:
+                    self._tail_expr.append(whole)
+            except (TypeError, ValueError, ZeroDivisionError):  # a Piecewise as a whole: branch by branch only
+                pass
         return self._tail_expr
 
     def upper(self, box: Sequence[tuple[Fraction, Fraction]]) -> Fraction | float:
@@ -129,7 +216,9 @@ class _Independent:
                 b[i] = (wlo, whi)
                 tsyms = list(syms)
                 tsyms[i] = self.obj.w
-                tail_up = upper_fraction(upper_bound(self._tail(), tsyms, b, self.cache))
+                # each rewrite is F(1/w) exactly on w > 0: the least upper bound of them is valid
+                tail_up = min((upper_fraction(upper_bound(t, tsyms, b, self.cache)) for t in self._tail()),
+                              default=math.inf)
                 if wlo > 0 and not tail_up <= 0:  # z finite on this box: F itself is a second valid bound
                     b[i] = (1 / whi, 1 / wlo)
                     tail_up = min(tail_up, upper_fraction(upper_bound(self.expr, syms, b, self.cache)))
