@@ -188,9 +188,10 @@ def check_claim_4_2(ctx: CheckContext) -> ClaimResult:
     return ClaimResult(Verdict.INCONCLUSIVE, "bound not attained by the search", ev, "")
 
 
-def _two_way_generic(points: np.ndarray, T1: float, T2: float, tau: float, g) -> np.ndarray:
+def _two_way_generic(points: np.ndarray, T1: float, T2: float, tau: float, g) -> tuple[np.ndarray, np.ndarray]:
     """B* of the two-way f_tau from the generic engine (derivations.engine, 004 Sec. 3.3 stratified
-    by its kink curves), f written from its definition: clip((R2 - dist(p, Q0)) / tau, 0, 1)."""
+    by its kink curves), f written from its definition: clip((R2 - dist(p, Q0)) / tau, 0, 1); the
+    values and, per point, whether the engine certified them (an uncertified value is a lower bound)."""
     from derivations.engine import smooth_sensitivity_engine  # noqa: PLC0415 - the SymPy derivations load when this check runs, not with the registry
 
     p1, p2 = sp.symbols("p1 p2", real=True)
@@ -198,8 +199,10 @@ def _two_way_generic(points: np.ndarray, T1: float, T2: float, tau: float, g) ->
     R2 = R1 + tau
     c1, c2 = T1 + tau / 2 + R1, T2 + tau / 2 + R1
     f = sp.Min(1, sp.Max(0, (R2 - sp.sqrt(sp.Max(c1 - p1, 0) ** 2 + sp.Max(c2 - p2, 0) ** 2)) / tau))
-    eng = smooth_sensitivity_engine(f, (p1, p2), g, radius=4.0)
-    return np.asarray(eng.smooth_sensitivity(points), dtype=float)
+    # f_tau is 1/tau-Lipschitz with values in [0, 1]: the bounds that certify the engine's window
+    eng = smooth_sensitivity_engine(f, (p1, p2), g, radius=4.0, lipschitz_bound=1 / tau, oscillation_bound=1.0)
+    res = eng.smooth_sensitivity_certified(points)
+    return np.asarray(res.value, dtype=float), np.asarray(res.certified, dtype=bool)
 
 
 def lemma_4_3_printed(z: np.ndarray, T1: float, T2: float, tau: float, gamma: float) -> np.ndarray:
@@ -261,9 +264,10 @@ def check_lemma_4_3(ctx: CheckContext) -> ClaimResult:
     # definition with Min/Max, at the same points (default audit only: ~30 s)
     generic_dev = None
     if ctx.budget >= 0.5 and picks:
-        gen = _two_way_generic(z[picks], T1, T2, tau, g)
-        for r, v in zip(rows, gen, strict=True):
+        gen, gen_certified = _two_way_generic(z[picks], T1, T2, tau, g)
+        for r, v, c in zip(rows, gen, gen_certified, strict=True):
             r["generic_engine"] = float(v)
+            r["generic_engine_certified"] = bool(c)
         generic_dev = max(rel_dev(r["closed_form"], r["generic_engine"]) for r in rows)
     res = _verdict(rows, "Lemma 4.3", ctx, {"printed_vs_engine_max_rel_dev": dev_pe,
                                                "n_points_printed_vs_engine": int(len(z)),
