@@ -118,12 +118,37 @@ def test_true_tail_statements_with_tangency_are_re_proven():
 
 
 @pytest.mark.parametrize("ob_id", ["004-ramp-Def-8-(2)-g_L", "004-Lemma-4.1-Def-8-(2)-gamma[1/20,15/16]",
+                                   "004-ramp-Def-8-(1)-quotient-outside",
                                    "004-ramp-Def-8-(1)-quotient-band"])
 def test_genuine_registry_proofs_re_check(ob_id):
     """The proofs behind 004-Def-8-ramp-g_L-proof, 004-Lemma-4.1-def8-proof-gamma-low and the
-    quotient-band part of 004-Def-8-threshold-proof: proven and re-checked (VERIFIED proven)."""
+    quotient-band and quotient-outside parts of 004-Def-8-threshold-proof: proven and re-checked (VERIFIED proven)."""
     from verify.claims import Verdict  # noqa: PLC0415
     from verify.claims.sets.proofs import check_obligation  # noqa: PLC0415
 
     res = check_obligation(ob_id, "test")
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
+
+
+@pytest.mark.parametrize("F", [
+    sp.Piecewise((-1, x < sp.Rational(1, 2)), (TINY - (x - sp.Rational(1, 2)), True)),
+    sp.Piecewise((TINY - (x - sp.Rational(1, 2)), x > sp.Rational(1, 2)), (-1, True)),
+    sp.Piecewise((-1, sp.Not(x >= sp.Rational(1, 2))), (TINY + (sp.Rational(1, 2) - x) ** 3, True)),
+])
+def test_branch_bounded_on_its_guard_closure_keeps_the_boundary(F):
+    """A branch is bounded on the sub-box its guard leaves (the closed half-line of a relation
+    a*x + b rel 0): the boundary point stays in it, so a branch positive by 1e-30 just at (or just
+    past) the boundary x = 1/2 is still seen."""
+    pt = sp.Rational(1, 2) + sp.Rational(1, 10**40)
+    assert F.subs(x, pt) > 0
+    obj = Objective(F, [Variable(x, Q(0), Q(1))])
+    for n in (0, 1, 2, 5):
+        assert not recheck(_record(obj.domain(), _grid(Q(0), Q(1), n)), obj).ok
+
+
+def test_jump_at_a_piecewise_boundary_is_not_smoothed():
+    """Piecewise((-x, x < 1/2), (1 - x, True)) jumps from -1/2 to 1/2 at x = 1/2: F <= 0 is false there."""
+    F = sp.Piecewise((-x, x < sp.Rational(1, 2)), (1 - x, True))
+    obj = Objective(F, [Variable(x, Q(0), Q(1))])
+    for n in (0, 1, 3):
+        assert not recheck(_record(obj.domain(), _grid(Q(0), Q(1), n)), obj).ok

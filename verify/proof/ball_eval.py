@@ -512,6 +512,61 @@ def _atom_bound_side(e: sp.Expr, atom: sp.Expr, env: Mapping[sp.Symbol, arb], ca
     return "max" if increasing else "min"
 
 
+_RELATIONS = (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)
+
+
+def _restrict(c: Any, symbols: Sequence[sp.Symbol], box: list, negate: bool = False) -> list | None:
+    """A sub-box containing every point of ``box`` where the condition ``c`` holds (where it fails,
+    for ``negate``); None when no point can.  Only a relation a*v + b rel 0 with rational numbers
+    a != 0, b in a single variable v (or an And of relations, not negated) narrows v's interval to
+    the closed half-line it states (a closure: a superset of the points); anything else keeps the
+    box."""
+    if isinstance(c, sp.And) and not negate:
+        for a in c.args:
+            box = _restrict(a, symbols, box)
+            if box is None:
+                return None
+        return box
+    if isinstance(c, sp.Or) and negate:  # not (A or B) = not A and not B
+        for a in c.args:
+            box = _restrict(a, symbols, box, negate=True)
+            if box is None:
+                return None
+        return box
+    if isinstance(c, sp.Not):
+        return _restrict(c.args[0], symbols, box, not negate)
+    if not isinstance(c, _RELATIONS):
+        return box
+    d = sp.sympify(c.lhs - c.rhs)
+    free = [t for t in d.free_symbols if t in symbols]
+    if len(free) != 1 or len(d.free_symbols) != 1:
+        return box
+    v = free[0]
+    try:
+        poly = sp.Poly(d, v)
+    except Exception:  # noqa: BLE001 - not a polynomial: keep the box
+        return box
+    if poly.degree() != 1:
+        return box
+    a, b = poly.all_coeffs()
+    if not (a.is_Rational and b.is_Rational) or a == 0:
+        return box
+    root = Fraction(int(sp.Rational(-b).p), int(sp.Rational(-b).q)) / Fraction(int(sp.Rational(a).p), int(sp.Rational(a).q))
+    # d >= 0 (or > 0) <=> v >= root when a > 0, v <= root when a < 0; d <= 0 (< 0) the reverse
+    upper_side = isinstance(c, (sp.StrictGreaterThan, sp.GreaterThan))
+    if negate:
+        upper_side = not upper_side
+    v_at_least = upper_side == (a > 0)
+    i = list(symbols).index(v)
+    lo, hi = box[i]
+    lo, hi = (max(lo, root), hi) if v_at_least else (lo, min(hi, root))
+    if lo > hi:
+        return None
+    out = list(box)
+    out[i] = (lo, hi)
+    return out
+
+
 def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple[Fraction, Fraction]],
                 cache: dict | None = None, splits: int = 6, strong: bool = True) -> arb:
     """A ball whose upper end is >= sup of ``expr`` over the box (its lower end means nothing).
@@ -531,8 +586,21 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
     atom = _undecided_atom(dec) if splits > 0 else None
     if atom is not None:
         vals = []
-        for c in _cases(atom):
-            v = upper_bound(dec.xreplace({atom: c}), symbols, box, cache, splits - 1, strong)
+        if isinstance(atom, sp.Piecewise):
+            # branch i is active only where its condition holds and every earlier one fails: its
+            # case is bounded on the sub-box those conditions leave (:func:`_restrict`)
+            subs = []
+            for k, (ex, c) in enumerate(atom.args):
+                sub: list | None = list(box)
+                for _ex, c_prev in atom.args[:k]:
+                    sub = _restrict(c_prev, symbols, sub, negate=True) if sub is not None else None
+                sub = _restrict(c, symbols, sub) if sub is not None else None
+                if sub is not None:
+                    subs.append((ex, sub))
+        else:
+            subs = [(c, box) for c in _cases(atom)]
+        for c, sub in subs:
+            v = upper_bound(dec.xreplace({atom: c}), symbols, sub, cache, splits - 1, strong)
             if not v.is_finite():
                 return _NAN
             vals.append(v)
