@@ -24,7 +24,11 @@ Min and Piecewise whose choice is *certain on the box* (decided by :func:`enclos
 or condition) by the chosen argument, and lets SymPy cancel the result (an exact identity of
 rational functions in the remaining atoms): on the box that is the same function, and a
 cancellation (|shift| + |scale| = alpha/s of 002 Lemma 12) is then exact, not approached.
-:func:`upper_bound` adds monotone faces from the same derivatives (an upper end only).
+:func:`upper_bound` adds monotone faces from the same derivatives (an upper end only); in it a
+Piecewise condition the plain enclosure leaves undecided is retried on sp.factor(lhs - rhs) and by
+upper bounds of lhs - rhs and rhs - lhs (:func:`_cond_strong`), and an undecided Piecewise's
+branch is bounded only on the closed sub-box its guard (and the negated earlier guards) leave when
+a guard is a relation a*v + b rel 0 in one variable (:func:`_restrict`).
 :func:`mean_value` is the mean-value form F(c) + sum_i dF/dv_i(B)(B_i - c_i) with the derivative
 from ``sp.diff`` of the decided expression, used only when that expression has no Piecewise,
 sign, Heaviside, Abs, Max or Min left (then it is smooth wherever its ball is finite).
@@ -325,7 +329,7 @@ def _cond_strong(c: Any, env: Mapping[sp.Symbol, arb], memo: dict, ctx: tuple) -
     try:
         up = upper_bound(d, symbols, box, cache, splits=2, strong=False)
         dn = upper_bound(-d, symbols, box, cache, splits=2, strong=False)
-    except TypeError:
+    except Exception:  # noqa: BLE001 - not bounded: the plain / factored answer stands
         up = dn = _NAN
     if up.is_finite():
         his.append(up.upper())

@@ -26,7 +26,10 @@ fresh objective with the bound the lemma needs of it (<= 0), whatever the part's
 
 Shared with the prover: the objective's domain and compactification of a half-line variable, and
 for z >= Z0 the exact SymPy rewrite G(w) = F(1/w) over a common denominator (an identity, not an
-enclosure).  A callable objective without a SymPy expression is re-evaluated by its own plain
+enclosure).  The re-checker applies it branch by branch (:func:`tail_rewrite`: Max / Min / |.| as
+a Piecewise, each branch and each guard rewritten on its own, a guard by the numerator of lhs - rhs
+when the denominator's sign is fixed on w > 0), and also to F as a whole; each is F(1/w) on w > 0,
+so the least of their upper bounds is used.  A callable objective without a SymPy expression is re-evaluated by its own plain
 translation (there is nothing else to evaluate).
 """
 
@@ -181,15 +184,20 @@ class _Independent:
     def _tail(self) -> Any:
         if self._tail_expr is None:
             z, w = self.obj.symbols[self.obj.half_index], self.obj.w
-            self._tail_expr = [tail_rewrite(self.expr, z, w)]
+            forms: list[Any] = []
+            try:
+                forms.append(tail_rewrite(self.expr, z, w))
+            except Exception:  # noqa: BLE001 - a node the branchwise rewrite does not handle: not this form
+                pass
             try:
                 from .functions import _recip  # noqa: PLC0415 - the exact SymPy rewrite F(1/w) only
 
                 whole = _recip(self.expr, z, w)
-                if whole != self._tail_expr[0]:
-                    self._tail_expr.append(whole)
-            except (TypeError, ValueError, ZeroDivisionError):  # a Piecewise as a whole: branch by branch only
+                if whole not in forms:
+                    forms.append(whole)
+            except Exception:  # noqa: BLE001 - e.g. a Piecewise as a whole: branch by branch only
                 pass
+            self._tail_expr = forms  # none: every tail box is unproven (min over no bound = inf)
         return self._tail_expr
 
     def upper(self, box: Sequence[tuple[Fraction, Fraction]]) -> Fraction | float:
