@@ -181,11 +181,21 @@ def assert_sampler_matches(sampler: Callable[..., Any], dist: Any, *, budget: in
 
 def assert_smooth_bound(f: Any, B: Callable[..., Any], growth: Any, Lambda: float = math.inf, *,
                         params: dict[str, Any] | None = None, domain: tuple[Any, Any] | None = None,
-                        budget: int = DEFAULT_BUDGET, seed: int = DEFAULT_SEED) -> Any:
-    """Assert that B is a g-smooth upper bound on L_{f,Lambda} (004 Def. 8); returns the report."""
+                        budget: int = DEFAULT_BUDGET, seed: int = DEFAULT_SEED,
+                        window: float | None = None) -> Any:
+    """Assert that B is a g-smooth upper bound on L_{f,Lambda} (004 Def. 8); returns the report.
+
+    Raises ``AssertionError`` on a violation *and* when the audit is INCONCLUSIVE (points where
+    L_{f,Lambda} or B* could not be evaluated, or a float excess without a certified witness): a
+    check that was not made is never a pass.  ``window``: the engine's search half-width for an
+    expression ``f`` (see ``verify.audit.blackbox.audit_smooth_bound``)."""
     from verify.audit.blackbox import audit_smooth_bound
 
-    rep = audit_smooth_bound(f, B, growth, Lambda, params=params, domain=domain, budget=budget, rng=seed)
+    kw: dict[str, Any] = {} if window is None else {"window": window}
+    rep = audit_smooth_bound(f, B, growth, Lambda, params=params, domain=domain, budget=budget, rng=seed, **kw)
+    if rep.verdict == "INCONCLUSIVE":
+        _fail(f"assert_smooth_bound: INCONCLUSIVE for {_name(B)} and {f!r}: not every check could be made",
+              rep.summary())
     if not rep.passed:
         _fail(f"assert_smooth_bound: {_name(B)} is not a smooth upper bound for {f!r}", rep.summary())
     return rep

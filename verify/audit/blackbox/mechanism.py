@@ -256,8 +256,13 @@ class MechanismAuditReport(OutcomePredicates):
             dl = f", delta={self.claimed_delta:g}" if self.claimed_delta else ""
             return f"FAIL: claimed eps={self.claimed_eps:g}{dl} refuted ({'; '.join(why)})"
         if self.outcome == "inconclusive":
-            return ("INCONCLUSIVE: the exact side found an excess over the claimed eps in float that it could "
-                    "not certify in mpmath (give the mechanism log_density_mp(x, y, dps)); not a pass")
+            reasons = list(self.notes)
+            audit = (self.exact or {}).get("audit") or {}
+            reasons += [str(t) for t in audit.get("notes", []) if str(t) not in reasons]
+            if not reasons:
+                reasons = ["the exact side found an excess over the claimed eps in float that it could not "
+                           "certify in mpmath (log_density_mp(x, y, dps) gives certificates)"]
+            return "INCONCLUSIVE (not a pass): " + "; ".join(reasons[:4])
         return "PASS (no violation detected)" + (f"; warning: {self.rng_use.warning}" if self.rng_use is not None and self.rng_use.ignores_rng else "")
 
     def to_json(self) -> dict[str, Any]:
@@ -651,9 +656,11 @@ class _ClaimedMechanism:
         return getattr(self._mech, item)
 
 
-def _exact_pair_loss(mech: Any, x: Any, xp: Any, draws: FloatArray, dps: int) -> tuple[float, str | None, float, str]:
+def _exact_pair_loss(mech: Any, x: Any, xp: Any, draws: FloatArray,
+                     dps: int) -> tuple[float, str | None, float, str, bool]:
     """sup_y ln p_x(y) - ln p_x'(y) on a sinh grid around the draws plus a bounded local search;
-    (float value, mpmath value or None, maximiser y, note)."""
+    (float value, mpmath value or None, maximiser y, note, whether the log-density was NaN somewhere).
+    A +inf loss (support mismatch) stays +inf."""
     med = float(np.median(draws))
     iqr = float(np.subtract(*np.percentile(draws, [75, 25]))) or 1.0
     y = np.unique(np.concatenate([med + iqr * np.sinh(np.linspace(-25.0, 25.0, 4001)),
@@ -663,12 +670,19 @@ def _exact_pair_loss(mech: Any, x: Any, xp: Any, draws: FloatArray, dps: int) ->
     X = np.repeat(xa[None, ...], y.size, axis=0) if xa.ndim else np.full(y.size, float(xa))
     XP = np.repeat(xpa[None, ...], y.size, axis=0) if xpa.ndim else np.full(y.size, float(xpa))
     with np.errstate(all="ignore"):
-        L = np.asarray(privacy_loss(mech, X, XP, y), dtype=float)
-    L = np.where(np.isfinite(L), L, -np.inf)
+        lp = np.asarray(mech.log_density(X, y), dtype=float)
+        lq = np.asarray(mech.log_density(XP, y), dtype=float)
+        L = lp - lq
+    # +inf is an output of positive density under x and zero under x' (a support mismatch: an
+    # infinite loss, never dropped); an output of density 0 under both (-inf - -inf) carries no
+    # mass and is no loss; any other NaN (a NaN log-density, +inf - +inf) is reported, not a pass
+    outside = (lp == -np.inf) & (lq == -np.inf)
+    n_nan = int(np.count_nonzero(np.isnan(L) & ~outside))
+    L = np.where(np.isnan(L), -np.inf, L)
     j = int(np.argmax(L))
     best, yb = float(L[j]), float(y[j])
     lo, hi = float(y[max(j - 1, 0)]), float(y[min(j + 1, y.size - 1)])
-    if hi > lo:
+    if hi > lo and math.isfinite(best):
         def neg(v: float) -> float:
             with np.errstate(all="ignore"):
                 val = float(np.asarray(privacy_loss(mech, X[:1], XP[:1], np.array([v])), dtype=float)[0])
@@ -677,7 +691,8 @@ def _exact_pair_loss(mech: Any, x: Any, xp: Any, draws: FloatArray, dps: int) ->
         res = optimize.minimize_scalar(neg, bounds=(lo, hi), method="bounded", options={"xatol": 1e-12})
         if -res.fun > best:
             best, yb = float(-res.fun), float(res.x)
-    note = ""
+    note = (f"the log-density is NaN at {n_nan} of {y.size} outputs of pair x={_fmt(x)}, x'={_fmt(xp)} "
+            "(no loss there: not a pass)") if n_nan else ""
     try:
         xs = float(xa) if xa.ndim == 0 else xa
         xps = float(xpa) if xpa.ndim == 0 else xpa
@@ -685,8 +700,8 @@ def _exact_pair_loss(mech: Any, x: Any, xp: Any, draws: FloatArray, dps: int) ->
             Lm = privacy_loss_mp(mech, xs, xps, mpmath.mpf(yb), dps)
             mp_str = mpmath.nstr(Lm, 20)
     except TypeError as exc:
-        mp_str, note = None, f"exact loss not re-evaluated in mpmath: {exc}"
-    return best, mp_str, yb, note
+        mp_str, note = None, "; ".join(t for t in (note, f"exact loss not re-evaluated in mpmath: {exc}") if t)
+    return best, mp_str, yb, note, n_nan > 0
 
 
 def audit_blackbox_mechanism(
@@ -995,7 +1010,7 @@ def audit_blackbox_mechanism(
         pair_vals = []
         pair_outcomes: list[str] = []
         upd: list[PairEstimate] = []
-        loss_cache: dict[tuple[str, str], tuple[float, str | None, float, str]] = {}
+        loss_cache: dict[tuple[str, str], tuple[float, str | None, float, str, bool]] = {}
         for k, est in enumerate(estimates):
             draws = draws_by_pair[k // 2]
             if delta > 0:
@@ -1005,7 +1020,7 @@ def audit_blackbox_mechanism(
             try:
                 if key not in loss_cache:  # one exact loss per direction, shared by its events
                     loss_cache[key] = _exact_pair_loss(claimed, est.x, est.x_prime, draws, dps)
-                val, mp_str, yb, note = loss_cache[key]
+                val, mp_str, yb, note, had_nan = loss_cache[key]
             except Exception as exc:  # noqa: BLE001 - the density of a third-party object may fail
                 msg = f"exact loss at pair {k // 2} failed: {type(exc).__name__}: {exc}"
                 if msg not in notes:
@@ -1026,7 +1041,19 @@ def audit_blackbox_mechanism(
                 if certified and certificate is None:
                     certificate = (f"certified violation at an audited pair: loss - eps*d = {mpmath.nstr(slack_mp, 20)} "
                                    f"(mpmath {dps} digits) at x={_fmt(est.x)}, x'={_fmt(est.x_prime)}, y={yb:.6g}")
-            pair_outcomes.append(AuditResult.decide(certified, val - eps * est.dist, mp_str is not None))
+            # a float loss and its mpmath re-evaluation that disagree settle nothing (two different
+            # functions); a NaN log-density leaves outputs unjudged: both INCONCLUSIVE, never a pass
+            disagreement = mp_str is not None and AuditResult.disagree(val, mp_str)
+            outcome = AuditResult.decide(certified, val - eps * est.dist, mp_str is not None,
+                                         disagreement=disagreement)
+            if outcome == "pass" and had_nan:
+                outcome = "inconclusive"
+            if disagreement and not certified:
+                msg = (f"float loss {val:.6g} and mpmath loss {mp_str} disagree at x={_fmt(est.x)}, "
+                       f"x'={_fmt(est.x_prime)}, y={yb:.6g}: log_density and log_density_mp are not the same function")
+                if msg not in notes:
+                    notes.append(msg)
+            pair_outcomes.append(outcome)
             upd.append(dataclasses.replace(est, eps_exact=eps_ex, eps_exact_mp=mp_per, exact_y=yb))
         estimates = upd
         if pair_vals:
