@@ -61,12 +61,30 @@ def read_json_bounded(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then ``os.replace``.
 
-    A reader (or a run interrupted mid-write) sees either the old file or the whole new one.
+    A reader (or a run interrupted mid-write) sees either the old file or the whole new one.  The
+    file keeps the permissions of the file it replaces (a new one gets 0o666 less the umask); a
+    target that exists and is not a regular file (a device, a pipe) is written in place.
     """
     p = Path(path)
+    try:
+        st: os.stat_result | None = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        # a device or a pipe (/dev/stdout, a FIFO): written in place, never renamed over
+        with open(p, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        return
     p.parent.mkdir(parents=True, exist_ok=True)
+    if st is not None:
+        mode = stat.S_IMODE(st.st_mode)
+    else:  # what open() would give a new file: 0o666 less the umask
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
             fh.flush()
