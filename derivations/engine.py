@@ -177,7 +177,7 @@ def _identically_zero(expr: sp.Expr) -> bool:
     e = expr.xreplace({fl: sp.Rational(fl) for fl in expr.atoms(sp.Float)})
     try:
         return sp.expand(e) == 0
-    except Exception:  # pragma: no cover - expansion of an exotic expression
+    except Exception:  # noqa: BLE001 - a failed expansion counts as not identically zero (no null region)  # pragma: no cover - expansion of an exotic expression
         return False
 
 
@@ -198,11 +198,12 @@ class _Builder:
         self.th = self.TH[0] if self.TH else None
         self.grad = [sp.diff(expr, v) for v in self.vars]
 
+    # P is a point of R^d: one coordinate per variable (kink points only arise for d = 1).
     def f_at(self, P):
-        return self.expr.xreplace(dict(zip(self.vars, P)))
+        return self.expr.xreplace(dict(zip(self.vars, P, strict=True)))
 
     def grad_at(self, P):
-        return [g.xreplace(dict(zip(self.vars, P))) for g in self.grad]
+        return [g.xreplace(dict(zip(self.vars, P, strict=True))) for g in self.grad]
 
     def e_lam(self, Zs):
         d = self.d
@@ -274,7 +275,7 @@ class _Builder:
         gz = self.grad_at(Zs)
         if d == 1:
             return [sp.diff(self.grad[0], self.vars[0]).xreplace({self.vars[0]: Zs[0]}) - gz[0] * lam * e[0]]
-        H = [[sp.diff(self.grad[i], self.vars[j]).xreplace(dict(zip(self.vars, Zs))) for j in range(d)]
+        H = [[sp.diff(self.grad[i], self.vars[j]).xreplace(dict(zip(self.vars, Zs, strict=True))) for j in range(d)]
              for i in range(d)]
         n2 = sum(g**2 for g in gz)
         return [sum(H[i][j] * gz[j] for j in range(d)) - n2 * lam * e[i] for i in range(d)]
@@ -283,7 +284,7 @@ class _Builder:
         """The open intervals between consecutive kinks (d = 1): f is one branch on each."""
         ks = [k[0] for k in self.kinks]
         b = [-math.inf] + ks + [math.inf]
-        return list(zip(b[:-1], b[1:]))
+        return list(zip(b[:-1], b[1:], strict=True))
 
     def null_regions(self, unknowns, eqs, radial: sp.Expr | None = None) -> tuple:
         """Boxes of (unknowns, x) on which an equation vanishes identically (derived symbolically).
@@ -324,14 +325,14 @@ class _Builder:
         if radial is not None:
             tests.append((-1, radial))
         for combo in itertools.product(ivs, repeat=len(pw_syms)):
-            values = {sym: rep(*iv) for sym, iv in zip(pw_syms, combo)}
+            values = {sym: rep(*iv) for sym, iv in zip(pw_syms, combo, strict=True)}
             for j, eq in tests:
                 e = _select_branches(eq, values)
                 if e is None or not _identically_zero(e):
                     continue
                 lo = [-math.inf] * len(cols)
                 hi = [math.inf] * len(cols)
-                for sym, (a, b) in zip(pw_syms, combo):
+                for sym, (a, b) in zip(pw_syms, combo, strict=True):
                     lo[cols.index(sym)], hi[cols.index(sym)] = a, b
                 out.append((j, tuple(lo), tuple(hi)))
         return tuple(out)

@@ -69,7 +69,8 @@ def flatten_piecewise(expr: sp.Expr, max_rounds: int = 20) -> sp.Expr:
                 if not isinstance(g, sp.Piecewise):
                     m[r] = type(r)(g, 0)
                     continue
-                terms, prev = [], []
+                terms: list[sp.Basic] = []
+                prev: list[sp.Basic] = []
                 for gi, ci in g.args:
                     terms.append(sp.And(ci, *[sp.Not(p) for p in prev], type(r)(gi, 0)))
                     prev.append(ci)
@@ -177,12 +178,12 @@ def sector_limit(p: NDArray[np.float64], normals: list[NDArray[np.float64]], gra
     smooth branch with gradient a (taken at p + h u, h = 1e-12 (1 + |p|), u the sector's mid
     direction), D_u f(p) = a . u, and sup_{u in sector} |a . u| is |a| if +-a/|a| lies in the sector,
     else max over its two boundary rays."""
-    angs = []
+    tangent_angs: list[float] = []
     for nrm in normals:
         t = np.array([-nrm[1], nrm[0]])
         a0 = math.atan2(t[1], t[0])
-        angs += [a0 % (2 * math.pi), (a0 + math.pi) % (2 * math.pi)]
-    angs = np.unique(np.round(np.sort(angs), 15))
+        tangent_angs += [a0 % (2 * math.pi), (a0 + math.pi) % (2 * math.pi)]
+    angs = np.unique(np.round(np.sort(tangent_angs), 15))
     h = 1e-12 * (1.0 + float(np.max(np.abs(p))))
     best = 0.0
     m = angs.size
@@ -275,7 +276,7 @@ def build_piecewise_spec(
     corners = np.zeros((0, 2))
     if pts:
         P = np.array(pts)
-        keep = []
+        keep: list[NDArray[np.float64]] = []
         for p in P:
             if not any(np.max(np.abs(p - q)) <= 1e-12 * (1 + np.abs(p).max()) for q in keep):
                 keep.append(p)
@@ -309,7 +310,7 @@ def build_piecewise_spec(
         return out
 
     corner_limit = limit_slope(corners) if corners.shape[0] else np.zeros(0)
-    from derivations.engine import _magnitude  # (engine imports this module)
+    from derivations.engine import _magnitude  # noqa: PLC0415 - import cycle: derivations.engine imports this module
 
     mag_np = _scalar(_lam2(vars_, _magnitude(pw)))
     spec = PiecewiseSpec(

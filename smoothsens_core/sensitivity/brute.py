@@ -55,7 +55,7 @@ domain U never needs to be searched).  Supported dimensions: d = 1 and d = 2.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple, TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -299,15 +299,15 @@ def _polish(prob: _Problem, z0, r0: float, u0, fix_z: bool, z_hw: NDArray[np.flo
         return float(v[0]), c[0].copy(), float(r[0]), np.array([u[0]])
     # d = 2: joint zoom
     th0 = math.atan2(u0[1], u0[0])
-    p0 = ([] if fix_z else list(z0)) + [math.log(min(max(r0, prob.r_min), prob.r_max)), th0]
-    p0 = np.array([p0], dtype=float)
+    p0_row = ([] if fix_z else list(z0)) + [math.log(min(max(r0, prob.r_min), prob.r_max)), th0]
+    p0 = np.array([p0_row], dtype=float)
     zscale = max(1.0, float(np.max(np.abs(z0))))
     hw = np.array(([] if fix_z else list(z_hw)) + [1.5, theta_hw], dtype=float)
     tol = np.array(([] if fix_z else [1e-13 * zscale] * 2) + [lr_tol, 1e-13])
     lo = np.array(([] if fix_z else [-np.inf] * 2) + [lr_lo, -np.inf])
     hi = np.array(([] if fix_z else [np.inf] * 2) + [lr_hi, np.inf])
 
-    def unpack(P: NDArray[np.float64]):
+    def unpack(P: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
         z = np.broadcast_to(prob.x, (P.shape[0], 2)) if fix_z else P[:, :2]
         u = np.stack([np.cos(P[:, -1]), np.sin(P[:, -1])], axis=1)
         return z, np.exp(P[:, -2]), u
@@ -318,6 +318,14 @@ def _polish(prob: _Problem, z0, r0: float, u0, fix_z: bool, z_hw: NDArray[np.flo
     c, v = _zoom(obj, p0, obj(p0), hw, lo, hi, n=7, tol=tol)
     z, r, u = unpack(c)
     return float(v[0]), np.array(z[0], dtype=float), float(r[0]), np.array(u[0], dtype=float)
+
+
+class _RadialState(TypedDict):
+    """The best point found so far by ``_polish_radial_2d``: inner coordinates, value, outer coordinate."""
+
+    inner: NDArray[np.float64]
+    value: float
+    outer: float
 
 
 def _polish_radial_2d(prob: _Problem, z0, r0: float, u0, fix_z: bool, rho_hw: float):
@@ -369,7 +377,7 @@ def _polish_radial_2d(prob: _Problem, z0, r0: float, u0, fix_z: bool, rho_hw: fl
             th = P[:, 2]
         return prob.q(z, r, np.stack([np.cos(th), np.sin(th)], axis=1), search=True)
 
-    state = {"inner": inner0, "value": float(evaluate(np.array([outer0]), inner0[None, :])[0]), "outer": outer0}
+    state: _RadialState = {"inner": inner0, "value": float(evaluate(np.array([outer0]), inner0[None, :])[0]), "outer": outer0}
 
     def outer_obj(S_nodes: NDArray[np.float64]) -> NDArray[np.float64]:
         S = S_nodes[:, 0]
@@ -385,7 +393,7 @@ def _polish_radial_2d(prob: _Problem, z0, r0: float, u0, fix_z: bool, rho_hw: fl
         c, v = _zoom(inner_obj, centers, v0, hw_in, ilo, ihi, n=7, tol=itol)
         j = int(np.argmax(v))
         if v[j] > state["value"]:
-            state.update(inner=c[j].copy(), value=float(v[j]), outer=float(S[j]))
+            state.update({"inner": c[j].copy(), "value": float(v[j]), "outer": float(S[j])})
         return v
 
     _zoom(outer_obj, np.array([[outer0]]), np.array([state["value"]]), np.array([[ohw]]),

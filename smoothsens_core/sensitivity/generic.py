@@ -82,7 +82,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Protocol, Sequence, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -298,7 +298,8 @@ def _phi(spec: GenericSpec, s: CandidateSystem, z, w, X) -> NDArray[np.float64]:
             val = np.sqrt(np.sum(g**2, axis=1)) * inv_g
             if spec.d == 1 and spec.kinks.shape[0]:
                 # z exactly at a kink (x on a kink, z = x): the limit is the larger one-sided slope
-                for k, sl in zip(spec.kinks[:, 0], spec.kink_slopes):
+                # one slope pair per kink (checked in GenericSpec.__post_init__)
+                for k, sl in zip(spec.kinks[:, 0], spec.kink_slopes, strict=True):
                     val = np.where(z[:, 0] == k, float(np.max(np.abs(sl))) * inv_g, val)
     else:
         rho = np.sqrt(np.sum((w - z) ** 2, axis=1))
@@ -637,13 +638,14 @@ def _newton(spec: GenericSpec, s: CandidateSystem, Y0, X, step_cap, iters: int =
     m = Y.shape[1]
     conv = np.zeros(Y.shape[0], dtype=bool)
     active = np.ones(Y.shape[0], dtype=bool)
-    for it in range(iters):
+    for _ in range(iters):
         idx = np.nonzero(active)[0]
         if idx.size == 0:
             break
         Ya, Xa = Y[idx], X[idx]
 
-        def Fa(Yc: NDArray[np.float64]) -> NDArray[np.float64]:
+        # Fa is called only within this iteration; Xa is bound as a default to make that explicit.
+        def Fa(Yc: NDArray[np.float64], Xa: NDArray[np.float64] = Xa) -> NDArray[np.float64]:
             R = _residual(s, Yc, Xa)
             if s.w_mode == "free":
                 z, w = _zw(spec, s, Yc, Xa)
@@ -900,11 +902,21 @@ def check_complete(X, lo, hi, best, sample_max, edge_max, sets: str, sample: str
     ))
 
 
+class _HasDim(Protocol):
+    """A spec with a dimension ``d`` (GenericSpec, PiecewiseSpec): what ``engine_entry`` reads."""
+
+    @property
+    def d(self) -> int: ...
+
+
+_SpecT = TypeVar("_SpecT", bound=_HasDim)
+
+
 def engine_entry(
     name: str,
     doc: str,
-    spec_type: type,
-    extra_points: Callable[[object], NDArray[np.float64]],
+    spec_type: type[_SpecT],
+    extra_points: Callable[[_SpecT], NDArray[np.float64]],
     solve: Callable[..., GenericResult],
 ) -> Callable[..., NDArray[np.float64] | GenericResult]:
     """The public entry ``name`` of a candidate-search engine (shared with .generic_piecewise).

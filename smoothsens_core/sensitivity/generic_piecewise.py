@@ -255,6 +255,7 @@ def _residual(spec: PiecewiseSpec, fam: _Family, Y, rows: _Rows) -> NDArray[np.f
             H = np.asarray(spec.hess(zz), dtype=float).reshape(-1, 2, 2)
             G = np.einsum("nij,nj->ni", H, g) - np.sum(g**2, axis=1)[:, None] * lam[:, None] * e
             if fam.z == "curve":
+                assert mz is not None  # fam.mz == 1 when z is on a curve
                 out += [G - mz[:, None] * dcz, cz[:, None]]
             else:
                 out.append(G)
@@ -270,8 +271,10 @@ def _residual(spec: PiecewiseSpec, fam: _Family, Y, rows: _Rows) -> NDArray[np.f
             gz = np.asarray(spec.grad(zz), dtype=float).reshape(-1, 2)
             Gz = (-gz * rho2[:, None] + df * D - df * rho2[:, None] * lam[:, None] * e) / rho3
             if fam.mz:
+                assert mz is not None  # set above when fam.mz
                 Gz = Gz - mz[:, None] * dcz
             if fam.ms:
+                assert ms is not None  # set above when fam.ms
                 Gz = Gz + ms[:, None] * D / L
             out.append(Gz)
         if fam.nw:
@@ -279,8 +282,10 @@ def _residual(spec: PiecewiseSpec, fam: _Family, Y, rows: _Rows) -> NDArray[np.f
             gw = np.asarray(spec.grad(ww), dtype=float).reshape(-1, 2)
             Gw = (gw * rho2[:, None] - df * D) / rho3
             if fam.mw:
+                assert mw is not None  # set above when fam.mw
                 Gw = Gw - mw[:, None] * dcw
             if fam.ms:
+                assert ms is not None  # set above when fam.ms
                 Gw = Gw - ms[:, None] * D / L
             out.append(Gw)
         if fam.mz:
@@ -372,7 +377,6 @@ def _circle(m: int) -> NDArray[np.float64]:
 
 def _z_grid(X, lo, hi, density: int):
     """(n, S, 2): the window grid plus geometric offsets around x (as in .generic)."""
-    n = X.shape[0]
     t = np.linspace(0.0, 1.0, density)
     tt = np.stack(np.meshgrid(t, t, indexing="ij"), axis=-1).reshape(-1, 2)
     zg = lo[:, None, :] + (hi - lo)[:, None, :] * tt[None, :, :]
@@ -397,7 +401,8 @@ def _newton(spec: PiecewiseSpec, fam: _Family, Y0, rows: _Rows, cap, iters: int 
             break
         Ya, ra = Y[idx], rows.take(idx)
 
-        def F(Yc):
+        # F is called only within this iteration; ra is bound as a default to make that explicit.
+        def F(Yc, ra: _Rows = ra):
             return _residual(spec, fam, Yc, ra)
 
         R = F(Ya)
@@ -527,7 +532,7 @@ def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: 
         rr.w0 = spec.corners[rr.jw]
         fam = _Family("fixed", "corner")
         v = _phi(spec, fam, rr.z0, rr.w0, rr)
-        names = np.array([("z=x" if a < 0 else f"z=corner{a}") + f", w=corner{b}" for a, b in zip(rr.zc, rr.jw)], dtype=object)
+        names = np.array([("z=x" if a < 0 else f"z=corner{a}") + f", w=corner{b}" for a, b in zip(rr.zc, rr.jw, strict=True)], dtype=object)
         offer(v, rr.z0, rr.w0, rr.pidx, names)
 
     zgrid = None if lipschitz else _z_grid(X, lo, hi, density)
@@ -538,6 +543,7 @@ def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: 
             Zs = base.z0[:, None, :]
             brow = base
         else:
+            assert zgrid is not None  # z free or on a curve: only B* (not lipschitz) has these families
             S = zgrid.shape[1]
             pidx = np.repeat(np.arange(n), S)
             brow = base_rows(pidx, np.full(pidx.size, -1, dtype=np.int64))
@@ -631,7 +637,7 @@ def _solve(spec: PiecewiseSpec, X, lo, hi, lipschitz: bool, density: int, keep: 
         z, w = _zw(fam, Y[conv], rc)
         v = _phi(spec, fam, z, w, rc)
         zl = np.where(rc.zc < 0, "z=x", np.char.add("z=corner", rc.zc.astype(str)))
-        nm = np.array([fam.name(a, b, c, dd, s) for a, b, c, dd, s in zip(zl, rc.kz, rc.kw, rc.jw, rc.side)], dtype=object)
+        nm = np.array([fam.name(a, b, c, dd, s) for a, b, c, dd, s in zip(zl, rc.kz, rc.kw, rc.jw, rc.side, strict=True)], dtype=object)
         offer(v, z, w, rc.pidx, nm)
 
     check_complete(X, lo, hi, best, sample_max, edge_max, "candidate strata", "start sample")
