@@ -41,7 +41,18 @@ def test_every_privacy_proof_is_attached_to_a_registered_claim():
         assert reg.get(cid) is not None and cid in PROOFS
 
 
-@pytest.mark.parametrize("cid", [*LIGHT, "pair"])
+#: 002 Thm. 8's privacy rests on the PolyPlace rate proof, not closed since the prover stopped assuming a
+#: Piecewise continuous from a boundary solved for one symbol (tests/verify/test_proof_obligations.py,
+#: test_polyplace_rate_equals_eps_exactly): the claim stays VERIFIED (tested). Strict: a prover that
+#: closes the rate again fails these marks, which must then be removed.
+_THM8_NOT_PROVEN = pytest.mark.xfail(strict=True, reason="002 Thm. 8's rate box is not proven (see above)")
+
+
+def _light(cid: str) -> object:
+    return pytest.param(cid, marks=_THM8_NOT_PROVEN) if cid == "002-Thm-8-privacy" else cid
+
+
+@pytest.mark.parametrize("cid", [*map(_light, LIGHT), "pair"])
 def test_privacy_claim_is_proven_with_its_box_and_reduction_and_rechecks(attached, cid):
     res, spec = attached[cid], P.PRIVACY_PROOFS.get(cid, PAIR)
     assert res.verdict is Verdict.VERIFIED and res.strength == "proven", res.summary
@@ -62,15 +73,16 @@ def test_privacy_claim_is_proven_with_its_box_and_reduction_and_rechecks(attache
     assert rc.ok, rc.problems
 
 
-def test_004_privacy_proofs_rest_on_the_symbolic_sups_and_cover_every_catalogued_mechanism(attached):
-    for cid in ("004-Lemma-3.3-privacy", "004-Cor-3.2-privacy", "004-Lemma-3.5-privacy", "002-Thm-8-privacy"):
-        spec = P.PRIVACY_PROOFS[cid]
-        assert not P._proof_is_heavy(spec.obligations)
-        rows = jsonable(attached[cid].to_json())["evidence"]["catalogue"]
-        assert sorted(r["key"] for r in rows) == sorted(e.key for e in catalogue() if e.claim == cid)
-        assert all(r["inside"] and r["calibration_rel_diff"] <= P.CALIBRATION_RTOL for r in rows), rows
-    assert {r["m"] for r in attached["004-Cor-3.2-privacy"].evidence["catalogue"]} == {2, 3}  # m = 2 proven too
-    assert "m = 2: tested" not in P.PRIVACY_PROOFS["004-Cor-3.2-privacy"].full_range
+@pytest.mark.parametrize("cid", [*map(_light, LIGHT)])
+def test_004_privacy_proofs_rest_on_the_symbolic_sups_and_cover_every_catalogued_mechanism(attached, cid):
+    spec = P.PRIVACY_PROOFS[cid]
+    assert not P._proof_is_heavy(spec.obligations)
+    rows = jsonable(attached[cid].to_json())["evidence"]["catalogue"]
+    assert sorted(r["key"] for r in rows) == sorted(e.key for e in catalogue() if e.claim == cid)
+    assert all(r["inside"] and r["calibration_rel_diff"] <= P.CALIBRATION_RTOL for r in rows), rows
+    if cid == "004-Cor-3.2-privacy":
+        assert {r["m"] for r in attached[cid].evidence["catalogue"]} == {2, 3}  # m = 2 proven too
+        assert "m = 2: tested" not in P.PRIVACY_PROOFS[cid].full_range
 
 
 def test_a_catalogued_mechanism_outside_the_domain_keeps_the_claim_tested():

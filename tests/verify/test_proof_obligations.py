@@ -18,10 +18,10 @@ CAT = {ob.id: ob for ob in O.catalogue("test")}
 CONTROLS = {ob.id: ob for ob in O.controls()}
 
 
-def _prove_and_recheck(ob_id: str, fresh: bool = False):
+def _prove_and_recheck(ob_id: str, fresh: bool = False, time_limit: float | None = None):
     ob = CAT[ob_id]
     obj = ob.build()
-    res = prove_le(obj)
+    res = prove_le(obj, time_limit=time_limit)
     assert res.status == "proven", (ob_id, res.reason, res.box)
     assert res.max_bound <= 0
     # the re-checker evaluates every box again at another precision (optionally on an objective
@@ -55,9 +55,14 @@ def test_loss_rate_covers_all_of_the_half_line_with_a_tail_lemma():
     assert min(lo for lo, _ in us) == 0 and max(hi for _, hi in us) == 2  # z = inf is covered
 
 
+@pytest.mark.xfail(strict=True, reason=(
+    "not proven since the prover stopped assuming a Piecewise continuous from a boundary solved for one "
+    "symbol (unsound in general: x(y - 1/3) < 0); PolyPlace's rate is exactly tight (F = 0) across t = 1, "
+    "which needs the continuity the old shortcut gave. Strict: a prover that closes it again fails here, "
+    "so this mark must then be removed"))
 def test_polyplace_rate_equals_eps_exactly():
     # 002 Lemma 12: |shift| + |scale| = alpha/s, so F = 0 identically: proven with bound exactly 0
-    res = _prove_and_recheck("002-Thm-8-rate")
+    res = _prove_and_recheck("002-Thm-8-rate", time_limit=60)  # proven in ~5 s with the old shortcut
     assert res.max_bound == 0
 
 
