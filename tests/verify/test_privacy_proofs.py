@@ -138,7 +138,8 @@ def test_quick_profile_leaves_a_heavy_proof_out_and_keeps_the_test():
     assert res.verdict is Verdict.VERIFIED and res.strength == "tested"
     assert "004-Lemma-3.3-rate-proof" in res.evidence["proof_left_out"] and res.evidence["audits"] == 5
     load_registry()
-    for cid in LIGHT:  # none heavy: proven in --quick too
+    # none heavy: proven in --quick too (002 Thm. 8's rate is not proven today: its strict xfail marks above)
+    for cid in (c for c in LIGHT if c != "002-Thm-8-privacy"):
         assert PROOFS[cid](CheckContext(budget=0.1), TESTED).strength == "proven"
 
 
