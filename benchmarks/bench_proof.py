@@ -1,4 +1,4 @@
-"""Boxes and seconds of the rigorous proofs of verify.proof (issue 16; a benchmark, not a test).
+"""Boxes and seconds of the rigorous proofs of verify.proof (a benchmark, not a test).
 
 Run as ``python3 benchmarks/bench_proof.py`` (the small "test" parameter boxes, the tight eps
 enclosures at the points of ``tight_table(1.0)`` and the controls), with ``--full`` (the parameter

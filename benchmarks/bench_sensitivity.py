@@ -1,4 +1,4 @@
-"""Benchmark of the vectorised smooth-sensitivity closed forms (issue 4; not a test).
+"""Benchmark of the vectorised smooth-sensitivity closed forms (not a test).
 
 Prints points per second of the vectorised closed forms (smoothsens_core.sensitivity) and of a
 per-point scalar implementation (a Python loop over points calling a scalar closed form; for the

@@ -1,4 +1,4 @@
-"""Benchmark of per-call overhead and bulk cost of the closed forms (issue 17; not a test).
+"""Benchmark of per-call overhead and bulk cost of the closed forms (not a test).
 
 Prints, measured in one run:
   * per-call microseconds for ONE point (one-way threshold, two-way threshold, Gaussian KDE,
@@ -17,7 +17,7 @@ Reference (not measured here): the reviewer's side-by-side figure for the author
 (hkustDB/SmoothGP) was about 2 us per call for the one-way threshold.
 
 Run:  python3 benchmarks/bench_speed.py [--quick]
-Goals (issue 17): one-way threshold per call ~2 us; KDE bulk <= 20x the floor; GenCauchy ppf
+Goals: one-way threshold per call ~2 us; KDE bulk <= 20x the floor; GenCauchy ppf
 <= 50x, cdf <= 20x; two-way threshold <= 3x.
 """
 

@@ -1,4 +1,4 @@
-"""CLI input errors a newcomer meets: each gets one line naming the user's parameter (issue 17)."""
+"""CLI input errors a newcomer meets: each gets one line naming the user's parameter."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def test_notebook_runs_in_quick_mode(path, monkeypatch):
 
 
 def test_builder_executes_what_it_writes(tmp_path, monkeypatch):
-    """`python3 notebooks/build_notebooks.py` builds AND executes (issue 17: rebuilding used to drop
+    """`python3 notebooks/build_notebooks.py` builds AND executes (rebuilding used to drop
     every output); `--no-execute` is the explicit way to write cells only."""
     mod = _builder()
     monkeypatch.setattr(mod, "HERE", tmp_path)

@@ -13,7 +13,7 @@ cluster gives the same report for the same seed.
 * :class:`LocalPoolExecutor` runs them on ``n_workers`` local worker processes forked from this
   one (a ``concurrent.futures`` process pool): the workers inherit the modules already imported
   here, so they start in milliseconds instead of the seconds a Dask worker takes to spawn and
-  import (issue 17: Dask's start-up, its worker imports and its monitoring were a fifth of
+  import (Dask's start-up, its worker imports and its monitoring were a fifth of
   ``audit --quick``).  It hands each worker the next task of the same *affinity* key (the claims
   of one module share derivations cached per process), so shared work is not done twice.  The
   audit's local profile (``smoothsens audit --quick``, ``--workers N``) uses it; a worker that dies

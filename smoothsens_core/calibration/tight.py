@@ -1,4 +1,4 @@
-"""Tight calibration: the exact privacy-loss rate of smooth-sensitivity noise (issue 9).
+"""Tight calibration: the exact privacy-loss rate of smooth-sensitivity noise.
 
 Setting (004 Def. 8, Lemmas 3.3, 3.5; 002 Thm. 8).  M(x) = f(x) + (B(x)/eta) Z with Z = sigma Z1,
 Z1 a standardised symmetric density h (sigma = ``noise.scale``; write eta1 = eta/sigma so that

@@ -367,7 +367,7 @@ def _gencauchy_ppf(q: FloatArray, p: float, theta: float) -> FloatArray:
     return np.where(lower, -r, r)
 
 
-# ---- one point given as a Python float: the same operations on scalars (issue 17) ---------------
+# ---- one point given as a Python float: the same operations on scalars ---------------
 # The array paths above spend most of a one-point call in NumPy's per-call overhead (masks, boolean
 # indexing, broadcasting).  These mirror them operation for operation on one float (NumPy's ufuncs
 # on scalars run the same loops as on arrays), so a one-point call returns the bits of the array

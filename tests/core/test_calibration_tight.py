@@ -1,4 +1,4 @@
-"""smoothsens_core.calibration.tight: exact worst-case privacy-loss rate (issue 9)."""
+"""smoothsens_core.calibration.tight: exact worst-case privacy-loss rate."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""smoothsens_core.calibration.tight: the exact delta of Laplace with g_L (004 Lemma 3.6, issue 9)."""
+"""smoothsens_core.calibration.tight: the exact delta of Laplace with g_L (004 Lemma 3.6)."""
 
 import math
 

@@ -173,7 +173,7 @@ def test_gencauchy_core_uses_the_generated_evaluators():
     assert not any(hasattr(core_t, n) for n in ("_student_t_log_normaliser", "_student_t_variance"))
 
 
-# ---- issue 17: masked branch evaluation of cdf, one inverse per point in ppf -------------------
+# ---- masked branch evaluation of cdf, one inverse per point in ppf -------------------
 def _mp_lower_tail(z: float, p: float, theta: float, dps: int = 60):
     """F(z) for z < 0 from the definition's Beta form: P(|Z| > r)/2 = I_s(theta - 1/p, 1/p)/2,
     s = 1/(1 + r^p) (derived from the density of 004 Sec. 2.1), at ``dps`` digits."""
@@ -235,7 +235,7 @@ def test_gencauchy_ppf_matches_mpmath_down_to_q_1e300(p, theta):
         assert float(_mp_lower_tail(z, p, theta)) == pytest.approx(q, rel=1e-13 * max(1.0, p * theta - 1.0))
 
 
-# ---- issue 17 (D2): GenCauchy(4, 1) ppf by certified table guess + secant on App. C.1 -------------
+# ---- GenCauchy(4, 1) ppf by certified table guess + secant on App. C.1 -------------
 def _rel_err_z(ref, z: float, target: float, upper: bool) -> float:
     """First-order relative error of the quantile z: (F(z) - target)/(z f(z)) (lower tail; the
     upper tail with P(Z > z)), F, f from the mpmath reference at 120 digits."""

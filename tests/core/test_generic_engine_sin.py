@@ -1,4 +1,4 @@
-"""The generic engine (004 Sec. 3.3) on sin(x) on a dense grid (issue 17): no "undeclared kink" for a
+"""The generic engine (004 Sec. 3.3) on sin(x) on a dense grid: no "undeclared kink" for a
 smooth f, and the values agree with a vectorised brute force of the definitions (004 Defs. 7, 9).
 
 The reference here uses nothing of the candidate sets:
@@ -82,7 +82,7 @@ def engine():
 
 def test_generic_engine_sin_near_pi_finds_the_chord_partner(engine):
     # x = -3.14682...: the chord partner of the sup sits at |w - x| ~ 3|x + pi| where the S2 residual
-    # is ~1e-11 against terms of ~40 (rounding level at the grid nodes); before issue 17 the engine
+    # is ~1e-11 against terms of ~40 (rounding level at the grid nodes); an earlier engine
     # raised "candidate sets missed the supremum ... undeclared kink" here
     xs = np.array([-3.1468228473967774, -3.135135135135135, math.pi + 0.004, -math.pi - 1e-3, 6.10887574198915e-05, -2e-6])
     np.testing.assert_allclose(engine.lipschitz(xs), ref_lipschitz(xs), rtol=1e-9)

@@ -258,7 +258,7 @@ def test_kde_log_slope_shape_used_by_the_candidate_set():
     assert b[i] == pytest.approx(b_m, abs=5e-3) and D[i] == pytest.approx(d_min, rel=1e-6)
 
 
-# ---- issue 17: masked psi, one-point path, radii beyond 1e154 ---------------------------------
+# ---- masked psi, one-point path, radii beyond 1e154 ---------------------------------
 def test_kde_masked_psi_is_the_generated_psi_bit_for_bit():
     rng = np.random.default_rng(17)
     b = rng.uniform(0, 8, 50000)

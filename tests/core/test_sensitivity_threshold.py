@@ -284,7 +284,7 @@ def test_threshold_rejects_non_growth_object():
         smooth_sensitivity_threshold([0.0], 0.0, 1.0, 0.5)  # type: ignore[arg-type]
 
 
-# ---- issue 17: one-point fast paths equal the bulk path -------------------------------------
+# ---- one-point fast paths equal the bulk path -------------------------------------
 def _ulps(a, b):
     return np.abs(np.asarray(a) - np.asarray(b)) / np.spacing(np.abs(np.asarray(b)))
 

@@ -1,4 +1,4 @@
-"""The fused Lambda = inf path of the two-way threshold (issue 17 speed work) against the plain
+"""The fused Lambda = inf path of the two-way threshold (a speed path) against the plain
 formula of 004 Sec. 4.2 / Lemma 4.3: d(p) from ``_band_distance`` (np.where over the regions, D from
 np.hypot of the clipped offsets) through ``ramp_smooth_sensitivity`` -- bit for bit on 10^5 random
 points per case, including points on the lines through c0, far points and signed zeros."""

@@ -291,7 +291,7 @@ def test_render_module_prints_a_repeated_formula_of_one_derivation_once():
 
 def test_generated_gencauchy4_cdf_tail_uses_no_pow():
     """The (4, 1) CDF's tail is printed with squares (NumPy's x**4 and x**3 call pow, 30 times the
-    cost of a square; issue 17), and the core's masked evaluator repeats it bit for bit
+    cost of a square), and the core's masked evaluator repeats it bit for bit
     (tests/core/test_distributions_gencauchy.py)."""
 
     src = inspect.getsource(noise.gencauchy4_cdf)

@@ -199,7 +199,7 @@ def test_engine_smooth_upper_bound_conditions(case, x0, x1):
 
 
 # ------------------------------------------------------------------------------------------
-# piecewise-linear and linear f with slopes that are not exact in binary (issue 4, item 1): on a
+# piecewise-linear and linear f with slopes that are not exact in binary (item 1): on a
 # linear piece the S2/S1 residuals vanish identically and their float values are rounding noise
 
 

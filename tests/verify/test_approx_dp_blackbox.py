@@ -4,7 +4,7 @@ References: the Gaussian mechanism x + sigma Z has delta(eps) = Phi(1/(2 sigma) 
 - e^eps Phi(-1/(2 sigma) - eps sigma) at sensitivity 1 (Balle & Wang, ICML 2018, Thm. 8; mpmath,
 verify.audit.exact.gaussian_delta_balle_wang, itself checked against an independent typing in
 test_approx_dp.py): sigma = 3.9 gives delta(0.5) = 3.1725e-3, the size of the wrong library claims
-(0.5, 1e-5) of issue 15.  The geometric mechanism x + K, P(K = k) ∝ e^(-e0 |k|) (003 App. A), is
+(0.5, 1e-5) of the black-box library audits.  The geometric mechanism x + K, P(K = k) ∝ e^(-e0 |k|) (003 App. A), is
 e0-DP exactly (the loss at a shift of one is e0 on a half-line).
 """
 

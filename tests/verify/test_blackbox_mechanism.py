@@ -198,7 +198,7 @@ def test_exact_certificate_fails_the_audit_even_when_sampling_passes():
     assert rep.verdict_text().startswith("INCONCLUSIVE")
 
 
-# ---- power of the pure-eps lower bound (issue 15: >= 0.95 x the true eps at the default budget) --------
+# ---- power of the pure-eps lower bound (>= 0.95 x the true eps at the default budget) --------
 # Reference: x + Lap(0, 1) at the pair (0, 1) has true eps = 1 (004 Lemma 2.3); the discrete Laplace of
 # scale 20 (P(k) ~ exp(-|k - x|/20), 003 App. A) at the pair (0, 20) has true eps = 20/20 = 1, i.e.
 # 1/20 per unit distance.  A claim of eps/2 is wrong; the bound must reach 0.95 x the true eps.

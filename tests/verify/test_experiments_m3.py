@@ -80,7 +80,7 @@ def test_m3_tight_uses_certified_larger_eta():
     mt = runner.build_mechanism("M3-tight", q, eps)
     assert mt.info["gamma"] == pytest.approx(m3.info["gamma"])
     assert mt.info["eta_printed"] == pytest.approx(m3.info["eta"])
-    # less noise than the printed Lemma 3.5 calibration, and still certified at eps (issue 9)
+    # less noise than the printed Lemma 3.5 calibration, and still certified at eps
     assert mt.info["eta"] > m3.info["eta"]
     assert tight_epsilon(StudentT(3.0), mt.info["gamma"], mt.info["eta"], "euclidean").upper <= eps * (1 + 1e-9)
     x = data.household_incomes(3000, 4)

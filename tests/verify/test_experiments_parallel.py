@@ -1,4 +1,4 @@
-"""Experiments as independent tasks (issue 18): child seeds per (configuration, chunk), results merged
+"""Experiments as independent tasks: child seeds per (configuration, chunk), results merged
 in task order, so a serial run, a run in another task order and a Dask LocalCluster run give
 bit-identical tables; and the closed-form MSE of M0 (noise a priori) for the one-way ramp."""
 

@@ -1,4 +1,4 @@
-"""Figures of the experiments cannot be misread (issue 17): zero values on log axes are drawn at the
+"""Figures of the experiments cannot be misread: zero values on log axes are drawn at the
 floor and announced, error bars stay on the axis, legends do not cover data, the KDE figure has one
 shared colour bar, and no two texts overlap."""
 

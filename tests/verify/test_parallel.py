@@ -172,7 +172,7 @@ def test_iter_chunks_covers_the_range_once():
 def test_cli_audit_quick_with_scheduler_address_equals_serial(tmp_path):
     """`smoothsens audit --quick --scheduler ADDRESS` (an existing cluster: here a 2-worker LocalCluster
     started by the test) writes the same verdicts.json as the serial run with the same seed, over the
-    whole --quick registry, timing and run fields aside (issue 18)."""
+    whole --quick registry, timing and run fields aside."""
     from distributed import LocalCluster
 
     from verify.cli import main

@@ -1,4 +1,4 @@
-"""Black-box mechanism audit and calibrate --tight on the Dask backend (issue 18): the chunks of draws
+"""Black-box mechanism audit and calibrate --tight on the Dask backend: the chunks of draws
 (each from its own child seed of the master seed) and the tight rows give bit-identical reports
 serially and on a 2-worker LocalCluster."""
 

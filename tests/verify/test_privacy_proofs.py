@@ -1,5 +1,5 @@
 """Rate proofs attached to the privacy claims they imply (verify.claims.sets.proofs.PRIVACY_PROOFS,
-@proof_for; issue 16): proven with the box and the reduction stated, a planted false rate refuted,
+@proof_for): proven with the box and the reduction stated, a planted false rate refuted,
 the quick profile leaving heavy proofs out, one run shared by the rate claim and the privacy claim."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Proofs attached to claims (verify.claims.registry.proof_for / with_proof, issue 16)."""
+"""Proofs attached to claims (verify.claims.registry.proof_for / with_proof)."""
 
 from __future__ import annotations
 

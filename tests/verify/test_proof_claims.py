@@ -1,4 +1,4 @@
-"""Proof claims (issue 16): VERIFIED (proven) carries a proof that re-checks, an edited proof is
+"""Proof claims: VERIFIED (proven) carries a proof that re-checks, an edited proof is
 rejected by ``smoothsens audit --recheck-proof``, planted controls are REFUTED, and an undecided
 proof is INCONCLUSIVE, never VERIFIED."""
 

@@ -1,4 +1,4 @@
-"""Engine tests for verify.proof (issue 16): translator, prover outcomes, compactification, re-checker."""
+"""Engine tests for verify.proof: translator, prover outcomes, compactification, re-checker."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The papers' inequalities as proof obligations (issue 16): proven and re-checked, controls refuted."""
+"""The papers' inequalities as proof obligations: proven and re-checked, controls refuted."""
 
 from __future__ import annotations
 

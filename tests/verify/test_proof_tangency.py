@@ -1,5 +1,5 @@
 """004 Lemma 4.1 with Def. 8 (2) at the tangency gamma tau -> 1: the convex switching lemma
-(verify.proof.prover.prove_switching, verify.proof.recheck.recheck_switching; issue 16)."""
+(verify.proof.prover.prove_switching, verify.proof.recheck.recheck_switching)."""
 
 from __future__ import annotations
 

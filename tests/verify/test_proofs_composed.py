@@ -1,4 +1,4 @@
-"""Proofs of verify.claims.sets.proofs_composed (issue 16): 002 Lemma 9 eq. (2), 004 Lemma 2.3, 004 Lemma 2.2
+"""Proofs of verify.claims.sets.proofs_composed: 002 Lemma 9 eq. (2), 004 Lemma 2.3, 004 Lemma 2.2
 item 1 (NRS07 Cauchy) and the concrete one-way threshold mechanisms of 004-Lemma-3.5-privacy-threshold.
 
 For each: VERIFIED with strength "proven" at the default budget, the record re-checked from its JSON

@@ -1,4 +1,4 @@
-"""Interval proofs of 004 Def. 8 (g_L, ramp profile) and of printed numbers (issue 16): proven and
+"""Interval proofs of 004 Def. 8 (g_L, ramp profile) and of printed numbers: proven and
 re-checked, attached to their claims, planted controls refuted with a certificate."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""004 Def. 8 condition (1) for the ramp-profile closed forms (issue 16, verify/proof/def8_cond1.py):
+"""004 Def. 8 condition (1) for the ramp-profile closed forms (verify/proof/def8_cond1.py):
 the obligations are proven and re-checked, the function under proof is the core's (|f(z) - f(x)| -
 L(x)|z - x| with soft_threshold / lipschitz_threshold and the tent of the bounded range), the pieces
 cover the plane, planted false L are refuted with a certified point, and the claim

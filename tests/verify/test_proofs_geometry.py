@@ -1,4 +1,4 @@
-"""Proofs of verify.claims.sets.proofs_geometry (issue 16): 004 Lemma 4.5, 004 Lemma 4.8, 004 Sec. 4.1.1 MSE.
+"""Proofs of verify.claims.sets.proofs_geometry: 004 Lemma 4.5, 004 Lemma 4.8, 004 Sec. 4.1.1 MSE.
 
 For each: VERIFIED with strength "proven" at the default and the quick budget, the record re-checked from its
 JSON (recheck_evidence, the path of ``smoothsens audit --recheck-proof``), an edited record rejected, and a

@@ -1,4 +1,4 @@
-"""004 Def. 8 for the KDE closed form (issue 16): the chain (i)-(iv) of verify.proof.kde_def8, its
+"""004 Def. 8 for the KDE closed form: the chain (i)-(iv) of verify.proof.kde_def8, its
 enumerator (step (iv)), planted candidate sets, the record's re-check, and the claim 004-Def-8-KDE-proof."""
 
 from __future__ import annotations

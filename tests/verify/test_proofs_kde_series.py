@@ -1,4 +1,4 @@
-"""kde.py's series branches (issue 16, step (v)): the Taylor-model proof of verify.proof.kde_series, its
+"""kde.py's series branches (step (v)): the Taylor-model proof of verify.proof.kde_series, its
 re-check (and rejection of edited records), planted series refuted at certified points (checked again by
 mpmath from phi_0), kde.py's floats against the exact functions solved by mpmath at 50 digits, and the claim
 004-KDE-series-proof."""

@@ -1,4 +1,4 @@
-"""Proofs of verify.claims.sets.proofs_privacy_more (issue 16): 002 Lemma 9 (every 0 < gamma < eps, with its
+"""Proofs of verify.claims.sets.proofs_privacy_more: 002 Lemma 9 (every 0 < gamma < eps, with its
 tightness) and 000 Lemma 2 (every k > 1, l > 0, eps > 0, m >= 1, corrected beta(eps/m)).
 
 For each: VERIFIED with strength "proven" at the default budget (left out at the quick budget), the record

@@ -1,4 +1,4 @@
-"""Proofs attached to the tight-calibration claims (verify.claims.sets.proofs_tight, issue 16)."""
+"""Proofs attached to the tight-calibration claims (verify.claims.sets.proofs_tight)."""
 
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ def test_sensitivity_cli_rejects_unknown_extension(tmp_path, capsys):
 
 
 def test_audit_impl_expr_sin_compares_with_bstar_on_1000_points_without_a_kink_note(tmp_path, capsys):
-    # issue 17: for the smooth sin(x) the CLI printed "candidate sets missed the supremum ... f may
+    # for the smooth sin(x) the CLI printed "candidate sets missed the supremum ... f may
     # have an undeclared kink" (near x = 0 and +-pi the chord partner of L sits on a residual at
     # rounding level) and compared B with B* at 24 points only
     mod = tmp_path / "bounds_sin.py"

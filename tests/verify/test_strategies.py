@@ -123,7 +123,7 @@ def test_audits_of_drawn_calibrated_mechanisms_pass(spec):
     assert res.passed and res.outcome == "pass", res.summary()
 
 
-# -- output strategies and neighbour_pairs (issue 15) ----------------------------------------------
+# -- output strategies and neighbour_pairs ----------------------------------------------
 from verify.strategies import binary64_outputs, discrete_outputs, location_scale_outputs, neighbour_pairs  # noqa: E402
 
 

@@ -479,7 +479,7 @@ PROOFS: dict[str, Callable[[CheckContext, ClaimResult], ClaimResult]] = {}
 def proof_for(
     claim_id: str,
 ) -> Callable[[Callable[[CheckContext, ClaimResult], ClaimResult]], Callable[[CheckContext, ClaimResult], ClaimResult]]:
-    """Decorator: attach a *proof* to the claim ``claim_id`` (issue 16).
+    """Decorator: attach a *proof* to the claim ``claim_id``.
 
     The claim's own check runs first.  If it returns VERIFIED (tested), the proof function is called
     with the context and that tested result and returns the claim's final result: VERIFIED with

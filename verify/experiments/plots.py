@@ -4,7 +4,7 @@ Each ``plot_*`` takes an :class:`~verify.experiments.runner.ExperimentResult` an
 PNG and returns the path; ``figure_*`` return the matplotlib Figure (for notebooks).  Axes are
 labelled with units (USD for incomes and thresholds, metres for locations, eps per unit distance).
 
-Rules that keep the figures from being misread (issue 17):
+Rules that keep the figures from being misread:
 
 * a value <= 0 on a log axis (an MSE or ASE of exactly 0) is never dropped: it is drawn at the
   axis floor (a dotted line at the bottom of the panel) with a hollow downward triangle, and the

@@ -14,7 +14,7 @@ Experiments (names used by ``smoothsens experiment NAME``):
 Mechanisms: M0, M1 (KDE only), M2, M3 (Student's t, nu = 3, nu gamma = eps/3: 004 Sec. 5),
 M3-PolyPlace (002 Thm. 8) and M3-GenCauchy (GenCauchy(4, 1), 004 Lemma 3.3) at the same gamma,
 M3-tight (Student's t, nu = 3, same gamma, with the largest eta whose certified exact privacy-loss
-rate is <= eps: smoothsens_core.calibration.tight, issue 9), and M_LDP with eps' = eps C.  All M3 variants share gamma = eps/9 so that they share B*; they differ
+rate is <= eps: smoothsens_core.calibration.tight), and M_LDP with eps' = eps C.  All M3 variants share gamma = eps/9 so that they share B*; they differ
 only in the noise distribution and its eta.
 """
 
@@ -140,7 +140,7 @@ def _m3_calibration(family: str, eps: float, gamma: float) -> tuple[Any, float, 
         printed = calibration.calibrate_student_t(eps, gamma=gamma, nu=3)
         tight = tight_calibration(printed, "euclidean")
         return printed.noise, float(tight.eta_tight), {
-            "gamma": float(printed.gamma), "calibration": "student_t tight (issue 9)",
+            "gamma": float(printed.gamma), "calibration": "student_t tight",
             "eta_printed": float(printed.eta)}
     raise ValueError(
         f"family must be 'student_t', 'polyplace', 'gencauchy' or 'student_t_tight'; got {family!r}"
@@ -202,7 +202,7 @@ def _check_names(names: Iterable[str], allowed: Sequence[str]) -> list[str]:
     return out
 
 
-# ---- seeds, data and the task map (issue 18) -----------------------------------------------------
+# ---- seeds, data and the task map -----------------------------------------------------
 #: Branches of the master seed: the data set, and the tasks (configuration, chunk of repetitions).
 _DATA_BRANCH, _TASK_BRANCH = 0, 1
 

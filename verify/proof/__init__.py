@@ -1,4 +1,4 @@
-"""Rigorous proofs of the papers' inequalities by branch and bound on ball arithmetic (issue 16).
+"""Rigorous proofs of the papers' inequalities by branch and bound on ball arithmetic.
 
 A VERIFIED verdict of a claim says either *tested* (a search found no counterexample) or, with
 this package, *proven* on a stated domain, with a certificate that :func:`recheck` re-checks:
@@ -12,7 +12,7 @@ this package, *proven* on a stated domain, with a certificate that :func:`rechec
 * :mod:`.obligations` -- the inequalities of 004 / 002 as obligations (:func:`catalogue`,
   :func:`controls`, :func:`tight_enclosure`).
 
-Typical use (the lead wires this into claims)::
+Typical use (a claim module attaches the result to its claim)::
 
     from verify.proof import obligations, prove_le, recheck
     ob = next(o for o in obligations.catalogue("full") if o.id == "004-Lemma-3.5-rate")

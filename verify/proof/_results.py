@@ -1,4 +1,4 @@
-"""The outcome of an independent re-check of a proof record (issue 16), free of python-flint.
+"""The outcome of an independent re-check of a proof record, free of python-flint.
 
 Every re-checker of :mod:`verify.proof` (:func:`verify.proof.recheck.recheck` on ball boxes,
 :func:`verify.proof.symbolic.recheck` on SymPy steps, and the method re-checkers named in

@@ -1,4 +1,4 @@
-"""004 Def. 8 condition (1), B >= L_{f,Lambda}, for the ramp-profile closed forms (issue 16).
+"""004 Def. 8 condition (1), B >= L_{f,Lambda}, for the ramp-profile closed forms.
 
 004 Def. 8 asks of a smooth upper bound B of the pointwise Lipschitz constant L_{f,Lambda} (004 Def. 7:
 L_{f,Lambda}(x) = inf{K : |f(x') - f(x)| <= K |x' - x| for all x' with |x' - x| <= Lambda})

@@ -1,4 +1,4 @@
-"""Ball-arithmetic (arb) evaluators translated from the SymPy derivations (issue 16).
+"""Ball-arithmetic (arb) evaluators translated from the SymPy derivations.
 
 Nothing here types a density.  The project states each noise density twice (the NumPy core and
 one mpmath reference); the proof engine gets its functions from the **SymPy** side instead:

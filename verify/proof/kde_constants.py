@@ -1,4 +1,4 @@
-"""Rigorous enclosures of the universal constants of the KDE closed form (004 Sec. 4.3; issue 16, step (v)).
+"""Rigorous enclosures of the universal constants of the KDE closed form (004 Sec. 4.3).
 
 ``smoothsens_core/sensitivity/kde.py`` uses three numbers that do not depend on the query:
 

@@ -1,4 +1,4 @@
-"""004 Def. 8 for the KDE closed form (kde.py): the chain (i)-(iv) as one re-checkable proof (issue 16).
+"""004 Def. 8 for the KDE closed form (kde.py): the chain (i)-(iv) as one re-checkable proof.
 
 Query kappa_t(x) = k(||x - t||/h), k(u) = e^{-u^2/2}, on R^d (d >= 1), bandwidth h > 0, growth
 g0(r) = e^{gamma r} (g_E) or 1 + gamma r (g_L), gamma > 0, Lambda = inf (004 Sec. 4.3, Defs. 7-9).
@@ -632,7 +632,7 @@ def planted_controls(*, dps: int = 50, grid: int = 0) -> list[dict[str, Any]]:
 
 
 # -------------------------------------------------------------------------------------------------
-# The record, its re-check, the summary for the lead
+# The record, its re-check, the summary attached to the claim
 # -------------------------------------------------------------------------------------------------
 STEPS = {
     "(i)": "reduction to radii: L_{kappa,inf}(z) = ell(||z - t||/h)/h and B*(x) = (1/h) sup_{b >= 0} "

@@ -1,4 +1,4 @@
-"""Rigorous truncation bounds of the series branches of kde.py (004 Sec. 4.3; issue 16, step (v)).
+"""Rigorous truncation bounds of the series branches of kde.py (004 Sec. 4.3).
 
 ``smoothsens_core/sensitivity/kde.py`` replaces the exact functions by truncated series on two branches:
 

@@ -1,4 +1,4 @@
-"""The tail b >= b(L = 64) = 11.31 of the KDE shape lemmas (004 Sec. 4.3, Lemmas 4.5-4.7; issue 16).
+"""The tail b >= b(L = 64) = 11.31 of the KDE shape lemmas (004 Sec. 4.3, Lemmas 4.5-4.7).
 
 :func:`verify.proof.obligations.kde_shape_objective` proves the shape lemmas of the KDE closed form
 (``smoothsens_core/sensitivity/kde.py``) along the chord-partner curve in the chart L = -ln(1 + s)

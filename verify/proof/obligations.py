@@ -1,4 +1,4 @@
-"""The inequalities of the papers as proof obligations for :mod:`verify.proof.prover` (issue 16).
+"""The inequalities of the papers as proof obligations for :mod:`verify.proof.prover`.
 
 Every function under proof is built from the **SymPy** derivations (no density is typed here):
 

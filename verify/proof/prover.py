@@ -1,4 +1,4 @@
-"""Rigorous branch and bound on ball arithmetic (issue 16).
+"""Rigorous branch and bound on ball arithmetic.
 
 :func:`prove_le` proves F(v) <= 0 for every v in a box (the variables z of the inequality and its
 parameters theta alike) by subdivision: F is enclosed on a box by arb ball arithmetic

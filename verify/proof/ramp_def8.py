@@ -1,4 +1,4 @@
-"""004 Def. 8 (1) and (2), and B = B* of Def. 9, for the ramp closed forms, every Lambda in (0, inf], g_E and g_L (issue 16).
+"""004 Def. 8 (1) and (2), and B = B* of Def. 9, for the ramp closed forms, every Lambda in (0, inf], g_E and g_L.
 
 The closed forms (``smoothsens_core/sensitivity/_ramp.py``; one-way threshold 004 Lemma 4.1, bounded
 range tent / trapezoid App. C.3, two-way threshold Lemma 4.3 in ``two_way.py``): with d(x) the core's

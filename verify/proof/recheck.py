@@ -1,4 +1,4 @@
-"""Independent re-check of a serialised proof of F <= threshold (issue 16).
+"""Independent re-check of a serialised proof of F <= threshold.
 
 :func:`recheck` takes the JSON of a :class:`~verify.proof.prover.ProofResult` (a list of boxes with
 a claimed upper bound of F on each), the objective rebuilt from its SymPy expression (a fresh

@@ -1,4 +1,4 @@
-"""Independent re-checker of the *symbolic* proofs behind VERIFIED closed forms (issue 16).
+"""Independent re-checker of the *symbolic* proofs behind VERIFIED closed forms.
 
 A symbolic proof record (``evidence["proof"]`` with ``"method": "symbolic"``, built by
 :mod:`verify.claims.sets.proofs_symbolic` from the SymPy derivations of :mod:`derivations`) carries
@@ -1712,7 +1712,7 @@ _spec(claim="002-Lemma-15", domain="a > 0, eps > 0, x real (x >= 0 by evenness, 
                  "ball checks' circles also keep |x gamma/a| <= 1/4)"))
 
 
-# ---- 002 Lemma 9 eq. (2): scaling of the PolyPlace density (issue 16, verify.claims.sets.proofs_more) ----
+# ---- 002 Lemma 9 eq. (2): scaling of the PolyPlace density (verify.claims.sets.proofs_more) ----
 def _eq2_density(s: sp.Expr, a: sp.Expr, x: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
     """002 Def. 6 written again for eq. (2): (N_{s,alpha}, the branch test |x|/s, branch 1, branch 2) of
     f_{s,alpha}(x) = N (alpha-1) (1 - |x|/s)^(alpha-1) if |x|/s < 1/alpha, else N (alpha+1) (1 - 1/alpha^2)^alpha
@@ -2032,7 +2032,7 @@ def describe(proof: Mapping[str, Any], rc: SymbolicRecheck) -> str:
 
 
 # ===================================================================================================
-# H10 (session 15, issue 16): 004 Lemma 4.5, 004 Lemma 4.8, 004 Sec. 4.1.1 MSE
+# H10 (session 15): 004 Lemma 4.5, 004 Lemma 4.8, 004 Sec. 4.1.1 MSE
 # (attached by verify.claims.sets.proofs_geometry)
 # ===================================================================================================
 def _geo_inner(v1: Mapping[str, sp.Expr], v2: Mapping[str, sp.Expr], gram: Mapping[tuple[str, str], sp.Expr]) -> sp.Expr:
@@ -2754,7 +2754,7 @@ _spec(claim="000-Lemma-2-chain", domain="k > 1, l > 0, eps > 0 real, m >= 1 outp
 
 
 # ===================================================================================================
-# H12 (session 15, issue 16): 004 Lemma 3.6 (Laplace with g_L, approximate GP) as a chain
+# H12 (session 15): 004 Lemma 3.6 (Laplace with g_L, approximate GP) as a chain
 # (attached by verify.claims.sets.proofs_approx)
 # ===================================================================================================
 _H12_D, _H12_L, _H12_W, _H12_E = sp.symbols("d L w e", positive=True)  # distance, L = ln(1/delta), slacks, r - 1

@@ -1,4 +1,4 @@
-"""Black-box auditors for third-party implementations (issue 8).
+"""Black-box auditors for third-party implementations.
 
 Researchers hold their own code: a function B(x) claimed to be a smooth upper bound for a query, a
 sampler claimed to draw from a noise distribution, a ``release(x, rng)`` claimed to be eps-GP or

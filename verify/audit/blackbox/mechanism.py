@@ -197,7 +197,7 @@ class MechanismAuditReport(OutcomePredicates):
     elapsed: float = 0.0
     exact_outcome: str | None = None
     exact_certificate: str | None = None
-    rng_use: RngUse | None = None  # verify.audit.blackbox._callables.check_rng_use (issue 15)
+    rng_use: RngUse | None = None  # verify.audit.blackbox._callables.check_rng_use
     delta_lower: float = -math.inf
     discrete: bool = False
 

@@ -320,7 +320,7 @@ def check_figure_1(ctx: CheckContext) -> ClaimResult:
 
 
 # ---------------------------------------------------------------------------------------------
-# Tight calibration (issue 9): printed eps vs the exact worst case, attacked by the auditor.
+# Tight calibration: printed eps vs the exact worst case, attacked by the auditor.
 # ---------------------------------------------------------------------------------------------
 def _audit(noise: Any, gamma: float, eta: float, eps: float, metric: str, ctx: CheckContext, salt: str) -> Any:
 

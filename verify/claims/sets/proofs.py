@@ -1,4 +1,4 @@
-"""The papers' inequalities *proven* on stated domains, as claims (issue 16).
+"""The papers' inequalities *proven* on stated domains, as claims.
 
 Each claim runs one obligation of :mod:`verify.proof.obligations` (F <= 0 on a box, F built from
 the SymPy derivations) through the branch-and-bound prover :func:`verify.proof.prove_le` and gives
@@ -865,7 +865,7 @@ for _fam, _id, _seed, _sec in TIGHT:
 
 
 # ---------------------------------------------------------------------------------------------------
-# the rate bound's proof attached to the privacy claim it implies (issue 16; @proof_for)
+# the rate bound's proof attached to the privacy claim it implies (@proof_for)
 # ---------------------------------------------------------------------------------------------------
 #: The reduction from the pointwise rate bound to (eps, 0, Lambda)-GP: a stated step, not re-proven.
 GP_REDUCTION = (

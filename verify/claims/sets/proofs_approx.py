@@ -1,4 +1,4 @@
-"""004 Lemma 3.6 (Laplace with g_L, approximate GP) proven as a chain of machine-checked steps (issue 16).
+"""004 Lemma 3.6 (Laplace with g_L, approximate GP) proven as a chain of machine-checked steps.
 
 Statement (004 Lemma 3.6, 004 Def. 5).  M(x) = f(x) + (B(x)/eta) Z, Z ~ Lap(0, 1), B a g_L-smooth upper bound on
 L_{f,Lambda}; for every eta > 0, gamma > 0, 0 < delta < 1 and every pair at distance 0 < d <= Lambda,

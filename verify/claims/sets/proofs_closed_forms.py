@@ -1,4 +1,4 @@
-"""Proofs attached to the printed closed forms of 004 Sec. 4 (issue 16): B* = the printed formula.
+"""Proofs attached to the printed closed forms of 004 Sec. 4: B* = the printed formula.
 
 The ramp proof (:mod:`verify.proof.ramp_def8`, claim 004-Def-8-ramp-proof) establishes, for every
 w, gamma > 0, Lambda in (0, inf], g_E and g_L, that B*(x) of 004 Def. 9 equals Phi(d+(x)) =

@@ -1,4 +1,4 @@
-"""Four tested claims proven (issue 16; ``@proof_for``): two identities and two compositions.
+"""Four tested claims proven (``@proof_for``): two identities and two compositions.
 
 * ``002-Lemma-9-eq-2`` (002 Lemma 9's proof, eq. (2)): f_{s,alpha}(x) = c f_{cs,alpha}(cx) and N_{cs,alpha} =
   N_{s,alpha}/c for every s > 0, alpha > 1, c > 0 and real x -- the symbolic spec of the same id in

@@ -1,4 +1,4 @@
-"""Interval proofs of 004 Def. 8 conditions and of printed numbers (issue 16), attached to claims.
+"""Interval proofs of 004 Def. 8 conditions and of printed numbers, attached to claims.
 
 Each proof here is one obligation of :mod:`verify.proof.obligations` proven by
 :func:`verify.claims.sets.proofs.check_obligation` (branch and bound on arb balls, then the
@@ -93,8 +93,7 @@ The printed closed forms (004-Lemma-4.1, 004-App-C.3, 004-Lemma-4.3) and 004-Lem
 attached in :mod:`verify.claims.sets.proofs_closed_forms` (B* = Phi(d+) by the ramp proof's attainment
 step, the printed formulas = Phi(d+) region by region; 3.1 reuses :func:`smoothness_proof`).
 
-Not attached (their statements are more than what an interval obligation proves today; see the
-report of issue 16): the ``*-tight`` claims (their statements include the auditor's tight calibration and a
+Not attached (their statements are more than what an interval obligation proves): the ``*-tight`` claims (their statements include the auditor's tight calibration and a
 refuted 1% shave, beyond the rate bound proven by the ``*-rate-proof`` claims).
 """
 

@@ -1,4 +1,4 @@
-"""Three tested claims of 004 proven (issue 16; ``@proof_for``): two pair reductions and the noise-a-priori MSE.
+"""Three tested claims of 004 proven (``@proof_for``): two pair reductions and the noise-a-priori MSE.
 
 Each is the symbolic spec of the same id in :mod:`verify.proof.symbolic` (its own definitions, SymPy steps,
 arb ball checks at rational points, ``relies_on`` for the textbook facts), attached through

@@ -14,7 +14,7 @@
   Not proven here: the float implementation's per-call roots b1, b2, alpha(c) and its series branches
   (tested: 004-Lemma-4.6 / 004-Lemma-4.7 brute force).
 
-:func:`summary` gives the lead {"domain", "steps", "relies_on"} to attach to 004-Def-8-smoothness.
+:func:`summary` gives {"domain", "steps", "relies_on"}, attached to 004-Def-8-smoothness.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Proven truncation bounds of kde.py's series branches (issue 16, step (v); 004 Sec. 4.3).
+"""Proven truncation bounds of kde.py's series branches (step (v); 004 Sec. 4.3).
 
 * claim ``004-KDE-series-proof``: the truncated series that ``smoothsens_core/sensitivity/kde.py`` uses near
   the triple root b = 1 (alpha, ell, D for |b - 1| < 1e-3) and for g = gamma h < 1e-6 (the roots b1, b2 of

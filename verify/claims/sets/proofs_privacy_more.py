@@ -1,4 +1,4 @@
-"""Two privacy claims proven as chains of machine-checked steps (issue 16; ``@proof_for``).
+"""Two privacy claims proven as chains of machine-checked steps (``@proof_for``).
 
 * ``002-Lemma-9`` (002 Lemma 9, the PolyPlace ratio bound): for every 0 < gamma < eps, every neighbour pair
   (SS(D')/SS(D) in [e^-gamma, e^gamma], |q(D) - q(D')| <= min(SS(D), SS(D'))) and every x,

@@ -1,5 +1,5 @@
 """Claim ``004-Def-8-ramp-proof``: 004 Def. 8 (1) and (2) for the ramp closed forms, every Lambda in
-(0, inf], g_E and g_L (issue 16; the proof is :mod:`verify.proof.ramp_def8`).
+(0, inf], g_E and g_L (the proof is :mod:`verify.proof.ramp_def8`).
 
 The proof record (``"method": "ramp-def8"``) is a chain of SymPy-checked steps (ell is the 1-D sup of
 the difference quotients; ell's shape; g0's axioms; the maximisers of ell(e)/g0(d - e) per piece; the

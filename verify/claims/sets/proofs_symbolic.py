@@ -1,4 +1,4 @@
-"""Symbolic proofs attached to VERIFIED closed-form claims (issue 16; ``@proof_for``).
+"""Symbolic proofs attached to VERIFIED closed-form claims (``@proof_for``).
 
 For each claim below the proof takes the SymPy derivation of :mod:`derivations` (the same cached
 functions the claim's check calls: the density or objective integrated / differentiated, its

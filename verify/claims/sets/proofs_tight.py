@@ -1,4 +1,4 @@
-"""Proofs attached to the tight-calibration claims (issue 16): 004 Lemmas 3.5, 3.3 and 002 Thm. 8.
+"""Proofs attached to the tight-calibration claims: 004 Lemmas 3.5, 3.3 and 002 Thm. 8.
 
 The claims ``004-Lemma-3.5-tight``, ``004-Lemma-3.3-tight`` and ``002-Thm-8-tight``
 (:mod:`verify.claims.sets.calibration`, ``_tight_claim``) are tested: the printed eps is above a

@@ -1,7 +1,7 @@
 """``smoothsens calibrate``: compare the calibrations of every smooth-sensitivity mechanism.
 
 With ``--tight``, prints per family the printed and the tight eps (at the printed eta), the
-printed and the tight eta (for the target eps), and the noise std saved (issue 9,
+printed and the tight eta (for the target eps), and the noise std saved (
 :mod:`smoothsens_core.calibration.tight`); with ``--delta`` also the Laplace g_L row of 004
 Lemma 3.6: the printed delta vs the exact (tight) delta at the printed eta, the printed and the
 tight eta, and the noise std saved, or why it is infeasible.
@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "Hamming metric, plain eps-DP (the papers' words are mapped to the metric names)")
     p.add_argument("--no-optimise", action="store_true", help="omit the rows with optimised shape parameters")
     p.add_argument("--tight", action="store_true",
-                   help="print printed vs tight (exact worst-case) eps and eta and the noise std saved (issue 9); "
+                   help="print printed vs tight (exact worst-case) eps and eta and the noise std saved; "
                         "with --delta also printed vs tight delta of Laplace g_L (004 Lemma 3.6)")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     p.add_argument("--workers", type=int, default=1, metavar="N",
