@@ -9,7 +9,7 @@ Two claims about a hand-written Laplace mechanism M(x) = x + Laplace(scale), x i
 
 Each claim audits the mechanism with :func:`verify.audit.exact.audit_density_mechanism`, the same
 exact auditor the papers' claims use, and turns the outcome into a verdict with
-:func:`verify.audit.exact.verdict_of_audits`.
+:func:`verify.claims.from_audits.verdict_of_audits`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import mpmath
 import numpy as np
 
-from verify.audit.exact import EuclideanNeighbourhood, audit_density_mechanism, verdict_of_audits
+from verify.audit.exact import EuclideanNeighbourhood, audit_density_mechanism
+from verify.claims.from_audits import verdict_of_audits
 from verify.claims import CheckKind, claim
 
 

@@ -26,7 +26,6 @@ from verify.audit.exact import (
     audit_finite,
     audit_smooth_mechanism,
     check_has_density,
-    claim_result_from_audits,
     hockey_stick,
     hockey_stick_mp,
     interval_mass,
@@ -34,6 +33,7 @@ from verify.audit.exact import (
     privacy_loss_mp,
     search_distance,
 )
+from verify.claims.from_audits import claim_result_from_audits
 from verify.reference.distributions import reference_for
 
 

@@ -17,20 +17,19 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from smoothsens_core.mechanism import SmoothSensitivityMechanism
+from verify.audit.exact.result import AuditResult
+from verify.audit.exact.smooth import audit_smooth_mechanism
 
-from .result import AuditResult
-from .smooth import audit_smooth_mechanism
+from .registry import ClaimResult, Verdict
 
 __all__ = ["claim_result_from_audits", "verdict_of_audits"]
 
 
 def verdict_of_audits(results: Sequence[tuple[str, AuditResult]], *, expect_violation: bool, precision: str,
-                      rows: list[dict[str, Any]], what: str) -> Any:
+                      rows: list[dict[str, Any]], what: str) -> ClaimResult:
     """The :class:`verify.claims.ClaimResult` of named audit results (see module docstring).
 
     ``rows`` is the per-mechanism evidence, ``what`` the sentence of a VERIFIED summary."""
-    from verify.claims import ClaimResult, Verdict  # noqa: PLC0415 - avoid an import cycle
-
     for name, res in results:
         if res.violated:
             head = "planted fault caught: " if expect_violation else ""
@@ -47,7 +46,7 @@ def verdict_of_audits(results: Sequence[tuple[str, AuditResult]], *, expect_viol
 
 
 def claim_result_from_audits(mechanisms: Sequence[SmoothSensitivityMechanism], ctx: Any, salt: str,
-                             expect_violation: bool = False) -> Any:
+                             expect_violation: bool = False) -> ClaimResult:
     """Audit every abstract mechanism with the budget of ``ctx`` (a :class:`verify.claims.CheckContext`)
     and turn the outcomes into a :class:`verify.claims.ClaimResult` (module docstring)."""
     rows = []

@@ -14,11 +14,9 @@
 * :mod:`~verify.audit.exact.concrete` - worst-case search of a mechanism with a density over a
   neighbourhood, and finite brute force;
 * :mod:`~verify.audit.exact.result` - :class:`AuditResult` (outcome pass / violated / inconclusive);
-* :mod:`~verify.audit.exact.claims` - from audits to claim verdicts.
 """
 
 from .approx import bad_set, hockey_stick, hockey_stick_mp, interval_mass
-from .claims import claim_result_from_audits, verdict_of_audits
 from .enclosure import Enclosure, hockey_stick_enclosure
 from .concrete import audit_density_mechanism, audit_finite
 from .curve import (
@@ -70,6 +68,4 @@ __all__ = [
     "pair_hockey_stick_mp",
     "audit_density_mechanism_approx",
     "gaussian_delta_balle_wang",
-    "claim_result_from_audits",
-    "verdict_of_audits",
 ]

@@ -19,7 +19,8 @@ from smoothsens_core import calibration as cal
 from smoothsens_core.distributions import PolyPlace
 from smoothsens_core.growth import growth_exp
 from verify.audit.catalogue import catalogue
-from verify.audit.exact import abstract_loss, abstract_loss_mp, claim_result_from_audits
+from verify.audit.exact import abstract_loss, abstract_loss_mp
+from verify.claims.from_audits import claim_result_from_audits
 
 
 @claim("002-Thm-8-privacy")

@@ -24,7 +24,8 @@ from verify.claims.evidence import search_verdict
 from smoothsens_core import calibration as cal
 from smoothsens_core.growth import growth_exp
 from verify.audit.catalogue import catalogue
-from verify.audit.exact import audit_density_mechanism, claim_result_from_audits, verdict_of_audits
+from verify.audit.exact import audit_density_mechanism
+from verify.claims.from_audits import claim_result_from_audits, verdict_of_audits
 from verify.audit.exact.neighbourhoods import EuclideanNeighbourhood
 
 

@@ -53,17 +53,17 @@ from functools import lru_cache
 from typing import Any, Callable, Mapping
 
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
-from verify.claims.registry import (ABSENT, ExpectedObligation, expected_obligation, obligation_for, proof_method,
+from verify.claims.registry import (ABSENT, ExpectedObligation, expected_obligation, obligation_for,
                                     with_evidence, with_proof)
+from verify.proof.obligation_check import BUDGET, flint_missing, obligation, prove_obligation, recheck_boxes, \
+    recheck_obligation_proof
+from verify.proof.obligation_check import proof_summary as _proof_summary
 
 __all__ = ["PAPER_OBLIGATIONS", "PLANTED", "TIGHT", "BUDGET", "METHOD_RECHECKERS", "check_obligation", "check_tight",
            "recheck_claim", "recheck_evidence", "recheck_obligation_proof", "recheck_tight_certificate", "describe_recheck",
            "obligation_expectation", "composite_expectation", "method_expectation", "interval_obligation",
            "tight_expectation", "privacy_expectation"]
 
-#: Prover budget per scale: (max boxes, seconds).  Independent of ``CheckContext.budget`` (a proof is
-#: all or nothing: a smaller budget would only turn proofs into INCONCLUSIVE).
-BUDGET: Mapping[str, tuple[int, float]] = {"test": (200_000, 120.0), "full": (5_000_000, 3600.0)}
 #: Width asked of the tight-eps enclosures.
 TIGHT_WIDTH = Fraction(1, 10**9)
 _CODE = "verify/proof/obligations.py, verify/proof/prover.py, verify/proof/recheck.py"
@@ -136,49 +136,8 @@ TIGHT: tuple[tuple[str, str, str, str], ...] = (
 )
 
 
-def _flint_missing() -> str | None:
-    try:
-        import flint  # noqa: F401, PLC0415
-    except ImportError as exc:
-        return f"python-flint is not installed (pip install 'smoothsens[proof]'): {exc}"
-    return None
-
-
-@lru_cache(maxsize=None)
-def _obligations(scale: str, controls: bool) -> dict[str, Any]:
-    """The obligations of ``scale`` (and the controls), by id, once per process: an Obligation is
-    frozen and builds a fresh objective on each call, and ``controls()`` costs a second (tight_eta)."""
-    from verify.proof import obligations as O  # noqa: PLC0415
-
-    return {ob.id: ob for ob in O.catalogue(scale) + (O.controls() if controls else [])}
-
-
-def _obligation(ob_id: str, scale: str) -> Any:
-    ob = _obligations(scale, ob_id.startswith("control-")).get(ob_id)
-    if ob is None:
-        raise ValueError(f"unknown obligation id {ob_id!r} at scale {scale!r}")
-    return ob
-
-
 def _frac(x: Any) -> Fraction:
     return Fraction(str(x))
-
-
-def _leaf_proofs(proof: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The plain box-list proofs inside a proof record (itself, or the parts of a composite one)."""
-    parts = proof.get("parts")
-    if isinstance(parts, Mapping):  # convex switching: {part name: proof}
-        return [q for p in parts.values() for q in _leaf_proofs(p)]
-    if isinstance(parts, list):  # several obligations: [{"rebuild", "proof"}, ...]
-        return [q for p in parts for q in _leaf_proofs(p["proof"])]
-    return [proof]
-
-
-def _proof_summary(proof: Mapping[str, Any]) -> dict[str, Any]:
-    leaves = _leaf_proofs(proof)
-    bounds = [_frac(b) for q in leaves for b in q.get("bounds", [])]
-    return {"n_boxes": sum(len(q.get("boxes", [])) for q in leaves), "max_bound": str(max(bounds)) if bounds else None,
-            "max_bound_float": float(max(bounds)) if bounds else None, "threshold": proof.get("threshold", "0")}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -199,77 +158,6 @@ def _reject(problems: list[str], prec: int = 0, n: int = 0, t0: float | None = N
     return RecheckResult(False, problems[:20], n, prec, 0.0 if t0 is None else time.perf_counter() - t0)
 
 
-def _recheck_switching(proof: Mapping[str, Any], obj: Any, threshold: Fraction, prec: int) -> Any:
-    """:func:`verify.proof.recheck.recheck_switching` with the threshold the caller rebuilt (the re-checker
-    takes it from the caller where it accepts one; every part must prove F_part <= threshold)."""
-    import inspect  # noqa: PLC0415
-
-    from verify.proof.recheck import recheck_switching  # noqa: PLC0415
-
-    if "threshold" in inspect.signature(recheck_switching).parameters:
-        return recheck_switching(dict(proof), obj, threshold=threshold, prec=prec)  # type: ignore[call-arg]
-    if threshold != 0:
-        return _reject([f"a convex-switching proof proves F <= 0, not F <= {threshold}"], prec)
-    return recheck_switching(dict(proof), obj, prec=prec)
-
-
-def recheck_boxes(proof: Mapping[str, Any], obj: Any, *, threshold: Fraction, prec: int = 128,
-                  monotone: Mapping[int, int] | None = None) -> Any:
-    """:func:`verify.proof.recheck` of the box list ``proof`` against ``obj`` for F <= ``threshold``, the
-    threshold being the caller's (rebuilt from the claim), never the record's: a record stating another one
-    is rejected here, and the re-checker is told the threshold where it accepts one."""
-    import inspect  # noqa: PLC0415
-
-    from verify.proof import recheck  # noqa: PLC0415
-
-    if _frac(proof.get("threshold", "nan")) != threshold:
-        return _reject([f"field 'threshold': the proof proves F <= {proof.get('threshold')}, the claim states "
-                        f"F <= {threshold}"], prec)
-    if "threshold" in inspect.signature(recheck).parameters:
-        return recheck(dict(proof), obj, threshold=threshold, prec=prec, monotone=dict(monotone or {}))
-    return recheck(dict(proof), obj, prec=prec, monotone=dict(monotone or {}))
-
-
-def recheck_obligation_proof(ob_id: str, scale: str, proof: Any, *, prec: int = 128) -> Any:
-    """Re-check the certificate ``proof`` (a box list, or a convex-switching proof) against the obligation
-    ``ob_id`` of :mod:`verify.proof.obligations` at ``scale``, rebuilt here from the code: F <= 0 on the
-    obligation's own box, with the obligation's own monotonicity hints and method.  The record supplies
-    only the boxes and their bounds: a threshold other than 0, other hints, another method, or an empty
-    box list is rejected.  Returns a :class:`verify.proof.RecheckResult`."""
-    t0 = time.perf_counter()
-    if not isinstance(proof, Mapping):
-        return _reject([f"{ob_id}: the part carries no proof record"], prec)
-    try:
-        ob = _obligation(ob_id, scale)
-    except ValueError as exc:
-        return _reject([str(exc)], prec)
-    obj = ob.build()
-    problems: list[str] = []
-    if _frac(proof.get("threshold", "0")) != 0:
-        problems.append(f"field 'threshold': the proof's threshold {proof.get('threshold')} is not the obligation's 0")
-    if ob.method == "convex-switching":
-        if proof.get("combine") != "convex-switching":
-            return _reject(problems + [f"field 'method': {ob_id} is proven by the convex switching lemma; the record "
-                                       f"is a {proof_method(proof)!r} proof"], prec, 0, t0)
-        rc = _recheck_switching(proof, obj, Fraction(0), prec)
-    else:
-        if proof.get("combine") is not None or proof.get("parts") is not None:
-            return _reject(problems + [f"field 'method': {ob_id} is proven by branch and bound on one box list; the "
-                                       f"record is a composite proof"], prec, 0, t0)
-        monotone = {int(k): int(v) for k, v in (ob.prove.get("monotone") or {}).items()}
-        hinted = {int(k): int(v) for k, v in (proof.get("monotone") or {}).items()}
-        if hinted != monotone:
-            problems.append(f"field 'monotone': the proof's monotonicity hints {hinted} are not the obligation's "
-                            f"{monotone}")
-        if problems:
-            return _reject(problems, prec, 0, t0)
-        rc = recheck_boxes(proof, obj, threshold=Fraction(0), prec=prec, monotone=monotone)
-    problems += list(rc.problems)
-    if rc.ok and not problems and rc.n_boxes <= 0:
-        problems.append(f"{ob_id}: the certificate has no box")
-    return _reject(problems, rc.prec, rc.n_boxes, t0) if problems else rc
-
-
 def _summary_problems(evidence: Mapping[str, Any], proof: Mapping[str, Any]) -> list[str]:
     """The displayed summary of a box-list proof (n_boxes, max_bound) against its certificate."""
     mine = _proof_summary(proof)
@@ -281,7 +169,7 @@ def _obligation_fields(ob_id: str, scale: str, *, prefix: str = "") -> dict[str,
     """The displayed fields of an obligation's evidence (:func:`check_obligation`), derived from the code."""
     from verify.proof.prover import box_to_json  # noqa: PLC0415
 
-    ob = _obligation(ob_id, scale)
+    ob = obligation(ob_id, scale)
     obj = ob.build()
     out: dict[str, Any] = {"rebuild": _ob_rebuild(ob_id, scale), "obligation": ob_id, "proof.threshold": "0",
                            "proof.objective": obj.describe(), "proof.relies_on": ABSENT, "relies_on": ABSENT}
@@ -298,7 +186,7 @@ def obligation_expectation(claim_id: str, ob_id: str, scale: str, *, attached: b
     """The :class:`ExpectedObligation` of a claim proven by the one obligation ``ob_id`` (F <= 0 on its box):
     the fields :func:`check_obligation` writes (``attached``: as :func:`verify.claims.sets.proofs_def8.attach_obligation`
     quotes them), the method of the obligation, and the certificate re-checked against the rebuilt F."""
-    ob = _obligation(ob_id, scale)
+    ob = obligation(ob_id, scale)
     fields = _obligation_fields(ob_id, scale, prefix="attached" if attached else "")
     if attached:
         fields.update({"statement_proven": ob.statement, "domain": ob.domain})
@@ -319,7 +207,7 @@ def composite_expectation(claim_id: str, ob_ids: list[str], scale: str, *, domai
     """The :class:`ExpectedObligation` of a claim proven by every obligation of ``ob_ids`` together
     (``combine = "all"``): the parts must be exactly these obligations, in order, each re-checked alone
     against its rebuilt F; the record's displayed domain, statement and part headers are derived here."""
-    obs = [_obligation(o, scale) for o in ob_ids]
+    obs = [obligation(o, scale) for o in ob_ids]
     fields: dict[str, Any] = {"rebuild": {"what": "all", "parts": [_ob_rebuild(o, scale) for o in ob_ids]},
                               "obligations": list(ob_ids), "statement": " AND ".join(ob.statement for ob in obs),
                               "domain": domain, "proof.combine": "all", "proof.threshold": "0",
@@ -351,7 +239,7 @@ def _recheck_parts(claim_id: str, wanted: list[tuple[str, str]], proof: Any, evi
     problems: list[str] = []
     n = 0
     for (ob_id, scale), p in zip(wanted, parts, strict=True):
-        ob = _obligation(ob_id, scale)
+        ob = obligation(ob_id, scale)
         if p.get("domain") != ob.domain:
             problems.append(f"{ob_id}: field 'domain' of the part is not the obligation's")
         if dict(p.get("rebuild") or {}) != _ob_rebuild(ob_id, scale):
@@ -589,95 +477,46 @@ def _recheck_json(rc: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------------
 # obligations and controls
 # ---------------------------------------------------------------------------------------------------
-#: Decided obligations of this process: (ob_id, scale, max_boxes, time_limit, refuted_rule, planted) ->
-#: result.  A rate proof and the privacy claim it is attached to share one run in a serial audit.
-_DECIDED: dict[tuple[Any, ...], ClaimResult] = {}
 
 
 def check_obligation(ob_id: str, scale: str = "test", *, max_boxes: int | None = None,
                      time_limit: float | None = None, refuted_rule: str = "R-FALSE",
                      planted: bool = False) -> ClaimResult:
-    """Prove the obligation ``ob_id`` on its ``scale`` box (budget :data:`BUDGET` unless given) and
-    place the verdict: VERIFIED proven (proven and re-checked), REFUTED (certified point),
-    INCONCLUSIVE (undecided, or the re-check / mpmath disagrees).
-
-    A VERIFIED or REFUTED result (deterministic: exact boxes, fixed precision) is kept for the
-    process and returned again as a copy (its evidence, timings included, is the first run's); an
-    INCONCLUSIVE one (it may depend on the time limit) is recomputed."""
-    key = (ob_id, scale, max_boxes, time_limit, refuted_rule, planted)
-    if key not in _DECIDED:
-        res = _check_obligation(ob_id, scale, max_boxes=max_boxes, time_limit=time_limit, refuted_rule=refuted_rule,
-                                planted=planted)
-        if res.verdict is Verdict.INCONCLUSIVE:
-            return res
-        _DECIDED[key] = res
-    res = _DECIDED[key]
-    return ClaimResult(res.verdict, res.summary, copy.deepcopy(res.evidence), res.precision, res.seconds, res.rule,
-                       res.strength)
-
-
-def _check_obligation(ob_id: str, scale: str, *, max_boxes: int | None, time_limit: float | None,
-                      refuted_rule: str, planted: bool) -> ClaimResult:
-    from verify.proof import obligations as O  # noqa: PLC0415
-
-    missing = _flint_missing()
-    if missing:
-        return ClaimResult(Verdict.INCONCLUSIVE, missing, {"obligation": ob_id})
-    mb, tl = BUDGET[scale]
-    mb = mb if max_boxes is None else max_boxes
-    tl = tl if time_limit is None else time_limit
-    ob = _obligation(ob_id, scale)
-    t0 = time.perf_counter()
-    obj = ob.build()
-    t_build = time.perf_counter() - t0
-    kw = {**ob.prove, "max_boxes": mb, "time_limit": tl}
-    res = O.prove_switching(obj, ob.split, **kw) if ob.method == "convex-switching" else O.prove_le(obj, **kw)
-    ev: dict[str, Any] = {
-        "obligation": ob.id, "source": ob.source, "statement": ob.statement, "domain": ob.domain, "scale": scale,
-        "budget": {"max_boxes": mb, "seconds": tl}, "status": res.status, "reason": res.reason,
-        "n_boxes_evaluated": res.n_boxes, "seconds_build": round(t_build, 3), "seconds_prove": round(res.seconds, 3),
-        "objective": res.objective, "rebuild": {"what": "obligation", "obligation": ob.id, "scale": scale},
-    }
-    if res.status == "proven":
-        proof = res.to_json()
-        ev["proof"] = proof
-        ev.update(_proof_summary(proof))
-        rc = recheck_obligation_proof(ob.id, scale, proof)  # a fresh objective, the obligation's threshold 0, another precision
-        ev["recheck"] = _recheck_json(rc)
-        if not rc.ok:
-            return ClaimResult(Verdict.INCONCLUSIVE,
-                               f"the prover says proven ({len(res.boxes)} boxes) but the independent re-check "
-                               f"rejects the proof: {'; '.join(rc.problems[:3])}", ev, "arb ball arithmetic",
-                               rule="R-UNDEC: prover and re-checker disagree")
+    """The verdict of :func:`verify.proof.obligation_check.prove_obligation` (the proof layer proves the
+    obligation ``ob_id`` on its ``scale`` box and re-checks the certificate): VERIFIED proven (proven and
+    re-checked), REFUTED (certified point), INCONCLUSIVE (undecided, or the re-check / mpmath disagrees).
+    A decided obligation runs once per process (the proof layer keeps it); the evidence is a copy."""
+    out = prove_obligation(ob_id, scale, max_boxes=max_boxes, time_limit=time_limit)
+    ev = copy.deepcopy(dict(out.evidence))
+    if out.status == "unavailable":
+        return ClaimResult(Verdict.INCONCLUSIVE, out.reason, ev)
+    if out.status == "proven":
+        ob = obligation(ob_id, scale)
+        assert out.recheck is not None and out.recheck.ok
+        switching = (" (convex switching lemma: derivative-sign box, face, off branch; branch and bound beyond)"
+                     if ob.method == "convex-switching" else "")
         return ClaimResult(Verdict.VERIFIED,
-                           f"proven on {ob.domain}: {len(res.boxes)} boxes"
-                           f"{' (convex switching lemma: derivative-sign box, face, off branch; branch and bound beyond)' if ob.method == 'convex-switching' else ''}"
-                           f", max bound "
-                           f"{ev['max_bound_float']:.3g} <= 0; re-checked independently ({rc.prec}-bit arb, "
-                           f"exact coverage)", ev, f"rigorous (arb {res.prec} bits; re-check {rc.prec} bits)",
+                           f"proven on {ob.domain}: {out.reason}{switching}, max bound "
+                           f"{ev['max_bound_float']:.3g} <= 0; re-checked independently ({out.recheck.prec}-bit arb, "
+                           f"exact coverage)", ev, f"rigorous (arb {out.prec} bits; re-check {out.recheck.prec} bits)",
                            strength="proven")
-    if res.status == "refuted":
-        cx = dict(res.counterexample or {})
-        ev["counterexample"] = cx
-        ev["counterexample_box"] = None if res.box is None else [[str(a), str(b)] for a, b in res.box]
-        lower = _frac(cx.get("lower", "0"))
-        if lower > res.threshold and cx.get("mp50_confirms") is True:
-            return ClaimResult(Verdict.REFUTED,
-                               f"refuted: F = {_short(cx.get('mp50'))} > 0 (mpmath 50 digits) at "
-                               f"{_point(cx)}; ball {cx.get('ball')} has lower end > 0",
-                               ev, "arb ball + mpmath 50 digits",
-                               rule=f"{refuted_rule}: {'planted control refuted' if planted else ob.source + ' fails'} "
-                                    f"at a certified point")
-        return ClaimResult(Verdict.INCONCLUSIVE,
-                           f"the ball certifies F > 0 at a point but mpmath at 50 digits does not confirm it "
-                           f"(mp50 = {cx.get('mp50')})", ev, "arb ball + mpmath 50 digits",
-                           rule="R-UNDEC: ball and mpmath disagree")
-    ev["worst_box"] = None if res.box is None else [[str(a), str(b)] for a, b in res.box]
-    ev["worst_bound"] = None if res.bound is None else str(res.bound)
-    return ClaimResult(Verdict.INCONCLUSIVE,
-                       f"undecided within budget {mb} boxes / {tl:g} s ({res.n_boxes} boxes evaluated, "
-                       f"{res.seconds:.1f} s): {res.reason}", ev, "arb ball arithmetic",
-                       rule=f"R-UNDEC: undecided within budget {mb} boxes / {tl:g} s")
+    if out.status == "refuted":
+        cx = ev.get("counterexample") or {}
+        what = "planted control refuted" if planted else f"{ev.get('source')} fails"
+        return ClaimResult(Verdict.REFUTED,
+                           f"refuted: F = {_short(cx.get('mp50'))} > 0 (mpmath 50 digits) at "
+                           f"{_point(cx)}; ball {cx.get('ball')} has lower end > 0",
+                           ev, "arb ball + mpmath 50 digits", rule=f"{refuted_rule}: {what} at a certified point")
+    if out.status == "disagreement":
+        rechecked = "recheck" in ev
+        return ClaimResult(Verdict.INCONCLUSIVE, out.reason, ev,
+                           "arb ball arithmetic" if rechecked else "arb ball + mpmath 50 digits",
+                           rule="R-UNDEC: " + ("prover and re-checker disagree" if rechecked
+                                               else "ball and mpmath disagree"))
+    budget = ev.get("budget") or {}
+    return ClaimResult(Verdict.INCONCLUSIVE, out.reason, ev, "arb ball arithmetic",
+                       rule=f"R-UNDEC: undecided within budget {budget.get('max_boxes')} boxes / "
+                            f"{float(budget.get('seconds', 0)):g} s")
 
 
 def _short(x: Any) -> str:
@@ -725,7 +564,7 @@ def check_tight(family: str, *, width: Fraction = TIGHT_WIDTH, max_boxes: int = 
     """Enclose the exact GP rate (the tight eps at the printed eta) of ``family`` at the calibration
     of ``tight_table(1.0)`` to ``width``: upper end proven (F - upper <= 0 on z in [0, inf)) and
     re-checked, lower end attained at an evaluated point; compared with the core's bounds."""
-    missing = _flint_missing()
+    missing = flint_missing()
     if missing:
         return ClaimResult(Verdict.INCONCLUSIVE, missing, {"family": family})
     from smoothsens_core.calibration.tight import tight_epsilon  # noqa: PLC0415
@@ -796,7 +635,7 @@ def _tight_check(family: str):  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------------------------------------------
 def _statements() -> dict[str, tuple[str, str, str]]:
     """{obligation id: (statement, test domain, full domain)} from the catalogue (empty without flint)."""
-    if _flint_missing():
+    if flint_missing():
         return {}
     from verify.proof import obligations as O  # noqa: PLC0415
 
@@ -1075,7 +914,7 @@ def _privacy_proof(cid: str, spec: _PrivacyProof):  # type: ignore[no-untyped-de
 
 def _privacy_domain(spec: _PrivacyProof, scale: str) -> str:
     """The displayed domain of a privacy claim proven by the rate obligations of ``spec`` at ``scale``."""
-    boxes = "; ".join(f"{o}: {_obligation(o, scale).domain}" for o in spec.obligations)
+    boxes = "; ".join(f"{o}: {obligation(o, scale).domain}" for o in spec.obligations)
     return (f"{boxes} (the rate proofs' {scale} boxes, eps = 1 by homogeneity; the claim's full range is "
             f"{spec.full_range}: outside these boxes it stays tested); relies on: {spec.reduction}")
 
@@ -1133,7 +972,7 @@ def privacy_expectation(cid: str, spec: _PrivacyProof, scale: str) -> ExpectedOb
 
 def _pp_g_box(ob_id: str, scale: str) -> tuple[Fraction, Fraction]:
     """The gamma/eps box of a PolyPlace rate obligation (its objective's last variable)."""
-    var = _obligation(ob_id, scale).build().variables[-1]
+    var = obligation(ob_id, scale).build().variables[-1]
     return Fraction(var.lo), Fraction(var.hi)
 
 

@@ -454,7 +454,7 @@ def _declare_obligations() -> None:
         from verify.proof.def8_cond1 import RELIES_ON  # noqa: PLC0415
 
         ids = [o for o, _ in _def8_threshold_parts()]
-        domain = "; ".join(f"{o}: {P._obligation(o, 'test').domain}" for o in ids) + f"; relies on: {RELIES_ON}"
+        domain = "; ".join(f"{o}: {P.obligation(o, 'test').domain}" for o in ids) + f"; relies on: {RELIES_ON}"
         return P.composite_expectation("004-Def-8-threshold-proof", ids, "test", domain=domain, relies_on=[RELIES_ON],
                                        extra_fields={"parts_what": {o: w for o, w in _def8_threshold_parts()}})
 
@@ -462,7 +462,7 @@ def _declare_obligations() -> None:
         from verify.proof import kde_constants as C  # noqa: PLC0415
 
         ids = [C.A_W, C.TURN["D"], C.CORE["D"], C.TURN["P"], C.CORE["P"]]
-        domain = "; ".join(f"{o}: {P._obligation(o, 'test').domain}" for o in ids)
+        domain = "; ".join(f"{o}: {P.obligation(o, 'test').domain}" for o in ids)
         ex = P.composite_expectation("004-KDE-constants-proof", ids, "test", domain=domain)
 
         def rc(evidence: Mapping[str, Any]) -> Any:  # the statement includes the core's floats: compared afresh

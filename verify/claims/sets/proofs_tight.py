@@ -249,15 +249,16 @@ def _dp_notes(cid: str, tested: ClaimResult, parts: list[dict[str, Any]]) -> lis
 
 def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     """The proof of claim ``cid`` (module docstring) on the test's VERIFIED result ``tested``."""
-    from verify.claims.sets.proofs import SUP_REDUCTION, GP_REDUCTION, THM8_REDUCTION, _flint_missing  # noqa: PLC0415
+    from verify.claims.sets.proofs import SUP_REDUCTION, GP_REDUCTION, THM8_REDUCTION  # noqa: PLC0415
+    from verify.proof.obligation_check import flint_missing  # noqa: PLC0415
     from verify.claims.sets.proofs_symbolic import WITNESSES  # noqa: PLC0415
     from verify.proof import symbolic as S  # noqa: PLC0415
 
     if ctx.budget < 0.5 and not ctx.prove_all:
         return _left_out(tested, "the proof of the tight claims (symbolic sup proof plus arb enclosures, ~2-3 s) is "
                                  "left out in the quick profile; it is attached in the default audit")
-    if _flint_missing():
-        return _left_out(tested, f"proof not attempted: {_flint_missing()}")
+    if flint_missing():
+        return _left_out(tested, f"proof not attempted: {flint_missing()}")
     t0 = time.perf_counter()
     spec = TIGHT_PROOFS[cid]
     full, default = ctx.prove_all, ctx.budget >= 0.5
