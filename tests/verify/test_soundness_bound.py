@@ -136,3 +136,36 @@ def test_bound_audit_window_reaches_the_engine(monkeypatch):
     assert seen["radius"] == 25.0
     assert rep.verdict in ("PASS", "INCONCLUSIVE", "FAIL")
     assert "derivations.engine" in sys.modules  # the engine was used
+
+
+def _silently_low_threshold_query():
+    """The threshold query whose L_{f,Lambda} is silently too low on the band (0.8 instead of 1/tau = 2,
+    as an engine search that misses the supremum returns) and whose B* is uncertified (a lower bound
+    1.0 at every point, with the engine's UncertifiedSensitivityError)."""
+    from derivations.engine import CertifiedSensitivity, UncertifiedSensitivityError
+
+    q = builtin_query("threshold", growth_exp(GAMMA), math.inf, T=0.0, tau=0.5)
+    inner = q.lipschitz
+
+    def lipschitz(X):
+        X = np.asarray(X, dtype=float).reshape(-1, 1)
+        L = np.asarray(inner(X), dtype=float).reshape(-1)
+        return np.where(np.abs(X[:, 0]) <= 1.0, np.minimum(L, 0.8), L)
+
+    def smooth_sensitivity(X):
+        n = np.asarray(X, dtype=float).reshape(-1, 1).shape[0]
+        res = CertifiedSensitivity(np.full(n, 1.0), np.full(n, np.nan), np.full(n, 1.0), np.zeros(n, dtype=bool),
+                                   np.full(n, 10.0), np.full(n, np.inf), ("window not certified",) * n)
+        raise UncertifiedSensitivityError("B* is INCONCLUSIVE", res)
+
+    return dataclasses.replace(q, lipschitz=lipschitz, smooth_sensitivity=smooth_sensitivity, max_bstar_points=50)
+
+
+def test_bound_audit_with_an_uncertified_bstar_and_a_low_L_search_is_not_pass():
+    # B = 1.36 is 32 % below L = 2 on the band; the L search there says 0.8 and B* is only a lower
+    # bound (1.0 <= B): condition (1) is certified nowhere on the band, so never PASS
+    rep = audit_smooth_bound(_silently_low_threshold_query(), constant_bound, growth_exp(GAMMA),
+                             domain=([-3.0], [3.0]), budget=1000, rng=0)
+    assert rep.verdict in ("INCONCLUSIVE", "FAIL"), rep.summary()
+    if rep.verdict == "INCONCLUSIVE":
+        assert any("B* could not be certified" in r for r in rep.inconclusive_reasons)

@@ -501,11 +501,12 @@ def _radial_points(lay: _RadialLayout, gen: np.random.Generator) -> FloatArray:
 def _refine_ratios(q: BoundQuery, Bf: PointFunction, S: "_Search", lay: _RadialLayout | None, X: FloatArray,
                    BX: FloatArray, Bstar: FloatArray, lo: FloatArray, hi: FloatArray, span: FloatArray, n0: int,
                    n_new: int, gen: np.random.Generator
-                   ) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.intp]]:
+                   ) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.intp], int]:
     """Adaptive refinement: around the 8 lowest ratios B/B* (distinct by more than the local spacing),
     ``n_new`` new points in all -- for a radial query on a lattice of radii 1/16 of the local spacing
     across +-2 spacings of the base radius, otherwise uniformly in a ball of 2 spacings around the
-    base point.  Returns the new points, B and B* there, and the index of each one's base point."""
+    base point.  Returns the new points, B and B* there, the index of each one's base point and the
+    number of new points where B* is only a lower bound (not certified)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = BX / Bstar
     ratio = np.where(np.isfinite(ratio), ratio, np.inf)
@@ -523,7 +524,7 @@ def _refine_ratios(q: BoundQuery, Bf: PointFunction, S: "_Search", lay: _RadialL
         if all(np.linalg.norm(X[i] - X[j]) > 4 * sep[j] for j in bases):
             bases.append(int(i))
     if not bases or n_new < len(bases):
-        return np.zeros((0, d)), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.intp)
+        return np.zeros((0, d)), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.intp), 0
     per = n_new // len(bases)
     pts, base_idx = [], []
     for i in bases:
@@ -540,13 +541,15 @@ def _refine_ratios(q: BoundQuery, Bf: PointFunction, S: "_Search", lay: _RadialL
     from derivations.engine import UncertifiedSensitivityError  # noqa: PLC0415
 
     assert q.smooth_sensitivity is not None  # the caller refines only where B* was computed
+    n_unc = 0
     try:
         BsR = np.asarray(q.smooth_sensitivity(XR), dtype=float).reshape(-1)
     except UncertifiedSensitivityError as exc:  # lower bounds of B*: B below them still proves (1) or (2) fails
         BsR = np.asarray(exc.result.value, dtype=float).reshape(-1)
+        n_unc = int(np.sum(~np.asarray(exc.result.certified)))
     except ValueError:
-        return np.zeros((0, d)), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.intp)
-    return XR, BR, BsR, np.concatenate(base_idx)
+        return np.zeros((0, d)), np.zeros(0), np.zeros(0), np.zeros(0, dtype=np.intp), 0
+    return XR, BR, BsR, np.concatenate(base_idx), n_unc
 
 
 # ---------------------------------------------------------------------------------------------
@@ -758,6 +761,7 @@ def audit_smooth_bound(
     comparison: dict[str, Any] | None
     Bstar = None
     idx_c = np.arange(X0.shape[0])
+    bstar_uncertified = 0  # compared points where B* is only a lower bound
     if q.smooth_sensitivity is None:
         comparison = {"note": "B* is not available for this query"}
     else:
@@ -775,6 +779,7 @@ def audit_smooth_bound(
             # proves B invalid (004 Lemma 3.2); ratios above 1 are not meaningful where uncertified
             Bstar = np.asarray(exc.result.value, dtype=float).reshape(-1)
             k = int(np.sum(exc.result.certified))
+            bstar_uncertified = Bstar.size - k
             bstar_note = (f"B* certified at {k} of {Bstar.size} points; elsewhere a lower bound of B* (the "
                           "comparison can show B < B*, not accuracy)")
             comparison = {}
@@ -787,7 +792,7 @@ def audit_smooth_bound(
 
     # 1b. adaptive refinement around the worst ratios B/B* (in radius space for radial queries) ----
     if Bstar is not None and comparison and comparison.get("n"):
-        XR, BR, BsR, baseR = _refine_ratios(q, Bf, S, sweep or radial, X0[idx_c], B0[idx_c], Bstar, lo, hi, span,
+        XR, BR, BsR, baseR, n_unc_r = _refine_ratios(q, Bf, S, sweep or radial, X0[idx_c], B0[idx_c], Bstar, lo, hi, span,
                                            n0, min(int(0.04 * budget), q.max_bstar_points - idx_c.size), gen)
         if XR.shape[0]:
             say(f"refined {XR.shape[0]} points around the lowest ratios B/B*")
@@ -798,6 +803,7 @@ def audit_smooth_bound(
             L0 = np.concatenate([L0, S.lipschitz(XR)])
             idx_c = np.concatenate([idx_c, np.arange(X0.shape[0] - XR.shape[0], X0.shape[0])])
             Bstar = np.concatenate([Bstar, BsR])
+            bstar_uncertified += n_unc_r
             comparison = _compare(X0, B0, idx_c, Bstar, q, rtol)
             comparison["refined_points"] = int(XR.shape[0])
 
@@ -923,6 +929,12 @@ def audit_smooth_bound(
     if S.L_unavailable:
         reasons.append(f"L_{{f,Lambda}} was unavailable at {S.L_unavailable} points (condition (1) not checked "
                        "there; for an expression a larger --window / window= may help)")
+    if bstar_uncertified:
+        # L_{f,Lambda} of an expression is the engine's search (a lower bound); condition (1) is
+        # certified at a point only through B(x) >= B*(x) >= L_{f,Lambda}(x) with B* certified
+        reasons.append(f"B* could not be certified at {bstar_uncertified} of {idx_c.size} compared points, so "
+                       "condition (1) is not certified there (B >= B* >= L_{f,Lambda} needs a certified B*; "
+                       "the engine's L_{f,Lambda} is a search, a lower bound)")
     if S.dropped1:
         reasons.append(f"{S.dropped1} excess(es) of condition (1) found in float had no chord witness to certify")
     if Bf.evaluations > allowance:
