@@ -92,6 +92,8 @@ from ..exact import (
     privacy_loss_mp,
 )
 from ._callables import RngUse, check_arity, check_rng_use
+from .input_search import InputSearch, search_pairs
+from .relations import Euclidean, Hamming, Relation, relation_from_metric
 from verify.parallel import Executor, SerialExecutor, iter_chunks, spawn_seeds
 from verify.serialise import jsonable
 
@@ -110,6 +112,8 @@ DEFAULT_CHUNK = 1_000_000
 #: selection draws.
 MAX_MECHANISM_BUDGET = 10_000_000_000
 _METRICS = ("euclidean", "hamming")
+#: Most support points of an integer release given their own bin (and likelihood-ratio sets).
+_MAX_SUPPORT_BINS = 2048
 #: Pooled-quantile levels of the tail events tested for the delta bound (1e-3 ... 0.2, log-spaced).
 _TAIL_LEVELS = tuple(float(v) for v in np.geomspace(1e-3, 0.2, 8))
 
@@ -145,6 +149,7 @@ class PairEstimate(OrderedPair):
     criterion: str = "eps"
     delta_lower: float = -math.inf
     claimed_eps: float = math.nan
+    event_family: str = ""
 
     def delta_lower_at(self, eps: float) -> float:
         """Lower confidence bound on delta at ``eps`` from this event's bounds: p_x_lower - e^(eps d) p_x'_upper
@@ -160,7 +165,8 @@ class PairEstimate(OrderedPair):
                 ex += f" (mpmath {self.eps_exact_mp[:12]})"
         bound = (f"eps >= {self.eps_lower:.6g} (estimate {self.eps_hat:.6g})" if self.criterion == "eps" else
                  f"delta >= {self.delta_lower:.3g} at eps = {self.claimed_eps:g} (joint exact test)")
-        return (f"{self.pair_text(_fmt)} (dist {self.dist:.6g}), S = {self.event}: "
+        fam = f" [{self.event_family}]" if self.event_family else ""
+        return (f"{self.pair_text(_fmt)} (dist {self.dist:.6g}), S = {self.event}{fam}: "
                 f"{self.estimation_counts[0]}/{self.n_estimation} vs {self.estimation_counts[1]}/{self.n_estimation}; "
                 f"{bound}{ex}")
 
@@ -171,7 +177,8 @@ class PairEstimate(OrderedPair):
                 "p_x_prime_upper": self.p_x_prime_upper, "eps_lower": jsonable(self.eps_lower),
                 "eps_hat": jsonable(self.eps_hat), "level_per_bound": self.level,
                 "eps_exact": jsonable(self.eps_exact), "eps_exact_mp": self.eps_exact_mp,
-                "exact_y": self.exact_y, "criterion": self.criterion, "delta_lower": jsonable(self.delta_lower)}
+                "exact_y": self.exact_y, "criterion": self.criterion, "delta_lower": jsonable(self.delta_lower),
+                "event_family": self.event_family}
 
 
 @dataclass(frozen=True)
@@ -200,6 +207,9 @@ class MechanismAuditReport(OutcomePredicates):
     rng_use: RngUse | None = None  # verify.audit.blackbox._callables.check_rng_use
     delta_lower: float = -math.inf
     discrete: bool = False
+    relation_unit: str = ""
+    pairs_tried: tuple[str, ...] = ()
+    output_shape: str = "scalar"
 
     @property
     def sampling_violated(self) -> bool:
@@ -223,9 +233,13 @@ class MechanismAuditReport(OutcomePredicates):
 
     def summary(self) -> str:
         dl = f", delta={self.claimed_delta:g}" if self.claimed_delta else ""
-        lines = [f"mechanism audit (black box): claimed eps={self.claimed_eps:g}{dl} ({self.metric}); "
+        unit = f", eps {self.relation_unit}" if self.relation_unit else ""
+        lines = [f"mechanism audit (black box): claimed eps={self.claimed_eps:g}{dl} ({self.metric}{unit}); "
                  f"{self.n} draws per input ({'vectorised' if self.vectorised else 'one per call'}), "
                  f"confidence {1 - self.false_alarm:g}, {self.elapsed:.1f} s"]
+        if self.pairs_tried:
+            lines.append(f"  input search: {len(self.pairs_tried)} candidate pair(s) screened on separate draws: "
+                         + "; ".join(self.pairs_tried[:12]) + (" ..." if len(self.pairs_tried) > 12 else ""))
         for p in self.pairs:
             lines.append("  " + p.describe())
         lines.append(f"  statistical lower bound: eps >= {self.eps_lower:.6g} (per unit distance) at delta = "
@@ -277,7 +291,9 @@ class MechanismAuditReport(OutcomePredicates):
                 "verdict": self.verdict_text(),
                 "vectorised": self.vectorised, "pairs": [p.to_json() for p in self.pairs],
                 "exact": self.exact, "notes": list(self.notes), "elapsed_s": self.elapsed,
-                "rng_use": self.rng_use.to_json() if self.rng_use is not None else None})
+                "rng_use": self.rng_use.to_json() if self.rng_use is not None else None,
+                "relation_unit": self.relation_unit, "pairs_tried": list(self.pairs_tried),
+                "output_shape": self.output_shape})
 
 
 def _fmt(x: Any) -> str:
@@ -296,40 +312,65 @@ class _Release:
     returns a single value).  ``discrete`` records that the outputs are integers (``draw`` checks it
     on every batch)."""
 
-    def __init__(self, release: Callable[..., Any], x0: Any, probe: np.random.Generator) -> None:
+    def __init__(self, release: Callable[..., Any], x0: Any, probe: np.random.Generator,
+                 others: Sequence[Any] = ()) -> None:
         check_arity(release, 2, "release", "release(x, rng)")
         self.release = release
         self.discrete = False
+        self.scalar = True
+        # the shape of one output: a vector, a tuple or a boolean array is audited by
+        # verify.audit.blackbox.shaped (events on the joint output), never cut to one number
+        try:
+            first = release(x0, probe)
+            if isinstance(first, (tuple, list, set, frozenset)) or np.asarray(first).size != 1:
+                self.scalar = False
+                self.vectorised = False
+                self.first_shape = np.shape(first) if not isinstance(first, (set, frozenset)) else (len(first),)
+                return
+        except Exception:  # noqa: BLE001 - a release that needs an array of inputs is probed below
+            pass
         k = 64
         vec_err = ""
+        # a release that is deterministic at one input (a clamp, a constant answer) returns one value for
+        # all 64 rows there without sharing noise: every input of the audit is probed before concluding
+        # "shared noise" (one call per draw)
+        inputs = [x0, *[v for v in others if v is not x0]]
         try:
-            out = np.asarray(release(self._repeat(x0, k), probe), dtype=float)
-            if out.shape in ((k,), (k, 1)) and np.all(np.isfinite(out)) and np.all(out == np.round(out)):
-                big = np.asarray(release(self._repeat(x0, 1024), probe), dtype=float)
-                if big.shape in ((1024,), (1024, 1)) and np.all(big == np.round(big)):
-                    self.discrete = True
-                    if np.unique(big).size > 1:
-                        self.vectorised = True
-                        return
-                    vec_err = "returned one shared value for 1024 inputs (shared noise)"
-                else:
+            for xi in inputs:
+                out = np.asarray(release(self._repeat(xi, k), probe), dtype=float)
+                if out.shape in ((k,), (k, 1)) and np.all(np.isfinite(out)) and np.all(out == np.round(out)):
+                    big = np.asarray(release(self._repeat(xi, 1024), probe), dtype=float)
+                    if big.shape in ((1024,), (1024, 1)) and np.all(big == np.round(big)):
+                        self.discrete = True
+                        if np.unique(big).size > 1:
+                            self.vectorised = True
+                            return
+                        vec_err = vec_err or "returned one shared value for 1024 inputs (shared noise)"
+                        continue
                     vec_err = f"returned shape {big.shape} for 1024 inputs"
-            elif out.shape in ((k,), (k, 1)) and np.unique(out).size >= k // 2:
-                self.vectorised = True
-                return
-            if not vec_err:
-                vec_err = (f"returned shape {out.shape}" if out.size != k else
-                           f"returned only {np.unique(out).size} distinct values for {k} inputs (shared noise)")
+                    break
+                if out.shape in ((k,), (k, 1)) and np.unique(out).size >= k // 2:
+                    self.discrete = False
+                    self.vectorised = True
+                    return
+                if out.size != k:
+                    vec_err = f"returned shape {out.shape}"
+                    break
+                vec_err = vec_err or (f"returned only {np.unique(out).size} distinct values for {k} inputs "
+                                      "at every input of the audit (shared noise)")
         except Exception as exc:  # noqa: BLE001 - a release that rejects arrays is used one call at a time
             vec_err = f"{type(exc).__name__}: {exc}"
+        self.discrete = False
         self.vectorised = False
         try:
             one = np.asarray(release(x0, probe), dtype=float)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise TypeError(f"release(x, rng) could not be called at x={x0!r}: {type(exc).__name__}: {exc} "
                             f"(with an array of inputs: {vec_err})") from exc
         if one.size != 1:
-            raise TypeError(f"release(x, rng) must return one real number per input; got shape {one.shape}")
+            self.scalar = False
+            self.first_shape = one.shape
+            return
         if not self.discrete:
             few = np.array([float(np.asarray(release(x0, probe), dtype=float).reshape(-1)[0]) for _ in range(16)])
             self.discrete = bool(np.all(few == np.round(few)) and float(one.reshape(-1)[0]) == round(float(one.reshape(-1)[0])))
@@ -351,7 +392,7 @@ def _draw_release(release: Callable[..., Any], vectorised: bool, x: Any, n: int,
             out = np.asarray(release(_Release._repeat(x, n), gen), dtype=float).reshape(-1)
         else:
             out = np.array([float(np.asarray(release(x, gen), dtype=float).reshape(-1)[0]) for _ in range(n)])
-    except Exception as exc:  # noqa: BLE001 - reported as bad input, with the release's own message
+    except Exception as exc:
         raise ValueError(f"release raised {type(exc).__name__} at x={x!r}: {exc}") from exc
     if out.size != n:
         raise TypeError(f"release returned {out.size} draws for {n} inputs")
@@ -378,16 +419,6 @@ def _count_chunk(release: Callable[..., Any], vectorised: bool, x: Any, size: in
     else:
         tails = [np.count_nonzero(arr > t) for t in thresholds]
     return bins, np.asarray(tails, dtype=np.int64), 0, integer
-
-
-def _distance(x: Any, xp: Any, metric: str) -> float:
-    a = np.atleast_1d(np.asarray(x, dtype=float))
-    b = np.atleast_1d(np.asarray(xp, dtype=float))
-    if a.shape != b.shape:
-        raise ValueError(f"neighbouring inputs must have the same shape; got {a.shape} and {b.shape}")
-    if metric == "euclidean":
-        return float(np.linalg.norm(a - b))
-    return float(np.sum(a != b))
 
 
 def _bin_edges(pooled: FloatArray, n_bins: int) -> FloatArray:
@@ -707,9 +738,13 @@ def _exact_pair_loss(mech: Any, x: Any, xp: Any, draws: FloatArray,
 def audit_blackbox_mechanism(
     release: Callable[..., Any],
     claimed_eps: float,
-    metric: str = "euclidean",
+    metric: str | None = None,
     *,
-    pairs: Sequence[tuple[Any, Any]],
+    pairs: Sequence[tuple[Any, Any]] | None = None,
+    relation: Relation | None = None,
+    search: InputSearch | None = None,
+    vectorised: bool | None = None,
+    events: Sequence[str] = ("support", "projection", "classifier"),
     claimed_delta: float = 0.0,
     budget: int = DEFAULT_MECHANISM_BUDGET,
     n_bins: int = 40,
@@ -740,6 +775,24 @@ def audit_blackbox_mechanism(
     as counts over the chosen events only, so no task holds more than one chunk of draws.  ``executor``
     (a :class:`verify.parallel.Executor`; default serial) runs the chunks: the counts, hence every
     number of the report, are the same serially and on a cluster for the same seed.
+
+    ``relation`` (:mod:`verify.audit.blackbox.relations`): the neighbourhood relation the claim is
+    about (substitute-one, add/remove-one, query answers within Delta in l_inf or l_1, euclidean
+    Geo-Privacy, p-neighbouring); the claim is eps per the relation's unit and a pair that is not related
+    is refused (ValueError showing its distance).  Without it, ``metric`` names it ("euclidean" ->
+    :class:`~verify.audit.blackbox.relations.Euclidean` (Lambda), "hamming" ->
+    :class:`~verify.audit.blackbox.relations.Hamming`); with neither, scalar inputs are euclidean and
+    vector inputs are refused (query answers, datasets and points differ in what a unit is).
+
+    Outputs of any shape (a vector, a tuple of mixed kinds, booleans) are audited jointly by
+    :func:`verify.audit.blackbox.shaped.audit_shaped_pairs` (the event ``events`` families of
+    :mod:`verify.audit.blackbox.events`); scalar outputs of a symmetric relation by the histogram events
+    above.  ``vectorised``: for vector outputs, True declares that ``release`` maps a stack of k inputs to
+    k outputs (never guessed); for scalar outputs it is detected.
+
+    ``pairs=None``: input search (:mod:`verify.audit.blackbox.input_search`) from ``search`` (an
+    :class:`~verify.audit.blackbox.input_search.InputSearch`: the base input and the share of the budget
+    spent screening candidate pairs on separate draws); the final bounds are for the pair it names.
     """
     t0 = time.perf_counter()
     say = progress or (lambda _msg: None)
@@ -747,8 +800,12 @@ def audit_blackbox_mechanism(
     delta = check_nonnegative("claimed_delta", claimed_delta)
     if delta >= 1:
         raise ValueError(f"claimed_delta must be in [0, 1); got claimed_delta={delta!r}")
-    if metric not in _METRICS:
+    if metric is not None and metric not in _METRICS:
         raise ValueError(f"metric must be one of {_METRICS}; got metric={metric!r}")
+    if relation is not None and not isinstance(relation, Relation):
+        raise TypeError(f"relation must be a verify.audit.blackbox.relations.Relation; got {type(relation).__name__}")
+    if relation is not None and metric is not None:
+        raise ValueError(f"pass either relation or metric, not both; got metric={metric!r}, relation={relation!r}")
     n = check_integer("budget", budget, minimum=200)
     if n > MAX_MECHANISM_BUDGET:
         raise ValueError(f"budget must be in [200, {MAX_MECHANISM_BUDGET}] draws per input; got budget={n}")
@@ -759,7 +816,33 @@ def audit_blackbox_mechanism(
     chunk = check_integer("chunk", chunk, minimum=1000)
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(f"executor must be a verify.parallel.Executor; got {type(executor).__name__}")
-    pair_list = list(pairs) if pairs is not None else []
+    if relation is None:
+        if metric is None:
+            some = list(pairs or []) or ([(search.base, search.base)] if search is not None else [])
+            if any(np.asarray(v, dtype=float).size != 1 for pr in some for v in pr):
+                raise ValueError("vector inputs need a declared neighbourhood relation: pass relation=QueryAnswers(...) "
+                                 "(query answers), SubstituteOne() / AddRemoveOne() (datasets), Euclidean(Lambda) "
+                                 "(Geo-Privacy) or metric='euclidean' / 'hamming'; eps is per the relation's unit")
+            metric = "euclidean"
+        relation = relation_from_metric(metric, Lam)
+    elif isinstance(relation, Euclidean) and math.isfinite(Lam) and Lam != relation.Lambda:
+        raise ValueError(f"Lambda={Lam!r} differs from relation.Lambda={relation.Lambda!r}")
+    metric = "euclidean" if isinstance(relation, Euclidean) else "hamming" if isinstance(relation, Hamming) else relation.name
+    seed = rng if isinstance(rng, (int, np.integer)) else "generator"
+    gen = check_rng(rng)
+    pairs_tried: tuple[str, ...] = ()
+    pre_notes: list[str] = []
+    if pairs is None:
+        if search is None:
+            raise ValueError("pairs=None needs search=InputSearch(base=...) (the input search) or a list of pairs")
+        search_gen, gen = gen.spawn(2)
+        pair_list, pairs_tried, n = search_pairs(release, relation, search, eps, delta, n, beta, search_gen,
+                                                 vectorised, events, say)
+        pre_notes.append(f"input search: {len(pairs_tried)} candidate pairs screened with {search.share:.0%} of the "
+                         f"budget on separate draws; the bounds are for the pair(s) it kept, on fresh draws "
+                         f"({n} per input)")
+    else:
+        pair_list = list(pairs)
     if not pair_list:
         raise ValueError("pairs must list at least one pair (x, x') of neighbouring inputs")
     dists = []
@@ -768,23 +851,28 @@ def audit_blackbox_mechanism(
             x, xp = pr
         except (TypeError, ValueError):
             raise ValueError(f"pairs[{i}] must be a pair (x, x'); got {pr!r}") from None
-        dd = _distance(x, xp, metric)
-        if not dd > 0:
-            raise ValueError(f"pairs[{i}] has dist(x, x') = 0: the inputs must differ")
-        if dd > Lam:
-            raise ValueError(f"pairs[{i}] has dist(x, x') = {dd!r} > Lambda = {Lam!r}: not neighbours")
-        dists.append(dd)
+        dists.append(relation.check_pair(x, xp, f"pairs[{i}]"))
     mech = density if density is not None else getattr(release, "__self__", None)
     if density not in (None, False) and not callable(getattr(density, "log_density", None)):
         raise TypeError(f"density must expose log_density(x, y); got {type(density).__name__}")
     if neighbourhood is not None and not isinstance(neighbourhood, (EuclideanNeighbourhood, HammingNeighbourhood)):
         raise TypeError(f"neighbourhood must be a EuclideanNeighbourhood or HammingNeighbourhood of "
                         f"verify.audit.exact; got {type(neighbourhood).__name__}")
-    seed = rng if isinstance(rng, (int, np.integer)) else "generator"
-    gen = check_rng(rng)
     probe_gen, sample_gen, exact_gen = gen.spawn(3)
-    rel = _Release(release, pair_list[0][0], probe_gen)
+    rel = _Release(release, pair_list[0][0], probe_gen, [v for pr in pair_list for v in pr])
     rng_use = check_rng_use(release, pair_list[0][0], seed=int(seed) if isinstance(seed, (int, np.integer)) else 0)
+    if not rel.scalar or not relation.symmetric:
+        from .shaped import audit_shaped_pairs  # noqa: PLC0415 - shaped imports this module
+
+        vec = bool(vectorised) if not rel.scalar else rel.vectorised
+        say(f"outputs of shape {getattr(rel, 'first_shape', ())} audited jointly ({relation.describe()}; "
+            f"{'vectorised' if vec else 'one draw per call'})")
+        rep_ = audit_shaped_pairs(release, eps, delta, relation, pair_list, dists, n=n, beta=beta, gen=sample_gen,
+                                  vectorised=vec, families=events, seed=seed, progress=say,
+                                  notes=pre_notes + ([rng_use.warning] if rng_use.ignores_rng else []), t0=t0,
+                                  extra={"pairs_tried": pairs_tried})
+        return dataclasses.replace(rep_, rng_use=rng_use,
+                                   output_shape="scalar" if rel.scalar else "vector")
     n_sel = min(max(n // 10, 100), chunk)  # the events need few draws to be chosen; the bounds need many
     n_est = n - n_sel
     # Per pair, 2 events, each chosen over both directions on the selection draws (the one for the eps
@@ -794,7 +882,7 @@ def audit_blackbox_mechanism(
     K = 2 * len(pair_list)
     level = beta / (2 * K)
     estimates: list[PairEstimate] = []
-    notes: list[str] = [rng_use.warning] if rng_use.ignores_rng else []
+    notes: list[str] = pre_notes + ([rng_use.warning] if rng_use.ignores_rng else [])
     draws_by_pair: list[FloatArray] = []
     discrete = rel.discrete
     # Random streams: per pair, one child seed for the selection draws of x and of x', and one per
@@ -807,7 +895,7 @@ def audit_blackbox_mechanism(
     plans: list[dict[str, Any]] = []
     tasks: list[tuple[Any, ...]] = []
     # 1. selection (in this process): the events and the tail thresholds of each pair
-    for i, ((x, xp), dd) in enumerate(zip(pair_list, dists)):
+    for i, ((x, xp), dd) in enumerate(zip(pair_list, dists, strict=True)):
         say(f"pair {i + 1}/{len(pair_list)}: {n_sel} selection draws per input")
         ps = seeds[i * per_pair:(i + 1) * per_pair]
         t_sel = time.perf_counter()
@@ -835,8 +923,14 @@ def audit_blackbox_mechanism(
         # with many support points, quantile bins instead (and no ratio sets)
         edges = np.unique(pooled) if discrete else _bin_edges(pooled, n_bins)
         ratio_sets = discrete
-        if discrete and edges.size > 4 * n_bins + 200:
-            edges = np.unique(np.quantile(pooled, np.linspace(0, 1, 4 * n_bins + 201)))
+        if discrete and edges.size > _MAX_SUPPORT_BINS:
+            # the candidate masks are (5 x bins) x bins booleans: beyond _MAX_SUPPORT_BINS support points
+            # the bins are quantile bins of the integers and the ratio sets are left out -- said in the report
+            notes.append(f"pair {i}: {edges.size} distinct integer outputs in the selection draws (> {_MAX_SUPPORT_BINS}): "
+                         f"quantile bins of the integers and their tails used, no likelihood-ratio sets "
+                         f"(verify.audit.blackbox.events counts the exact support without a cap: pass the "
+                         f"output as a 1-element tuple to use it)")
+            edges = np.unique(np.quantile(pooled, np.linspace(0, 1, _MAX_SUPPORT_BINS + 1)))
             ratio_sets = False
         a = _bin_counts(edges, sx)
         b = _bin_counts(edges, sxp)
@@ -970,7 +1064,7 @@ def audit_blackbox_mechanism(
         a_d = 2 * level / len(fam)
         z_d = float(stats.norm.isf(a_d))
 
-        def plug(k1v: int, k2v: int) -> float:
+        def plug(k1v: int, k2v: int, c: float = c, z_d: float = z_d) -> float:
             pv, qv = k1v / n_est, k2v / n_est
             return pv - c * qv - z_d * math.sqrt((pv * (1 - pv) + c * c * qv * (1 - qv) + 1.0 / n_est) / n_est)
 
@@ -1059,7 +1153,7 @@ def audit_blackbox_mechanism(
         if pair_vals:
             exact["pairs_max"] = max(pair_vals)
         nb = neighbourhood
-        if nb is None and metric == "euclidean":
+        if nb is None and isinstance(relation, Euclidean):
             pts = np.array([np.atleast_1d(np.asarray(p, dtype=float)) for pr in pair_list for p in pr])
             lo_b, hi_b = float(pts.min()), float(pts.max())
             if not hi_b > lo_b:
@@ -1088,8 +1182,9 @@ def audit_blackbox_mechanism(
             exact_outcome = ("violated" if "violated" in pair_outcomes else
                              "inconclusive" if "inconclusive" in pair_outcomes else "pass")
     say("done")
-    return MechanismAuditReport(eps, delta, metric, n, seed, beta, tuple(estimates), eps_lower, rel.vectorised,
+    return MechanismAuditReport(eps, delta, relation.describe(), n, seed, beta, tuple(estimates), eps_lower, rel.vectorised,
                                 exact, tuple(notes), time.perf_counter() - t0,
                                 exact_outcome=exact_outcome,
                                 exact_certificate=certificate if exact_outcome == "violated" else None,
-                                rng_use=rng_use, delta_lower=delta_lower, discrete=discrete)
+                                rng_use=rng_use, delta_lower=delta_lower, discrete=discrete,
+                                relation_unit=relation.unit(), pairs_tried=pairs_tried)

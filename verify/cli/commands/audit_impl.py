@@ -12,9 +12,13 @@ auditor of :mod:`verify.audit.blackbox`:
   Anderson-Darling, tail quantiles, moments) and the two-sided geometric = discrete Laplace on the
   integers (``geometric`` or ``discrete-laplace``, P(K = k) proportional to exp(-|k - loc| / scale),
   003 App. A; support, chi-square on the support, tail counts, moments);
-* ``--kind mechanism``: release(x, rng) claimed ``--eps``-GP (``--metric euclidean``) or -DP
-  (``--metric hamming``) at the neighbouring inputs ``--pair X:X'``; a lower bound on eps valid with
-  probability 1 - ``--false-alarm``, beside the exact loss when the mechanism exposes its density;
+* ``--kind mechanism``: release(x, rng) claimed ``--eps``-private under ``--relation`` (euclidean
+  Geo-Privacy, hamming, substitute, add-remove, linf / l1 query answers within ``--sensitivity``;
+  :mod:`verify.audit.blackbox.relations`) at the related inputs ``--pair X:X'`` (``[a,b,c]`` keeps a
+  one-coordinate database a vector: ``--pair=[1023.0]:[0.0]``; sizes may differ for add-remove), or
+  without ``--pair`` at the pairs an input search from ``--base`` keeps; outputs of any shape; a lower
+  bound on eps valid with probability 1 - ``--false-alarm``, beside the exact loss when the mechanism
+  exposes its density, and one line saying whether the binary64 floating-point check ran;
 * ``--kind floating``: release(x, rng) in binary64 (Mironov 2012): outputs of M(x) that M(x') cannot
   produce under ``--model additive --noise-scale b`` (fl(x + fl(b*s))), ``--model snapped
   --snap-grid L --snap-bound B`` or ``--model integer``; one such output certifies infinite loss.
@@ -42,6 +46,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..argtypes import int_at_least
 from .sensitivity import add_query_parameters
 
@@ -51,6 +57,7 @@ EXIT_PASS = 0
 EXIT_FAULT = 3
 EXIT_INCONCLUSIVE = 4
 _QUERIES = ("threshold", "two-way", "bounded-range", "kde", "expr")
+_RELATIONS = ("euclidean", "hamming", "substitute", "add-remove", "linf", "l1")
 _DISTRIBUTIONS = ("laplace", "gaussian", "gencauchy", "student-t", "polyplace", "geometric", "discrete-laplace")
 
 EPILOG = textwrap.dedent(
@@ -67,6 +74,8 @@ EPILOG = textwrap.dedent(
       smoothsens audit-impl ./mech.py:mech.release --kind mechanism --eps 1 --pair 0:0.5 --pair 1:2
       smoothsens audit-impl ./mech.py:mech.release --kind mechanism --eps 1 --pair 0:1 --budget 100000000 --workers 2
       smoothsens audit-impl ./mech.py:naive_laplace --kind floating --model additive --noise-scale 1 --pair 0:1
+      smoothsens audit-impl ./peers.py:report_noisy_max_value --kind mechanism --eps 0.1 --relation linf --base=[1,1,1,1,1]
+      smoothsens audit-impl ./mech.py:count --kind mechanism --eps 1 --relation add-remove --pair=[1,0,1]:[1,0]
     """
 )
 
@@ -128,10 +137,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     m = p.add_argument_group("mechanism (--kind mechanism)")
     m.add_argument("--eps", type=float, help="claimed eps (per unit distance for euclidean, per record for hamming)")
     m.add_argument("--delta", type=float, default=0.0, help="claimed delta (default 0)")
-    m.add_argument("--metric", choices=("euclidean", "hamming"), default="euclidean", help="input metric")
+    m.add_argument("--metric", choices=("euclidean", "hamming"), default=None,
+                   help="input metric (the legacy name of --relation euclidean / hamming; default euclidean "
+                        "for scalar inputs)")
+    m.add_argument("--relation", choices=_RELATIONS, default=None,
+                   help="neighbourhood relation the claim is about: euclidean (Geo-Privacy, eps per unit distance), "
+                        "hamming (eps per differing record), substitute (same size, one record replaced), "
+                        "add-remove (one record added or removed), linf / l1 (query answers within --sensitivity); "
+                        "a pair that is not related is refused with its distance")
+    m.add_argument("--sensitivity", type=float, default=1.0,
+                   help="--relation linf / l1: the bound Delta on ||a - a'|| (default 1)")
     m.add_argument("--pair", action="append", metavar="X:X'",
                    help="neighbouring inputs, coordinates comma-separated (e.g. --pair 0:0.5 or "
-                        "--pair=0,1:0,2); repeatable")
+                        "--pair=0,1:0,2; brackets keep a vector of one coordinate: --pair=[1023.0]:[0.0]); "
+                        "repeatable; without --pair, --base runs the input search")
+    m.add_argument("--base", default=None, metavar="X",
+                   help="input search: the base input (e.g. --base=[1,1,1,1,1]); candidate pairs of the relation "
+                        "around it are screened on separate draws and the best audited on fresh ones")
+    m.add_argument("--universe", default=None, metavar="V,V,...",
+                   help="input search, dataset relations: the record values (default: the base's values +- 1)")
+    m.add_argument("--candidates", type=_positive_int, default=10, help="input search: pairs screened (default 10)")
+    m.add_argument("--vectorised", action="store_true",
+                   help="vector outputs: release maps a stack of k inputs to k outputs (never guessed)")
     m.add_argument("--bins", type=_positive_int, default=40, help="histogram bins of the event search (default 40)")
     m.add_argument("--chunk", type=_positive_int, default=None, metavar="N",
                    help="draws per task (default 1000000): no task holds more than one chunk of draws")
@@ -147,7 +174,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     fl.add_argument("--model", choices=("additive", "snapped", "integer"), default="additive",
                     help="output structure: additive fl(x + fl(b*s)) (default), snapped (Mironov's snapping) "
                          "or integer (integer inputs + integer noise)")
-    fl.add_argument("--noise-scale", type=float, default=1.0, help="additive: the scale b of fl(b*s) (default 1)")
+    fl.add_argument("--noise-scale", type=float, default=None,
+                    help="additive: the scale b of fl(b*s) (default 1); with --kind mechanism it also runs the "
+                         "binary64 check of an additive real release at scalar pairs")
     fl.add_argument("--snap-grid", type=float, help="snapped: the grid Lambda (a power of two)")
     fl.add_argument("--snap-bound", type=float, help="snapped: the clamp bound B")
     p.add_argument("--false-alarm", type=float, default=1e-3,
@@ -170,7 +199,52 @@ def _split_pair(text: str, what: str) -> tuple[list[float], list[float]]:
     if text.count(":") != 1:
         raise ValueError(f"{what} must have the form A:B (coordinates comma-separated); got {text!r}")
     a, b = text.split(":")
-    return _floats(a, what), _floats(b, what)
+    return _floats(a.strip().strip("[]"), what), _floats(b.strip().strip("[]"), what)
+
+
+def _input(text: str, what: str) -> Any:
+    """One input: ``[a,b,...]`` is a vector (even of one coordinate), a bare number a scalar, bare
+    comma-separated numbers a vector."""
+    t = text.strip()
+    if t.startswith("[") or t.endswith("]"):
+        if not (t.startswith("[") and t.endswith("]")):
+            raise ValueError(f"{what} has unbalanced brackets; got {text!r}")
+        return _floats(t[1:-1], what)
+    vals = _floats(t, what)
+    return vals[0] if len(vals) == 1 else vals
+
+
+def _mechanism_pair(text: str) -> tuple[Any, Any]:
+    """``--pair X:X'`` with each side an :func:`_input` (``--pair=[1023.0]:[0.0]`` is a pair of
+    one-record databases, ``--pair=1023.0:0.0`` a pair of scalars)."""
+    if text.count(":") != 1:
+        raise ValueError(f"--pair must have the form A:B (coordinates comma-separated); got {text!r}")
+    a, b = text.split(":")
+    return _input(a, "--pair"), _input(b, "--pair")
+
+
+def _relation(args: argparse.Namespace) -> Any:
+    from verify.audit.blackbox.relations import (  # noqa: PLC0415 - the CLI imports verify lazily
+        AddRemoveOne,
+        Euclidean,
+        Hamming,
+        QueryAnswers,
+        SubstituteOne,
+    )
+
+    if args.relation is None:
+        return None
+    if args.metric is not None:
+        raise ValueError(f"pass --relation or --metric, not both; got --metric {args.metric} --relation {args.relation}")
+    if args.relation == "euclidean":
+        return Euclidean(args.Lambda)
+    if args.relation == "hamming":
+        return Hamming()
+    if args.relation == "substitute":
+        return SubstituteOne()
+    if args.relation == "add-remove":
+        return AddRemoveOne()
+    return QueryAnswers(args.relation, args.sensitivity)
 
 
 def _need(args: argparse.Namespace, kind: str, *names: str) -> None:
@@ -260,12 +334,25 @@ def _run_sampler(args: argparse.Namespace, fn: Any, say: Any) -> Any:
 def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
     from verify.audit.blackbox import audit_blackbox_mechanism
 
-    _need(args, "--kind mechanism", "eps", "pair")
-    pairs = []
-    for text in args.pair:
-        a, b = _split_pair(text, "--pair")
-        pairs.append((a[0] if len(a) == 1 else a, b[0] if len(b) == 1 else b))
+    from verify.audit.blackbox.input_search import InputSearch  # noqa: PLC0415 - the CLI imports verify lazily
+
+    _need(args, "--kind mechanism", "eps")
+    if args.pair is None and args.base is None:
+        raise ValueError("--kind mechanism needs --pair X:X' (repeatable) or --base X (the input search)")
+    if args.pair is not None and args.base is not None:
+        raise ValueError("pass --pair or --base (the input search), not both")
+    pairs = None if args.pair is None else [_mechanism_pair(text) for text in args.pair]
     kw: dict[str, Any] = {} if args.budget is None else {"budget": args.budget}
+    relation = _relation(args)
+    if relation is not None:
+        kw["relation"] = relation
+    elif args.metric is not None:
+        kw["metric"] = args.metric
+    if args.base is not None:
+        universe = _floats(args.universe, "--universe") if args.universe else None
+        kw["search"] = InputSearch(_input(args.base, "--base"), universe, args.candidates)
+    if args.vectorised:
+        kw["vectorised"] = True
     if getattr(args, "chunk", None) is not None:
         kw["chunk"] = args.chunk
     from verify.parallel import SerialExecutor, get_executor
@@ -278,12 +365,37 @@ def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
             owner = getattr(fn, "__self__", None)
             if owner is not None and callable(getattr(owner, "log_density", None)):
                 kw["density"] = owner  # the exact side, as for the bound method itself
-        rep = audit_blackbox_mechanism(release, args.eps, args.metric, pairs=pairs, claimed_delta=args.delta,
+        rep = audit_blackbox_mechanism(release, args.eps, pairs=pairs, claimed_delta=args.delta,
                                        n_bins=args.bins, false_alarm=args.false_alarm, rng=args.seed,
                                        Lambda=args.Lambda, progress=say, executor=ex, **kw)
         for event in ex.events:
             say(event)
-    return rep
+    return rep, _floating_line(args, fn, rep, say)
+
+
+def _floating_line(args: argparse.Namespace, fn: Any, rep: Any, say: Any) -> tuple[str, Any]:
+    """The one line on binary64 (Mironov 2012) of ``--kind mechanism``: the support check of
+    :func:`verify.audit.blackbox.audit_floating_mechanism` runs when the output is one real number, the
+    pairs are scalars and ``--noise-scale`` gives the additive model; otherwise the line says why not."""
+    from verify.audit.blackbox import AdditiveModel, audit_floating_mechanism  # noqa: PLC0415
+
+    head = "floating point (binary64): "
+    if rep.output_shape != "scalar" or rep.discrete:
+        return head + "check not run: the output is not one real number (the additive model does not apply)", None
+    scalar_pairs = [(p.x, p.x_prime) for p in rep.pairs]
+    if not all(np.ndim(v) == 0 for pr in scalar_pairs for v in pr):
+        return head + "check not run: the inputs are not scalars (the additive model fl(x + fl(b*s)) needs x real)", None
+    if args.noise_scale is None:
+        return (head + "check not run: the noise scale is unknown -- this audit does not look at floats; add "
+                "--noise-scale b (or run --kind floating) to check fl(x + fl(b*s))"), None
+    try:
+        fr = audit_floating_mechanism(fn, AdditiveModel(args.noise_scale), pairs=sorted({
+            (float(a), float(b)) for a, b in scalar_pairs}), false_alarm=args.false_alarm, rng=args.seed, progress=say)
+    except (TypeError, ValueError) as exc:
+        return head + f"check not run: {exc}", None
+    verdict = [ln for ln in fr.summary().splitlines() if "verdict" in ln]
+    return head + f"check ran (additive model, b = {args.noise_scale:g}): " + (
+        verdict[-1].strip() if verdict else ("FAIL" if fr.violated else "PASS")), fr
 
 
 class _ShippedRelease:
@@ -331,7 +443,7 @@ def _run_floating(args: argparse.Namespace, fn: Any, say: Any) -> Any:
 
     _need(args, "--kind floating", "pair")
     if args.model == "additive":
-        model: Any = AdditiveModel(args.noise_scale)
+        model: Any = AdditiveModel(1.0 if args.noise_scale is None else args.noise_scale)
     elif args.model == "snapped":
         _need(args, "--model snapped", "snap_grid", "snap_bound")
         model = SnappedModel(args.snap_grid, args.snap_bound)
@@ -365,8 +477,12 @@ def run(args: argparse.Namespace) -> int:
     elif args.kind == "floating":
         report = _run_floating(args, fn, say)
     else:
-        report = _run_mechanism(args, fn, say)
+        report, (float_line, float_rep) = _run_mechanism(args, fn, say)
     print(report.summary())
+    float_fault = False
+    if args.kind == "mechanism":
+        print(float_line)
+        float_fault = float_rep is not None and float_rep.violated
     rng_use = getattr(report, "rng_use", None)
     if rng_use is not None and rng_use.ignores_rng:
         print(f"WARNING: {rng_use.warning}")
@@ -378,6 +494,8 @@ def run(args: argparse.Namespace) -> int:
     if args.kind == "mechanism" and getattr(args, "plot", None) is not None:
         from verify.audit.blackbox.privacy_curve import plot_privacy_curve
         print(f"wrote {plot_privacy_curve(report, args.plot)}")
+    if float_fault:
+        return EXIT_FAULT
     if report.passed:
         return EXIT_PASS
     if args.kind in ("mechanism", "floating", "bound") and report.inconclusive:
