@@ -1,0 +1,16 @@
+"""Privacy accounting with certified enclosures: privacy curves of single mechanisms, privacy-loss
+distributions with a certified discretisation, and their composition.
+
+* :class:`PrivacyCurve` -- delta(eps) of one additive-noise mechanism over its worst-case (or declared) pair as an
+  enclosure [lower, upper] (:mod:`verify.accounting.curve`), eps(delta) by certified bisection.
+* :func:`compose` -- k-fold and heterogeneous composition by convolution of pessimistic (dominating) and
+  optimistic (dominated) grid PLDs (:mod:`verify.accounting.pld`); the result's ``delta(eps)`` is again an
+  enclosure.
+* :func:`to_dp_accounting_pld` -- export to dp-accounting's PLD format (optional dependency).
+"""
+
+from .curve import FAMILIES, EpsilonInterval, PrivacyCurve, invert_delta
+from .pld import GridPLD, compose, from_curve, natural_step, to_dp_accounting_pld
+
+__all__ = ["FAMILIES", "EpsilonInterval", "PrivacyCurve", "invert_delta", "GridPLD", "compose", "from_curve",
+           "natural_step", "to_dp_accounting_pld"]

@@ -1,0 +1,614 @@
+"""Privacy-loss distributions (PLDs) with a certified discretisation, and their composition.
+
+For a pair (P, Q) the privacy loss is L = ln p(Y)/q(Y), Y ~ P, and the hockey-stick divergence is
+
+    delta(eps) = E_P[(1 - e^(eps - L))_+]        (+inf losses count 1),
+
+so the composition of k pairs (product laws) has delta(eps) = E[(1 - e^(eps - (L_1 + ... + L_k)))_+] with
+independent L_j: the PLD of a composition is the convolution of the PLDs.  A :class:`GridPLD` holds, on the
+grid of losses i*h (h > 0 a binary64 number, i an integer; the reals i*h are exact, only their binary64
+images in the delta evaluation are rounded), two vectors of P-masses:
+
+* **upper (pessimistic)** -- the masses of a pair that *dominates* (P, Q): Doroshenko, Ghazi, Kamath, Kumar &
+  Manurangsi 2022 ("Connect the dots", Sec. 3): the loss cell (l_{i-1}, l_i], l_i = i h, of P-mass P_i and
+  Q-mass Q_i, is split into atoms at its two end points with both masses kept,
+      b_i = (P_i - e^(l_{i-1}) Q_i)/(1 - e^(-h))  at l_i,     a_i = (e^(l_i) Q_i - P_i)/(e^h - 1)  at l_{i-1};
+  merging the two atoms gives the cell back (a post-processing), so the split pair dominates and so do its
+  compositions (dominating pairs compose; Zhu, Dong & Wang 2022, Thm. 10).  The cell below the grid is moved
+  up to the lowest grid point, the mass above it to +inf (raising a loss never lowers delta).  The masses are
+  the upper ends of ball enclosures, so the vector is entrywise >= that of the dominating pair.
+* **lower (optimistic)** -- the masses of a pair *dominated* by (P, Q) (a post-processing, Meiser & Mohammadi
+  2018 and "Connect the dots" in reverse), then lowered: the fraction alpha_i of cell i goes up to l_i and
+  1 - alpha_i down to l_{i-1}.  The output at l_i then mixes alpha_i of cell i (loss <= l_i) with 1 - alpha_{i+1}
+  of cell i+1 (loss > l_i); its loss is >= l_i exactly when
+      alpha_i u_i <= (1 - alpha_{i+1}) v_{i+1},   u_i = e^(l_i) Q_i - P_i >= 0,  v_{i+1} = P_{i+1} - e^(l_i) Q_{i+1} >= 0,
+  which is checked with the ends of the ball enclosures (u upper, v lower) and enforced by lowering alpha.
+  Labelling an output by a loss below its true loss, and dropping mass, only lower E[(1 - e^(eps - sum L))_+]
+  (the integrand is non-decreasing in each loss and >= 0), so delta computed from these masses is a lower
+  bound for the composition of the given pairs.  The alpha_i follow the flows
+  F_i = u_i v_{i+1}/(u_i + v_{i+1}) (alpha_i = F_i/u_i), which reproduce the dominating split to second order in
+  h, so the two ends close at rate h^2 per composition instead of h.  The mass below the grid is dropped; the
+  mass above it is put at the top grid point.
+
+**Composition** is exact: the masses are quantised to integers in units of 2^-``BITS`` (upper: rounded up,
+lower: rounded down) and convolved as integer polynomials (python-flint ``fmpz_poly``, exact), then
+re-quantised (up / down).  No floating-point error enters the convolution.  After each product the tails
+holding at most ``tail_mass`` are folded: in the upper vector the top tail goes to +inf and the bottom tail
+onto the lowest kept point; in the lower vector the top tail onto the highest kept point and the bottom tail is
+dropped (both moves keep the bounds; ``tail_mass`` only affects the width).  k-fold self-composition by repeated
+squaring.
+
+**delta(eps)** from a grid PLD: sum over i*h > eps of m_i (1 - e^(eps - i h)) plus the +inf mass, evaluated in
+binary64 with its rounding bounded: |error of 1 - e^(eps - i h)| <= 4 u (1 + |eps| + |i h|) (u = 2^-53: rounding
+of i*h, of the difference and of expm1), plus the summation error <= (log2 n + 4) u times the sum of the
+terms, plus the conversion of the integer masses to binary64 (relative u); added to the upper end and
+subtracted from the lower.
+
+The cell masses of each family are enclosed in arb: Gaussian (L ~ N(mu^2/2, mu^2) under P and
+N(-mu^2/2, mu^2) under Q, mu = Delta/sigma), Laplace (L = a on y <= 0, (Delta - 2y)/b on (0, Delta), -a on
+y >= Delta, a = Delta/b: atoms P = 1/2 at a and e^(-a)/2 at -a, Q = e^(-a)/2 at a and 1/2 at -a, and
+densities e^((l - a)/2)/4 under P, e^(-(l + a)/2)/4 under Q on (-a, a)), discrete Laplace (the finitely many
+losses (Delta - 2k)/b, k = 0..Delta, with the masses of {K <= 0}, {K = k}, {K >= Delta}).  The PLD is the one
+under P of the shifted pair; these pairs are symmetric (reflection y -> Delta - y), so it is also the PLD of
+(Q, P) and composition covers both directions.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from smoothsens_core.validation import check_integer, check_positive, check_real
+from verify.audit.exact.enclosure import Enclosure
+
+from .curve import EpsilonInterval, PrivacyCurve, invert_delta
+
+__all__ = ["GridPLD", "from_curve", "compose", "natural_step", "to_dp_accounting_pld", "BITS"]
+
+#: Quantisation of the masses for the exact convolution: units of 2^-BITS.
+BITS = 96
+_U = 2.0 ** -53
+_CELL_PREC = 96
+_PLD_FAMILIES = ("gaussian", "laplace", "discrete_laplace")
+
+
+def _flint() -> Any:
+    import flint  # noqa: PLC0415 - python-flint is the optional 'proof' extra
+
+    return flint
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One bound: integer masses c_j (units 2^-BITS) at the losses (offset + j) h, and the +inf mass."""
+
+    offset: int
+    coeffs: Any          # flint.fmpz_poly
+    inf: int             # units 2^-BITS
+
+    def size(self) -> int:
+        return int(self.coeffs.length())
+
+
+@dataclass(frozen=True)
+class GridPLD:
+    """A privacy-loss distribution on the grid i*h with certified upper (dominating) and lower (dominated)
+    P-masses (module docstring).  ``delta(eps)`` -> Enclosure, ``epsilon(delta)`` -> EpsilonInterval,
+    ``compose(other)``, ``self_compose(k)``.  ``label`` says what it is (mechanisms and k)."""
+
+    step: Fraction
+    upper: _Side
+    lower: _Side
+    tail_mass: float
+    label: str = ""
+
+    @property
+    def h(self) -> float:
+        """The grid step as binary64 (nearest; the grid itself is i * ``step``, exact rational)."""
+        return float(self.step)
+
+    # --- construction from masses ---------------------------------------------------------------------
+    @staticmethod
+    def _side_from_floats(offset: int, masses: NDArray[np.float64], inf: float, up: bool) -> _Side:
+        flint = _flint()
+        scale = 2.0 ** BITS
+        if up:
+            ints = [int(v) for v in np.ceil(np.maximum(masses, 0.0) * scale)]
+            inf_i = int(math.ceil(inf * scale))
+        else:
+            ints = [int(v) for v in np.floor(np.maximum(masses, 0.0) * scale)]
+            inf_i = int(math.floor(inf * scale))
+        return _trim(_Side(offset, flint.fmpz_poly(ints), inf_i))
+
+    # --- delta ----------------------------------------------------------------------------------------
+    def _side_delta(self, side: _Side, eps: float, up: bool) -> float:
+        n = side.size()
+        inf_f = side.inf * 2.0 ** -BITS
+        if n == 0:
+            return _nudge(inf_f, up)
+        j0 = math.floor(Fraction(eps) / self.step) + 1 - side.offset  # first j with (offset+j) h > eps
+        j0 = max(j0, 0)
+        if j0 >= n:
+            return _nudge(inf_f * (1 + 2 * _U), up) if up else _nudge(inf_f * (1 - 2 * _U), up)
+        m = _masses(side)[j0:]
+        loss = (side.offset + j0 + np.arange(m.size)) * self.h
+        w = -np.expm1(eps - loss)
+        err = 4 * _U * (1.0 + abs(eps) + np.abs(loss))
+        if up:
+            terms = m * (1 + 2 * _U) * np.minimum(w + err, 1.0)
+            s = float(np.sum(terms)) * (1 + (math.log2(max(m.size, 2)) + 4) * _U)
+            return _nudge(s + inf_f * (1 + 2 * _U), True)
+        terms = m * (1 - 2 * _U) * np.maximum(w - err, 0.0)
+        s = float(np.sum(terms)) * (1 - (math.log2(max(m.size, 2)) + 4) * _U)
+        return max(0.0, _nudge(s + inf_f * (1 - 2 * _U), False))
+
+    def delta(self, eps: float) -> Enclosure:
+        """The enclosure [lower, upper] of delta(eps) of the (composed) pair, eps >= 0."""
+        e = check_real("eps", eps)
+        if not e >= 0:
+            raise ValueError(f"eps must be in [0, inf); got eps={e!r}")
+        lo = self._side_delta(self.lower, e, False)
+        hi = self._side_delta(self.upper, e, True)
+        return Enclosure(lower=lo, upper=hi, certified=True, lower_str=f"{lo:.17g}", upper_str=f"{hi:.17g}",
+                         cells=self.upper.size(), notes=(f"PLD on the grid h={self.h!r}: {self.label}",))
+
+    def deltas(self, eps_grid: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """(lower, upper) arrays of the enclosures over an eps grid."""
+        grid = np.atleast_1d(np.asarray(eps_grid, dtype=float))
+        lo = np.array([self.delta(float(e)).lower for e in grid])
+        hi = np.array([self.delta(float(e)).upper for e in grid])
+        return lo, hi
+
+    def epsilon(self, delta: float, *, rtol: float = 1e-9) -> EpsilonInterval:
+        """eps(delta) bracketed by certified bisection on the two ends (:func:`verify.accounting.curve.invert_delta`)."""
+        top = (self.upper.offset + self.upper.size()) * self.h
+        return invert_delta(self.delta, delta, rtol=rtol, eps_max=max(1.0, 2.0 * abs(top)))
+
+    # --- composition ----------------------------------------------------------------------------------
+    def compose(self, other: GridPLD) -> GridPLD:
+        """The PLD of the two pairs together (convolution; the grids must be equal)."""
+        if other.step != self.step:
+            raise ValueError(f"the grids differ: h={self.h!r} and h={other.h!r}; build both with the same h")
+        tm = min(self.tail_mass, other.tail_mass)
+        up = _fold(_convolve(self.upper, other.upper, True), tm, True)
+        lo = _fold(_convolve(self.lower, other.lower, False), tm, False)
+        return GridPLD(self.step, up, lo, tm, label=f"{self.label} + {other.label}")
+
+    def self_compose(self, k: int) -> GridPLD:
+        """The k-fold composition (repeated squaring)."""
+        k = check_integer("k", k, minimum=1)
+        result: GridPLD | None = None
+        base = self
+        while True:
+            if k & 1:
+                result = base if result is None else result.compose(base)
+            k >>= 1
+            if not k:
+                break
+            base = base.compose(base)
+        assert result is not None
+        return result
+
+    def masses(self, up: bool = True) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+        """(losses, P-masses, +inf mass) of the upper (``up``) or lower vector, as binary64 (rounded to
+        nearest: for display and export, not for bounds)."""
+        side = self.upper if up else self.lower
+        m = _masses(side)
+        loss = np.asarray((side.offset + np.arange(m.size)) * self.h, dtype=np.float64)
+        return loss, m, side.inf * 2.0 ** -BITS
+
+
+def _nudge(x: float, up: bool) -> float:
+    return math.nextafter(x, math.inf if up else -math.inf) if x != 0 else (0.0 if not up else 0.0)
+
+
+def _masses(side: _Side) -> NDArray[np.float64]:
+    c = side.coeffs.coeffs()
+    return np.fromiter((float(v) for v in c), dtype=float, count=len(c)) * 2.0 ** -BITS
+
+
+def _trim(side: _Side) -> _Side:
+    """Drop leading zero coefficients (fmpz_poly already drops trailing ones)."""
+    c = side.coeffs
+    n = int(c.length())
+    i = 0
+    while i < n and c[i] == 0:
+        i += 1
+    if i == 0:
+        return side
+    flint = _flint()
+    return _Side(side.offset + i, flint.fmpz_poly(c.coeffs()[i:]), side.inf)
+
+
+def _convolve(a: _Side, b: _Side, up: bool) -> _Side:
+    """Exact product of the two integer mass vectors, re-quantised to 2^-BITS (up: ceiling, else floor);
+    the +inf mass of the product: inf_a (fin_b + inf_b) + fin_a inf_b."""
+    flint = _flint()
+    prod = a.coeffs * b.coeffs
+    q = 1 << BITS
+    if up:
+        c = [-((-int(v)) // q) for v in prod.coeffs()]
+    else:
+        c = [int(v) >> BITS for v in prod.coeffs()]
+    fin_a = sum(a.coeffs.coeffs(), flint.fmpz(0))
+    fin_b = sum(b.coeffs.coeffs(), flint.fmpz(0))
+    inf = int(a.inf * (int(fin_b) + b.inf) + int(fin_a) * b.inf)
+    inf = -((-inf) // q) if up else inf >> BITS
+    return _trim(_Side(a.offset + b.offset, flint.fmpz_poly(c), inf))
+
+
+def _fold(side: _Side, tail_mass: float, up: bool) -> _Side:
+    """Fold the tails of mass <= tail_mass (module docstring: bounds kept, only the width changes)."""
+    flint = _flint()
+    c = [int(v) for v in side.coeffs.coeffs()]
+    n = len(c)
+    if n < 3 or tail_mass <= 0:
+        return side
+    budget = int(tail_mass * 2.0 ** BITS)
+    lo_cut, acc = 0, 0
+    while lo_cut < n - 1 and acc + c[lo_cut] <= budget:
+        acc += c[lo_cut]
+        lo_cut += 1
+    low_mass = acc
+    hi_cut, acc = n, 0
+    while hi_cut - 1 > lo_cut and acc + c[hi_cut - 1] <= budget:
+        acc += c[hi_cut - 1]
+        hi_cut -= 1
+    high_mass = acc
+    kept = c[lo_cut:hi_cut]
+    inf = side.inf
+    if up:
+        kept[0] += low_mass          # bottom tail raised onto the lowest kept loss
+        inf += high_mass             # top tail raised to +inf
+    else:
+        kept[-1] += high_mass        # top tail lowered onto the highest kept loss; bottom tail dropped
+    return _trim(_Side(side.offset + lo_cut, flint.fmpz_poly(kept), inf))
+
+
+# --- PLDs of the families ----------------------------------------------------------------------------------
+def _gp(i: int, step: Fraction) -> Any:
+    """The grid point i * step as an arb ball (exact rational, one rounding)."""
+    arb = _flint().arb
+    return arb(i * step.numerator) / arb(step.denominator)
+
+
+_Cells = tuple[int, list[Any], list[Any], Any, Any, dict[int, Any]]
+
+
+def _gaussian_cells(curve: PrivacyCurve, step: Fraction, tail: float) -> _Cells:
+    """Cells i = i_lo..i_hi of the Gaussian loss (L ~ N(+-mu^2/2, mu^2) under P / Q), with P(L <= l_{i_lo-1})
+    and P(L > l_{i_hi}); no atoms."""
+    flint = _flint()
+    arb = flint.arb
+    h = float(step)
+    mu = arb(curve.sensitivity) / arb(curve.scale)
+    m = mu * mu / 2
+    z = math.sqrt(2 * math.log(1 / tail)) + 1.0
+    muf, mf = float(mu.mid()), float(m.mid())
+    i_lo = math.floor((mf - z * muf) / h)
+    i_hi = math.ceil((mf + z * muf) / h)
+    s2 = arb(2).sqrt()
+
+    def sf(x: Any) -> Any:  # P[N(0,1) > x]
+        return (x / s2).erfc() / 2
+
+    def masses(centre: Any) -> tuple[list[Any], Any, Any]:
+        # T(e) = P[N(0,1) > |z|] at every edge z = (e - centre)/mu (one erfc per edge): P(L > e) = T for z >= 0
+        # and 1 - T for z < 0; each cell from the tails on its side of the centre (no 1 - tail cancellation)
+        zs = [(_gp(i, step) - centre) / mu for i in range(i_lo - 1, i_hi + 1)]
+        pos = [float(x.mid()) >= 0 for x in zs]
+        T = [sf(abs(x)) for x in zs]
+        cells = []
+        for j in range(1, len(zs)):
+            if pos[j - 1]:
+                cells.append(T[j - 1] - T[j])
+            elif not pos[j]:
+                cells.append(T[j] - T[j - 1])
+            else:
+                cells.append(1 - T[j - 1] - T[j])
+        below = T[0] if not pos[0] else 1 - T[0]
+        above = T[-1] if pos[-1] else 1 - T[-1]
+        return cells, below, above
+
+    P, below, above = masses(m)
+    Q, _, _ = masses(-m)
+    return i_lo, P, Q, below, above, {}
+
+
+def _place_atoms(atoms: Iterable[tuple[Fraction, Any, Any, Any]], step: Fraction
+                 ) -> tuple[dict[int, list[Any]], dict[int, Any]]:
+    """Atoms (exact loss as a fraction, its ball, P mass, Q mass): an atom whose loss is an integer multiple of
+    the step goes straight onto that grid point (second dict: index -> P mass); the others into the cells
+    (l_{i-1}, l_i] with l_{i-1} < loss <= l_i decided exactly on the fractions (first dict: index -> [P, Q])."""
+    arb = _flint().arb
+    cells: dict[int, list[Any]] = {}
+    exact: dict[int, Any] = {}
+    for frac, _ball, p, q in atoms:
+        r = frac / step
+        if r.denominator == 1:
+            i = int(r)
+            exact[i] = exact.get(i, arb(0)) + p
+            continue
+        i = math.ceil(r)
+        cell = cells.setdefault(i, [arb(0), arb(0)])
+        cell[0] += p
+        cell[1] += q
+    return cells, exact
+
+
+def _laplace_cells(curve: PrivacyCurve, step: Fraction, tail: float) -> _Cells:
+    flint = _flint()
+    arb = flint.arb
+    a_frac = Fraction(curve.sensitivity) / Fraction(curve.scale)
+    a = arb(a_frac.numerator) / arb(a_frac.denominator)
+    half = arb(1) / 2
+    atoms = [(a_frac, a, half, (-a).exp() / 2), (-a_frac, -a, (-a).exp() / 2, half)]
+    cells, exact = _place_atoms(atoms, step)
+    i_lo = math.floor(-a_frac / step)
+    i_hi = math.ceil(a_frac / step)
+    P: list[Any] = []
+    Q: list[Any] = []
+    for i in range(i_lo, i_hi + 1):
+        pm, qm = cells.get(i, [arb(0), arb(0)])
+        # continuous part on (c1, c2) = (l_{i-1}, l_i] cut to (-a, a); its integral is <= 0 when empty,
+        # and the true mass is the positive part
+        c1 = _ball_max_lo(_gp(i - 1, step), -a)
+        c2 = _ball_min_hi(_gp(i, step), a)
+        pm = pm + _clip0((((c2 - a) / 2).exp() - ((c1 - a) / 2).exp()) / 2)
+        qm = qm + _clip0(((-(c1 + a) / 2).exp() - (-(c2 + a) / 2).exp()) / 2)
+        P.append(pm)
+        Q.append(qm)
+    return i_lo, P, Q, arb(0), arb(0), exact
+
+
+def _ball_max_lo(x: Any, y: Any) -> Any:
+    """max(x, y) as a ball (both ends)."""
+    arb = _flint().arb
+    lo = x.lower() if x.lower() >= y.lower() else y.lower()
+    hi = x.upper() if x.upper() >= y.upper() else y.upper()
+    return arb(lo).union(arb(hi))
+
+
+def _ball_min_hi(x: Any, y: Any) -> Any:
+    """min(x, y) as a ball (both ends)."""
+    arb = _flint().arb
+    lo = x.lower() if x.lower() <= y.lower() else y.lower()
+    hi = x.upper() if x.upper() <= y.upper() else y.upper()
+    return arb(lo).union(arb(hi))
+
+
+def _discrete_laplace_cells(curve: PrivacyCurve, step: Fraction, tail: float) -> _Cells:
+    flint = _flint()
+    arb = flint.arb
+    D = int(curve.sensitivity)
+    bf = Fraction(curve.scale)
+    b = arb(curve.scale)
+    lr = -1 / b
+    r = lr.exp()
+    c = (1 - r) / (1 + r)
+    atoms = []
+    for k in range(D + 1):
+        frac = Fraction(D - 2 * k) / bf
+        if k == 0:
+            p, q = 1 / (1 + r), (arb(D) * lr).exp() / (1 + r)
+        elif k == D:
+            p, q = (arb(D) * lr).exp() / (1 + r), 1 / (1 + r)
+        else:
+            p, q = c * (arb(k) * lr).exp(), c * (arb(D - k) * lr).exp()
+        atoms.append((frac, arb(D - 2 * k) / b, p, q))
+    cells, exact = _place_atoms(atoms, step)
+    i_lo = math.floor(-Fraction(D) / bf / step)
+    i_hi = math.ceil(Fraction(D) / bf / step)
+    P = [cells.get(i, [arb(0), arb(0)])[0] for i in range(i_lo, i_hi + 1)]
+    Q = [cells.get(i, [arb(0), arb(0)])[1] for i in range(i_lo, i_hi + 1)]
+    return i_lo, P, Q, arb(0), arb(0), exact
+
+
+def natural_step(curve: PrivacyCurve, h: float) -> Fraction:
+    """The grid step used for ``curve`` near ``h``: for Laplace a/N (a = Delta/b), for the discrete Laplace
+    (1/b)/N, N = ceil(unit/h), so that the loss atoms lie on the grid (exact rationals); else h itself."""
+    h = check_positive("h", h)
+    if curve.family == "laplace":
+        unit = Fraction(curve.sensitivity) / Fraction(curve.scale)
+    elif curve.family == "discrete_laplace":
+        unit = 1 / Fraction(curve.scale)
+    else:
+        return Fraction(h)
+    return unit / max(1, math.ceil(unit / Fraction(h)))
+
+
+def from_curve(curve: PrivacyCurve, h: float | Fraction = 1e-4, *, tail_mass: float = 1e-24,
+               align: bool = True) -> GridPLD:
+    """The certified grid PLD of a single mechanism (module docstring) on the grid i * step.
+
+    ``h``: the grid step (a float, or an exact Fraction); with ``align`` (default) a float h is replaced by
+    :func:`natural_step` (<= h), which puts the Laplace and discrete Laplace loss atoms on the grid (their
+    lower ends are then as tight as the upper ones).  ``tail_mass``: P-mass of the Gaussian loss left outside the
+    grid on each side (it goes to +inf in the upper vector, is dropped or lowered in the lower one) and the tail
+    folded after each composition."""
+    from flint import ctx  # noqa: PLC0415 - optional 'proof' extra
+
+    if isinstance(h, Fraction):
+        if not h > 0:
+            raise ValueError(f"h must be in (0, inf); got h={h!r}")
+        step = h
+    else:
+        step = natural_step(curve, h) if align else Fraction(check_positive("h", h))
+    tail_mass = check_positive("tail_mass", tail_mass)
+    if not tail_mass < 1e-3:
+        raise ValueError(f"tail_mass must be in (0, 1e-3); got tail_mass={tail_mass!r}")
+    if curve.family not in _PLD_FAMILIES:
+        raise TypeError(f"no certified PLD for the {curve.family} family yet (only {', '.join(_PLD_FAMILIES)}); "
+                        "its single curve delta(eps) is available from PrivacyCurve.delta")
+    builders = {"gaussian": _gaussian_cells, "laplace": _laplace_cells, "discrete_laplace": _discrete_laplace_cells}
+    old = ctx.prec
+    ctx.prec = _CELL_PREC
+    try:
+        i_lo, P, Q, below, above, exact = builders[curve.family](curve, step, tail_mass)
+        return _grid_from_cells(curve.label(), step, i_lo, P, Q, below, above, exact, tail_mass)
+    finally:
+        ctx.prec = old
+
+
+def _grid_from_cells(label: str, step: Fraction, i_lo: int, P: Sequence[Any], Q: Sequence[Any], below: Any,
+                     above: Any, exact: dict[int, Any], tail_mass: float) -> GridPLD:
+    """Upper (connect-the-dots split) and lower (flows alpha) vectors from the cell balls (module docstring),
+    plus the atoms lying exactly on grid points (``exact``: index -> P mass, placed as they are).
+    Cell j (0-based) is (l_{i_lo+j-1}, l_{i_lo+j}]; the upper vector lives on l_{i_lo-1} .. l_{i_lo+n-1}."""
+    arb = _flint().arb
+    if exact:
+        lo_i = min(min(exact) - 1, i_lo)
+        hi_i = max(max(exact), i_lo + len(P) - 1)
+        P = [arb(0)] * (i_lo - lo_i) + list(P) + [arb(0)] * (hi_i - (i_lo + len(P) - 1))
+        Q = [arb(0)] * (i_lo - lo_i) + list(Q) + [arb(0)] * (hi_i - (i_lo + len(Q) - 1))
+        i_lo = lo_i
+    n = len(P)
+    hb = _gp(1, step)
+    eh = hb.exp()
+    em1 = hb.expm1()                     # e^h - 1
+    one_m = -(-hb).expm1()               # 1 - e^-h
+    uU = np.empty(n)
+    vU = np.empty(n)
+    vL = np.empty(n)
+    pL = np.empty(n)
+    aU = np.empty(n)
+    bU = np.empty(n)
+    el = _gp(i_lo - 1, step).exp()       # e^(l_{i-1}) for the first cell
+    for j in range(n):
+        el_next = el * eh                # e^(l_i)
+        u = el_next * Q[j] - P[j]
+        v = P[j] - el * Q[j]
+        uU[j] = max(0.0, _up(u))
+        vU[j] = max(0.0, _up(v))
+        vL[j] = _down(v)
+        pL[j] = max(0.0, _down(P[j]))
+        aU[j] = max(0.0, _up(u / em1))
+        bU[j] = max(0.0, _up(_clip0(v) / one_m))
+        el = el_next
+    # upper: a_j at l_{i_lo+j-1} (vector index j), b_j at l_{i_lo+j} (index j+1)
+    up = np.zeros(n + 1)
+    up[:n] += aU
+    up[1:] += bU
+    for i, pm in exact.items():          # index t <-> l_{i_lo-1+t}
+        up[i - i_lo + 1] += max(0.0, _up(pm))
+    up *= 1 + 4 * _U                     # the additions above round to nearest
+    up[0] += _up(below) * (1 + 2 * _U)
+    inf_up = _up(above)
+    # lower: flows; vector index t <-> loss l_{i_lo-2+t}; cell j sends alpha_j up to l_{i_lo+j} (t = j+2) and the
+    # rest down to l_{i_lo+j-1} (t = j+1), or one point lower (t = j) when its v is not certified >= 0 (within
+    # rounding of 0: the loss is then only known to be >= l_{i_lo+j-2})
+    alpha = _alphas(uU, vL)
+    lo = np.zeros(n + 2)
+    cell = np.arange(n)
+    lo[cell + 2] += alpha * pL
+    np.add.at(lo, np.where(vL < 0, cell, cell + 1), (1.0 - alpha) * pL)
+    for i, pm in exact.items():
+        lo[i - i_lo + 2] += max(0.0, _down(pm))
+    lo = np.maximum(lo * (1 - 4 * _U), 0.0)
+    lo[-1] += max(0.0, _down(above)) * (1 - 2 * _U)   # mass above the grid, lowered onto the top point
+    upper = GridPLD._side_from_floats(i_lo - 1, up, inf_up, True)
+    lower = GridPLD._side_from_floats(i_lo - 2, lo, 0.0, False)
+    return GridPLD(step, upper, lower, tail_mass, label=label)
+
+
+def _alphas(uU: NDArray[np.float64], vL: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The fractions alpha_j sent up (module docstring): flows F_j = u_j v_{j+1}/(u_j + v_{j+1}), scaled so that
+    alpha_j + F_{j-1}/v_j <= 1, then the certified condition alpha_j uU_j <= (1 - alpha_{j+1}) vL_{j+1} enforced
+    by lowering alpha_j (lowering an alpha never breaks another condition).  The last cell sends nothing up."""
+    n = uU.size
+    v = np.maximum(vL, 0.0)
+    alpha = np.zeros(n)
+    if n < 2:
+        return alpha
+    u0, v1 = uU[:-1], v[1:]
+    den = u0 + v1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        F = np.where(den > 0, u0 * v1 / den, 0.0)
+        a = np.where(u0 > 0, F / u0, 1.0)        # up fraction of cells 0..n-2
+        g = np.where(v1 > 0, F / v1, 0.0)        # down fraction needed from cells 1..n-1
+    s = np.zeros(n)
+    s[:-1] += a
+    s[1:] += g
+    s = np.maximum(s, 1.0)
+    scale = np.maximum(s[:-1], s[1:])
+    F = F / scale
+    with np.errstate(divide="ignore", invalid="ignore"):
+        alpha[:-1] = np.where(u0 > 0, F / u0, 1.0)
+    alpha = np.clip(alpha, 0.0, 1.0)
+    alpha[-1] = 0.0
+    # certified condition, with a relative margin for the binary64 rounding of the products
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        cap = np.where(uU[:-1] > 0, (1.0 - alpha[1:]) * v1 / uU[:-1] * (1 - 1e-12), 1.0)
+    alpha[:-1] = np.clip(np.minimum(alpha[:-1], cap), 0.0, 1.0)
+    return alpha
+
+
+def _clip0(x: Any) -> Any:
+    arb = _flint().arb
+    if x.lower() >= 0:
+        return x
+    return arb(0).union(arb(x.upper())) if x.upper() > 0 else arb(0)
+
+
+def _up(x: Any) -> float:
+    v = float(x.upper())
+    return math.nextafter(v, math.inf) if math.isfinite(v) else v
+
+
+def _down(x: Any) -> float:
+    v = float(x.lower())
+    return math.nextafter(v, -math.inf) if math.isfinite(v) else v
+
+
+def compose(items: PrivacyCurve | GridPLD | Sequence[PrivacyCurve | GridPLD], k: int = 1, *, h: float = 1e-4,
+            tail_mass: float = 1e-24) -> GridPLD:
+    """The composition of the given mechanisms (curves or grid PLDs), all of it repeated ``k`` times, as a
+    :class:`GridPLD` whose ``delta(eps)`` is an enclosure [lower, upper] (module docstring).
+
+    Curves are discretised on one common grid: their :func:`natural_step` when all curves (and grid PLDs) share
+    it, else the step ``h`` itself (then Laplace / discrete Laplace atoms off the grid widen the lower end by up
+    to one step per composition).  Grid PLDs passed in must all use that step."""
+    k = check_integer("k", k, minimum=1)
+    h = check_positive("h", h)
+    seq = [items] if isinstance(items, (PrivacyCurve, GridPLD)) else list(items)
+    if not seq:
+        raise ValueError("compose needs at least one mechanism")
+    steps = {it.step if isinstance(it, GridPLD) else natural_step(it, h) for it in seq}
+    step = steps.pop() if len(steps) == 1 else Fraction(h)
+    plds = [it if isinstance(it, GridPLD) else from_curve(it, step, tail_mass=tail_mass) for it in seq]
+    # identical mechanisms are self-composed once (repeated squaring) instead of multiplied one by one
+    groups: dict[str, tuple[GridPLD, int]] = {}
+    for p in plds:
+        key = p.label if p.label else f"id {id(p)}"
+        base, cnt = groups.get(key, (p, 0))
+        groups[key] = (base, cnt + 1)
+    total: GridPLD | None = None
+    for base, cnt in groups.values():
+        part = base.self_compose(cnt * k)
+        total = part if total is None else total.compose(part)
+    assert total is not None
+    label = " + ".join(f"{cnt * k} x {base.label}" for base, cnt in groups.values())
+    return GridPLD(total.step, total.upper, total.lower, total.tail_mass, label=label)
+
+
+def to_dp_accounting_pld(obj: PrivacyCurve | GridPLD, *, h: float = 1e-4) -> Any:
+    """The curve or grid PLD in dp-accounting's format (``dp_accounting.pld.privacy_loss_distribution``):
+    the pessimistic (upper, dominating) masses through ``PrivacyLossDistribution.create_from_rounded_probability``
+    with ``value_discretization_interval`` = h.  ImportError when dp_accounting is not installed.  The export
+    rounds the integer masses to binary64 (nearest): dp-accounting's own results are not certified."""
+    try:
+        pldmod = importlib.import_module("dp_accounting.pld.privacy_loss_distribution")
+    except ImportError as exc:
+        raise ImportError("to_dp_accounting_pld needs the dp-accounting package (pip install dp-accounting)") from exc
+    grid = obj if isinstance(obj, GridPLD) else from_curve(obj, h)
+    loss, m, inf = grid.masses(up=True)
+    off = grid.upper.offset
+    pmf = {off + j: float(v) for j, v in enumerate(m) if v > 0}
+    return pldmod.PrivacyLossDistribution.create_from_rounded_probability(
+        pmf, inf, grid.h, pessimistic_estimate=True)
