@@ -63,11 +63,11 @@ def test_relation_unit_counts_and_vector_inputs_need_a_relation():
 
 def test_add_remove_pairs_of_different_sizes_are_audited():
     ok = audit_blackbox_mechanism(_count, 1.0, relation=AddRemoveOne(), pairs=[([1, 0, 1], [1, 0])],
-                                  budget=20_000, rng=0)
+                                  budget=10_000, rng=0)
     assert ok.passed and "add/remove-one" in ok.metric
     assert ok.eps_lower <= 1.0
     bad = audit_blackbox_mechanism(_count_half_scale, 1.0, relation=AddRemoveOne(), pairs=[([1, 0, 1], [1, 0])],
-                                   budget=20_000, rng=0)
+                                   budget=10_000, rng=0)
     assert bad.violated and 1.0 < bad.eps_lower <= 2.0
 
 
@@ -78,5 +78,5 @@ def test_p_neighbouring_is_audited_in_its_direction_only():
         return float(np.sum(np.asarray(x) > 0)) + rng.laplace(scale=1.0)
 
     rel = PNeighbouring(lambda r: r > 0)
-    rep = audit_blackbox_mechanism(release, 1.0, relation=rel, pairs=[([0.0, 0.0], [1.0, 0.0])], budget=20_000, rng=1)
+    rep = audit_blackbox_mechanism(release, 1.0, relation=rel, pairs=[([0.0, 0.0], [1.0, 0.0])], budget=10_000, rng=1)
     assert rep.passed and all(p.x == [0.0, 0.0] for p in rep.pairs)

@@ -39,10 +39,10 @@ def test_flatten_outputs_of_mixed_kinds():
 def test_vector_output_violation_fails_and_correct_one_passes():
     rel = QueryAnswers("l1", 1.0)
     pair = [([0.0, 0.0, 0.0], [1.0, 0.0, 0.0])]
-    bad = audit_blackbox_mechanism(_hist_half_scale, 1.0, relation=rel, pairs=pair, budget=20_000, rng=0)
+    bad = audit_blackbox_mechanism(_hist_half_scale, 1.0, relation=rel, pairs=pair, budget=10_000, rng=0)
     assert bad.violated and bad.output_shape == "vector"
     assert 1.0 < bad.eps_lower <= 2.0
-    ok = audit_blackbox_mechanism(_hist, 1.0, relation=rel, pairs=pair, budget=20_000, rng=0)
+    ok = audit_blackbox_mechanism(_hist, 1.0, relation=rel, pairs=pair, budget=10_000, rng=0)
     assert ok.passed and ok.eps_lower <= 1.0
     assert "came from a" in ok.summary()  # the report names the event family that gave the bound
 
@@ -81,7 +81,7 @@ def test_boolean_vector_output_exact_support_counting():
 
 
 def test_assert_private_audits_a_vector_release_in_one_line():
-    assert_private(_hist, eps=1.0, pairs=[([0.0, 0.0, 0.0], [1.0, 0.0, 0.0])], metric="hamming", budget=20_000)
+    assert_private(_hist, eps=1.0, pairs=[([0.0, 0.0, 0.0], [1.0, 0.0, 0.0])], metric="hamming", budget=10_000)
     with pytest.raises(AssertionError, match="refuted"):
         assert_private(_hist_half_scale, eps=1.0, pairs=[([0.0, 0.0, 0.0], [1.0, 0.0, 0.0])], metric="hamming",
-                       budget=20_000)
+                       budget=10_000)

@@ -208,6 +208,24 @@ def _is_integer(F: FloatArray) -> bool:
     return bool(np.all(F == np.round(F)))
 
 
+def _maker(cls: Callable[..., Event], *args: Any) -> Callable[[], Event]:
+    """A constructor of one candidate event, called only for the chosen one."""
+
+    def make() -> Event:
+        return cls(*args)
+
+    return make
+
+
+def _prefix_maker(pts: FloatArray, order: NDArray[np.int64], k: int) -> Callable[[], Event]:
+    """The support set of the first k points of ``order`` (the slice is taken only when chosen)."""
+
+    def make() -> Event:
+        return SupportSetEvent(pts[order[:k]])
+
+    return make
+
+
 Scored = tuple[list[Callable[[], Event]], NDArray[np.float64], NDArray[np.float64]]
 
 
@@ -237,7 +255,7 @@ def _support_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: FloatA
     for order in (np.argsort(-ratio, kind="stable"), np.argsort(ratio, kind="stable")):
         k1s.append(np.cumsum(ca[order])[:-1])
         k2s.append(np.cumsum(cb[order])[:-1])
-        makers += [(lambda o=order, k=k: SupportSetEvent(pts[o[:k]])) for k in range(1, S)]
+        makers += [_prefix_maker(pts, order, k) for k in range(1, S)]
     return makers, np.concatenate(k1s), np.concatenate(k2s)
 
 
@@ -264,8 +282,8 @@ def _projection_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: Flo
     na, nb = A2.shape[0], B2.shape[0]
     for nm in names:
         ts, ra, rb = _tail_counts(_project(pooled, nm), _project(A2, nm), _project(B2, nm))
-        makers += [(lambda nm=nm, t=float(t): ProjectionTailEvent(nm, t, "right")) for t in ts]
-        makers += [(lambda nm=nm, t=float(t): ProjectionTailEvent(nm, t, "left")) for t in ts]
+        makers += [_maker(ProjectionTailEvent, nm, float(t), "right") for t in ts]
+        makers += [_maker(ProjectionTailEvent, nm, float(t), "left") for t in ts]
         k1s += [ra, na - ra]
         k2s += [rb, nb - rb]
     if not makers:
@@ -277,7 +295,7 @@ def _classifier_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: Flo
                            notes: list[str]) -> Scored:
     empty: Scored = ([], np.zeros(0), np.zeros(0))
     try:
-        from sklearn.linear_model import LogisticRegression  # noqa: PLC0415 - optional dependency
+        from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]  # noqa: PLC0415
     except ImportError:
         notes.append("classifier events left out: scikit-learn is not installed "
                      "(pip install 'smoothsens[library]')")
@@ -295,8 +313,8 @@ def _classifier_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: Flo
         return empty
     proto = ClassifierEvent(model, mean, scale, 0.0, "right")
     ts, ra, rb = _tail_counts(proto.score(F), proto.score(A2), proto.score(B2))
-    makers: list[Callable[[], Event]] = [(lambda t=float(t): ClassifierEvent(model, mean, scale, t, "right")) for t in ts]
-    makers += [(lambda t=float(t): ClassifierEvent(model, mean, scale, t, "left")) for t in ts]
+    makers: list[Callable[[], Event]] = [_maker(ClassifierEvent, model, mean, scale, float(t), "right") for t in ts]
+    makers += [_maker(ClassifierEvent, model, mean, scale, float(t), "left") for t in ts]
     return makers, np.concatenate([ra, A2.shape[0] - ra]), np.concatenate([rb, B2.shape[0] - rb])
 
 

@@ -1008,7 +1008,7 @@ def audit_blackbox_mechanism(
     say(f"estimation: {len(tasks)} chunk(s) of <= {chunk} draws ({n_est} per input and pair) on {ex_.describe()}")
     results = ex_.map(_count_chunk, [t[2] for t in tasks], label="blackbox-chunk")
     merged: dict[tuple[int, int], list[Any]] = {}
-    for (i, k, _), (bins, tails, n_bad, integer) in zip(tasks, results):
+    for (i, k, _), (bins, tails, n_bad, integer) in zip(tasks, results, strict=True):
         if n_bad:
             x, xp = pair_list[i]
             raise ValueError(f"release returned a non-finite value at pair {i} (x={x!r} or x'={xp!r})")
