@@ -58,6 +58,7 @@ from __future__ import annotations
 import importlib
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Any, Iterable, Sequence
 
@@ -95,6 +96,12 @@ class _Side:
     def size(self) -> int:
         return int(self.coeffs.length())
 
+    @cached_property
+    def floats(self) -> NDArray[np.float64]:
+        """The masses as binary64, rounded to nearest (relative error <= 2^-53, accounted for by the callers)."""
+        c = self.coeffs.coeffs()
+        return np.array(list(map(float, c)), dtype=float) * 2.0 ** -BITS
+
 
 @dataclass(frozen=True)
 class GridPLD:
@@ -116,7 +123,6 @@ class GridPLD:
     # --- construction from masses ---------------------------------------------------------------------
     @staticmethod
     def _side_from_floats(offset: int, masses: NDArray[np.float64], inf: float, up: bool) -> _Side:
-        flint = _flint()
         scale = 2.0 ** BITS
         if up:
             ints = [int(v) for v in np.ceil(np.maximum(masses, 0.0) * scale)]
@@ -124,7 +130,7 @@ class GridPLD:
         else:
             ints = [int(v) for v in np.floor(np.maximum(masses, 0.0) * scale)]
             inf_i = int(math.floor(inf * scale))
-        return _trim(_Side(offset, flint.fmpz_poly(ints), inf_i))
+        return _trimmed(offset, ints, inf_i)
 
     # --- delta ----------------------------------------------------------------------------------------
     def _side_delta(self, side: _Side, eps: float, up: bool) -> float:
@@ -176,8 +182,8 @@ class GridPLD:
         if other.step != self.step:
             raise ValueError(f"the grids differ: h={self.h!r} and h={other.h!r}; build both with the same h")
         tm = min(self.tail_mass, other.tail_mass)
-        up = _fold(_convolve(self.upper, other.upper, True), tm, True)
-        lo = _fold(_convolve(self.lower, other.lower, False), tm, False)
+        up = _convolve(self.upper, other.upper, True, tm)
+        lo = _convolve(self.lower, other.lower, False, tm)
         return GridPLD(self.step, up, lo, tm, label=f"{self.label} + {other.label}")
 
     def self_compose(self, k: int) -> GridPLD:
@@ -209,66 +215,61 @@ def _nudge(x: float, up: bool) -> float:
 
 
 def _masses(side: _Side) -> NDArray[np.float64]:
-    c = side.coeffs.coeffs()
-    return np.fromiter((float(v) for v in c), dtype=float, count=len(c)) * 2.0 ** -BITS
+    """The masses as binary64 (nearest), computed once per vector."""
+    return side.floats
+
+
+def _trimmed(offset: int, c: list[Any], inf: Any) -> _Side:
+    """A side from a coefficient list, leading zeros dropped (fmpz_poly drops the trailing ones)."""
+    flint = _flint()
+    i = 0
+    while i < len(c) and c[i] == 0:
+        i += 1
+    return _Side(offset + i, flint.fmpz_poly(c[i:]), int(inf))
 
 
 def _trim(side: _Side) -> _Side:
-    """Drop leading zero coefficients (fmpz_poly already drops trailing ones)."""
-    c = side.coeffs
-    n = int(c.length())
-    i = 0
-    while i < n and c[i] == 0:
-        i += 1
-    if i == 0:
+    c = side.coeffs.coeffs()
+    if not c or c[0] != 0:
         return side
-    flint = _flint()
-    return _Side(side.offset + i, flint.fmpz_poly(c.coeffs()[i:]), side.inf)
+    return _trimmed(side.offset, c, side.inf)
 
 
-def _convolve(a: _Side, b: _Side, up: bool) -> _Side:
-    """Exact product of the two integer mass vectors, re-quantised to 2^-BITS (up: ceiling, else floor);
-    the +inf mass of the product: inf_a (fin_b + inf_b) + fin_a inf_b."""
+def _convolve(a: _Side, b: _Side, up: bool, tail_mass: float) -> _Side:
+    """Exact product of the two integer mass vectors, re-quantised to 2^-BITS (up: ceiling, else floor), the
+    +inf mass of the product inf_a (fin_b + inf_b) + fin_a inf_b, and the tails of mass <= ``tail_mass`` folded
+    (upper: the top tail to +inf, the bottom tail onto the lowest kept point; lower: the top tail onto the highest
+    kept point, the bottom tail dropped: the bounds are kept, only the width changes)."""
     flint = _flint()
     prod = a.coeffs * b.coeffs
-    q = 1 << BITS
     if up:
-        c = [-((-int(v)) // q) for v in prod.coeffs()]
+        c = [-((-v) >> BITS) for v in prod.coeffs()]
     else:
-        c = [int(v) >> BITS for v in prod.coeffs()]
-    fin_a = sum(a.coeffs.coeffs(), flint.fmpz(0))
-    fin_b = sum(b.coeffs.coeffs(), flint.fmpz(0))
-    inf = int(a.inf * (int(fin_b) + b.inf) + int(fin_a) * b.inf)
-    inf = -((-inf) // q) if up else inf >> BITS
-    return _trim(_Side(a.offset + b.offset, flint.fmpz_poly(c), inf))
-
-
-def _fold(side: _Side, tail_mass: float, up: bool) -> _Side:
-    """Fold the tails of mass <= tail_mass (module docstring: bounds kept, only the width changes)."""
-    flint = _flint()
-    c = [int(v) for v in side.coeffs.coeffs()]
+        c = [v >> BITS for v in prod.coeffs()]
+    one = flint.fmpz(1)
+    fin_a, fin_b = int(a.coeffs(one)), int(b.coeffs(one))
+    q = 1 << BITS
+    inf = a.inf * (fin_b + b.inf) + fin_a * b.inf
+    inf = -((-inf) // q) if up else inf // q
     n = len(c)
     if n < 3 or tail_mass <= 0:
-        return side
+        return _trimmed(a.offset + b.offset, c, inf)
     budget = int(tail_mass * 2.0 ** BITS)
-    lo_cut, acc = 0, 0
-    while lo_cut < n - 1 and acc + c[lo_cut] <= budget:
-        acc += c[lo_cut]
+    lo_cut, low_mass = 0, 0
+    while lo_cut < n - 1 and low_mass + c[lo_cut] <= budget:
+        low_mass += c[lo_cut]
         lo_cut += 1
-    low_mass = acc
-    hi_cut, acc = n, 0
-    while hi_cut - 1 > lo_cut and acc + c[hi_cut - 1] <= budget:
-        acc += c[hi_cut - 1]
+    hi_cut, high_mass = n, 0
+    while hi_cut - 1 > lo_cut and high_mass + c[hi_cut - 1] <= budget:
+        high_mass += c[hi_cut - 1]
         hi_cut -= 1
-    high_mass = acc
     kept = c[lo_cut:hi_cut]
-    inf = side.inf
     if up:
         kept[0] += low_mass          # bottom tail raised onto the lowest kept loss
-        inf += high_mass             # top tail raised to +inf
+        inf += int(high_mass)        # top tail raised to +inf
     else:
         kept[-1] += high_mass        # top tail lowered onto the highest kept loss; bottom tail dropped
-    return _trim(_Side(side.offset + lo_cut, flint.fmpz_poly(kept), inf))
+    return _trimmed(a.offset + b.offset + lo_cut, kept, inf)
 
 
 # --- PLDs of the families ----------------------------------------------------------------------------------
