@@ -64,7 +64,7 @@ from verify.audit.exact.enclosure import (
     hockey_stick_enclosure,
 )
 
-__all__ = ["PrivacyCurve", "EpsilonInterval", "FAMILIES", "invert_delta", "enclosure_from_ball",
+__all__ = ["PrivacyCurve", "EpsilonInterval", "FAMILIES", "invert_delta", "enclosure_from_ball", "fmt_bound",
            "gaussian_delta_ball", "laplace_delta_ball", "discrete_laplace_delta_ball"]
 
 #: Family names accepted by :class:`PrivacyCurve` (and ``smoothsens account --mechanism``).
@@ -80,14 +80,35 @@ def _arb() -> Any:
     return arb
 
 
+def fmt_bound(x: float, up: bool, digits: int = 12) -> str:
+    """``x`` in decimal with ``digits`` significant digits, rounded up (``up``) or down, so that a printed
+    upper end is never below the binary64 bound and a printed lower end never above it."""
+    from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal  # noqa: PLC0415 - only for printing
+
+    if not math.isfinite(x) or x == 0:
+        return repr(x) if not math.isfinite(x) else "0"
+    d = Decimal(x)
+    q = Decimal(1).scaleb(d.adjusted() - digits + 1)
+    r = d.quantize(q, rounding=ROUND_CEILING if up else ROUND_FLOOR)
+    return f"{r:E}" if abs(d.adjusted()) > 4 else f"{r:f}"
+
+
 def _round_down(x: Any) -> float:
-    v = float(x.lower())
-    return math.nextafter(v, -math.inf) if math.isfinite(v) else v
+    """The lower end of a ball as binary64, rounded down (unchanged when it is exactly representable)."""
+    e = x.lower()
+    v = float(e)
+    if not math.isfinite(v) or _arb()(v) == e:
+        return v
+    return math.nextafter(v, -math.inf)
 
 
 def _round_up(x: Any) -> float:
-    v = float(x.upper())
-    return math.nextafter(v, math.inf) if math.isfinite(v) else v
+    """The upper end of a ball as binary64, rounded up (unchanged when it is exactly representable)."""
+    e = x.upper()
+    v = float(e)
+    if not math.isfinite(v) or _arb()(v) == e:
+        return v
+    return math.nextafter(v, math.inf)
 
 
 def enclosure_from_ball(ball: Any, note: str = "") -> Enclosure:
@@ -193,7 +214,7 @@ class EpsilonInterval:
 
     def describe(self) -> str:
         c = "certified" if self.certified else f"NOT certified ({self.reason})"
-        return f"eps({self.delta:g}) in [{self.lower:.10g}, {self.upper:.10g}] ({c})"
+        return f"eps({self.delta:g}) in [{fmt_bound(self.lower, False)}, {fmt_bound(self.upper, True)}] ({c})"
 
 
 def invert_delta(delta_fn: Callable[[float], Enclosure], delta: float, *, rtol: float = 1e-9,

@@ -558,13 +558,21 @@ def _clip0(x: Any) -> Any:
 
 
 def _up(x: Any) -> float:
-    v = float(x.upper())
-    return math.nextafter(v, math.inf) if math.isfinite(v) else v
+    """The upper end of a ball as binary64, rounded up (unchanged when it is exactly representable)."""
+    e = x.upper()
+    v = float(e)
+    if not math.isfinite(v) or _flint().arb(v) == e:
+        return v
+    return math.nextafter(v, math.inf)
 
 
 def _down(x: Any) -> float:
-    v = float(x.lower())
-    return math.nextafter(v, -math.inf) if math.isfinite(v) else v
+    """The lower end of a ball as binary64, rounded down (unchanged when it is exactly representable)."""
+    e = x.lower()
+    v = float(e)
+    if not math.isfinite(v) or _flint().arb(v) == e:
+        return v
+    return math.nextafter(v, -math.inf)
 
 
 def compose(items: PrivacyCurve | GridPLD | Sequence[PrivacyCurve | GridPLD], k: int = 1, *, h: float = 1e-4,

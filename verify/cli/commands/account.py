@@ -91,6 +91,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from verify.accounting import compose  # noqa: PLC0415 - keeps `smoothsens --help` light
+    from verify.accounting.curve import fmt_bound  # noqa: PLC0415 - as above
 
     mechs = list(args.mechanism)
     single = len(mechs) == 1 and args.k == 1
@@ -108,9 +109,9 @@ def run(args: argparse.Namespace) -> int:
                           "reason": iv.reason}
         lines.append(iv.describe())
         if iv.certified:
-            lines.append(f"certified: ({iv.upper:.10g}, {args.delta:g})-DP; not ({iv.lower:.10g}, {args.delta:g})-DP "
-                         "or any smaller eps" if iv.lower > 0 else
-                         f"certified: ({iv.upper:.10g}, {args.delta:g})-DP")
+            up_s, lo_s = fmt_bound(iv.upper, True), fmt_bound(iv.lower, False)
+            lines.append(f"certified: ({up_s}, {args.delta:g})-DP; not ({lo_s}, {args.delta:g})-DP or any smaller eps"
+                         if iv.lower > 0 else f"certified: ({up_s}, {args.delta:g})-DP")
             point = (iv.upper, args.delta)
     else:
         out["delta"] = []
@@ -120,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
             out["delta"].append({"eps": e, "lower": enc.lower, "upper": enc.upper, "certified": enc.certified,
                                  "relative_width": rel, "reason": enc.reason})
             c = "certified" if enc.certified else f"NOT certified ({enc.reason})"
-            lines.append(f"delta({e:g}) in [{enc.lower:.10g}, {enc.upper:.10g}] ({c}; relative width {rel:.2g})")
+            lines.append(f"delta({e:g}) in [{fmt_bound(enc.lower, False)}, {fmt_bound(enc.upper, True)}] "
+                         f"({c}; relative width {rel:.2g})")
         last = out["delta"][-1]
         if last["certified"]:
             point = (float(args.eps[-1]), float(last["upper"]))
