@@ -38,11 +38,12 @@ onto the lowest kept point; in the lower vector the top tail onto the highest ke
 dropped (both moves keep the bounds; ``tail_mass`` only affects the width).  k-fold self-composition by repeated
 squaring.
 
-**delta(eps)** from a grid PLD: sum over i*h > eps of m_i (1 - e^(eps - i h)) plus the +inf mass, evaluated in
-binary64 with its rounding bounded: |error of 1 - e^(eps - i h)| <= 4 u (1 + |eps| + |i h|) (u = 2^-53: rounding
-of i*h, of the difference and of expm1), plus the summation error <= (log2 n + 4) u times the sum of the
-terms, plus the conversion of the integer masses to binary64 (relative u); added to the upper end and
-subtracted from the lower.
+**delta(eps)** from a grid PLD: sum over l_i = i*h > eps of m_i (1 - e^(eps - l_i)) plus the +inf mass, evaluated
+in binary64 with its rounding bounded: l_i - eps = d0 + (i - i0) h with d0 = l_{i0} - eps in (0, h] computed exactly
+(rationals) and rounded once, so each l_i - eps has relative error <= 3u (u = 2^-53; every term is >= 0) and
+1 - e^(eps - l_i) = -expm1(-(l_i - eps)) relative error <= 8u (including expm1's own); plus the summation error
+<= (log2 n + 4) u times the sum of the terms, plus the conversion of the integer masses to binary64 (relative
+u); added to the upper end and subtracted from the lower.  All relative: tiny delta keeps its digits.
 
 The cell masses of each family are enclosed in arb: Gaussian (L ~ N(mu^2/2, mu^2) under P and
 N(-mu^2/2, mu^2) under Q, mu = Delta/sigma), Laplace (L = a on y <= 0, (Delta - 2y)/b on (0, Delta), -a on
@@ -143,14 +144,15 @@ class GridPLD:
         if j0 >= n:
             return _nudge(inf_f * (1 + 2 * _U), up) if up else _nudge(inf_f * (1 - 2 * _U), up)
         m = _masses(side)[j0:]
-        loss = (side.offset + j0 + np.arange(m.size)) * self.h
-        w = -np.expm1(eps - loss)
-        err = 4 * _U * (1.0 + abs(eps) + np.abs(loss))
+        # x_j = l_j - eps = d0 + (j - j0) h with d0 = l_{j0} - eps in (0, h] exact (rationals), then rounded: all
+        # terms >= 0, so x_j has relative error <= 3u, and w_j = 1 - e^(-x_j) (expm1) relative error <= 8u
+        d0 = float((side.offset + j0) * self.step - Fraction(eps))
+        w = -np.expm1(-(np.arange(m.size) * self.h + d0))
         if up:
-            terms = m * (1 + 2 * _U) * np.minimum(w + err, 1.0)
+            terms = m * (1 + 2 * _U) * np.minimum(w * (1 + 8 * _U), 1.0)
             s = float(np.sum(terms)) * (1 + (math.log2(max(m.size, 2)) + 4) * _U)
             return _nudge(s + inf_f * (1 + 2 * _U), True)
-        terms = m * (1 - 2 * _U) * np.maximum(w - err, 0.0)
+        terms = m * (1 - 2 * _U) * w * (1 - 8 * _U)
         s = float(np.sum(terms)) * (1 - (math.log2(max(m.size, 2)) + 4) * _U)
         return max(0.0, _nudge(s + inf_f * (1 - 2 * _U), False))
 
