@@ -40,7 +40,7 @@ import mpmath
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from verify.accounting import PrivacyCurve, compose  # noqa: E402
+from verify.accounting import PrivacyCurve, compose
 
 DPS = 50
 TARGETS = [0.5, 0.1] + [10.0 ** -j for j in range(2, 16)]
