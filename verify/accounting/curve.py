@@ -58,7 +58,6 @@ from numpy.typing import ArrayLike, NDArray
 
 from smoothsens_core.validation import check_integer, check_positive, check_real
 from verify.audit.exact.enclosure import (
-    FLINT_PREC,
     Enclosure,
     ball_law,
     hockey_stick_enclosure,
@@ -71,6 +70,7 @@ __all__ = ["PrivacyCurve", "EpsilonInterval", "FAMILIES", "invert_delta", "enclo
 FAMILIES = ("gaussian", "laplace", "discrete_laplace", "gencauchy", "student_t")
 _CLOSED = ("gaussian", "laplace", "discrete_laplace")
 _SHAPES = {"gaussian": (), "laplace": (), "discrete_laplace": (), "gencauchy": ("p", "theta"), "student_t": ("nu",)}
+_START_PREC = 128        # bits; doubled while the ball is wider than 1e-24 of its value
 _MAX_PREC = 4096
 
 
@@ -119,14 +119,14 @@ def enclosure_from_ball(ball: Any, note: str = "") -> Enclosure:
                      notes=(note,) if note else ())
 
 
-def _with_prec(fn: Callable[[], Any], rel: float = 1e-30) -> Any:
+def _with_prec(fn: Callable[[], Any], rel: float = 1e-24) -> Any:
     """Evaluate ``fn`` (an arb expression) at increasing precision until the ball's radius is <= ``rel`` times
     its magnitude (or the ball is exactly 0, or the precision cap is reached); the last ball is returned
     (always a valid enclosure, only its width depends on the precision)."""
     from flint import ctx  # noqa: PLC0415 - optional 'proof' extra
 
     old = ctx.prec
-    prec = FLINT_PREC
+    prec = _START_PREC
     try:
         while True:
             ctx.prec = prec
