@@ -14,8 +14,8 @@ Why this pair is the worst one:
 * Gaussian, Laplace, discrete Laplace (two-sided geometric): the noise density is symmetric and
   log-concave, so the privacy loss of a pure shift is monotone in the output and the hockey-stick divergence
   of two shifted copies increases with the shift; over all neighbours with |f(x) - f(x')| <= Delta the
-  largest is the shift by Delta (Balle & Wang 2018, Sec. 3 for the Gaussian; Koskela et al. 2020 and
-  dp-accounting use the same pair for Laplace and discrete Laplace).  By the reflection y -> Delta - y the
+  largest is the shift by Delta (for the Gaussian the curve of Balle & Wang 2018, Thm. 8, is stated for it;
+  dp-accounting's Laplace and discrete Laplace PLDs use the same pair).  By the reflection y -> Delta - y the
   two directions are equal, so H_eps(P || Q) is computed once.
 * GenCauchy and Student t: these are the noise families of the smooth-sensitivity mechanisms (004 Sec. 2.1).
   The pair a smooth-sensitivity mechanism meets is a shift by the distance d together with a dilation of the

@@ -6,19 +6,18 @@ For a pair (P, Q) the privacy loss is L = ln p(Y)/q(Y), Y ~ P, and the hockey-st
 
 so the composition of k pairs (product laws) has delta(eps) = E[(1 - e^(eps - (L_1 + ... + L_k)))_+] with
 independent L_j: the PLD of a composition is the convolution of the PLDs.  A :class:`GridPLD` holds, on the
-grid of losses i*h (h > 0 a binary64 number, i an integer; the reals i*h are exact, only their binary64
-images in the delta evaluation are rounded), two vectors of P-masses:
+grid of losses l_i = i*h (the step h an exact positive rational, ``step``; i an integer), two vectors of P-masses:
 
-* **upper (pessimistic)** -- the masses of a pair that *dominates* (P, Q): Doroshenko, Ghazi, Kamath, Kumar &
-  Manurangsi 2022 ("Connect the dots", Sec. 3): the loss cell (l_{i-1}, l_i], l_i = i h, of P-mass P_i and
+* **upper (pessimistic)** -- the masses of a pair that *dominates* (P, Q), the pessimistic estimate of
+  Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, "Connect the dots", PETS 2022: the loss cell (l_{i-1}, l_i], l_i = i h, of P-mass P_i and
   Q-mass Q_i, is split into atoms at its two end points with both masses kept,
       b_i = (P_i - e^(l_{i-1}) Q_i)/(1 - e^(-h))  at l_i,     a_i = (e^(l_i) Q_i - P_i)/(e^h - 1)  at l_{i-1};
   merging the two atoms gives the cell back (a post-processing), so the split pair dominates and so do its
-  compositions (dominating pairs compose; Zhu, Dong & Wang 2022, Thm. 10).  The cell below the grid is moved
+  compositions (dominating pairs compose, also adaptively: Zhu, Dong & Wang, AISTATS 2022).  The cell below the grid is moved
   up to the lowest grid point, the mass above it to +inf (raising a loss never lowers delta).  The masses are
   the upper ends of ball enclosures, so the vector is entrywise >= that of the dominating pair.
-* **lower (optimistic)** -- the masses of a pair *dominated* by (P, Q) (a post-processing, Meiser & Mohammadi
-  2018 and "Connect the dots" in reverse), then lowered: the fraction alpha_i of cell i goes up to l_i and
+* **lower (optimistic)** -- the masses of a pair *dominated* by (P, Q) (a post-processing of it; the rounding
+  down of Meiser & Mohammadi, CCS 2018, is the case alpha = 0), then lowered: the fraction alpha_i of cell i goes up to l_i and
   1 - alpha_i down to l_{i-1}.  The output at l_i then mixes alpha_i of cell i (loss <= l_i) with 1 - alpha_{i+1}
   of cell i+1 (loss > l_i); its loss is >= l_i exactly when
       alpha_i u_i <= (1 - alpha_{i+1}) v_{i+1},   u_i = e^(l_i) Q_i - P_i >= 0,  v_{i+1} = P_{i+1} - e^(l_i) Q_{i+1} >= 0,
@@ -29,6 +28,10 @@ images in the delta evaluation are rounded), two vectors of P-masses:
   F_i = u_i v_{i+1}/(u_i + v_{i+1}) (alpha_i = F_i/u_i), which reproduce the dominating split to second order in
   h, so the two ends close at rate h^2 per composition instead of h.  The mass below the grid is dropped; the
   mass above it is put at the top grid point.
+* A loss atom whose value is an exact multiple of the step (decided on rationals) is placed as it is in both
+  vectors.  :func:`natural_step` picks such a step for Laplace (a/N) and discrete Laplace ((1/b)/N), so their
+  lower ends are as tight as the upper ones; atoms off the grid (different Laplace scales composed on one
+  grid) go through the cells and cost up to one step per composition in the lower end.
 
 **Composition** is exact: the masses are quantised to integers in units of 2^-``BITS`` (upper: rounded up,
 lower: rounded down) and convolved as integer polynomials (python-flint ``fmpz_poly``, exact), then
