@@ -19,6 +19,7 @@ import sys
 import time
 import warnings
 from pathlib import Path
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -34,7 +35,7 @@ L1 = QueryAnswers("l1", 1.0)
 RAPPOR_EPS = 2 * math.log((1 - 0.25) / 0.25)  # f = 0.5
 
 # name, release, claimed eps, relation, base / pair, true eps (text), correct?
-CASES = [
+CASES: list[tuple[str, Callable[..., Any], float, Any, Any, str, bool]] = [
     ("NoisyMax index, Laplace (StatDP v1a)", functools.partial(P.noisy_max_index_laplace, eps=0.7), 0.7, LINF,
      [1.0] * 5, "<= 0.7", True),
     ("NoisyMax value, Laplace (StatDP v1b)", functools.partial(P.noisy_max_value_laplace, eps=0.1), 0.1, LINF,

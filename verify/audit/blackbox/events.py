@@ -12,7 +12,8 @@ fixed function of the output once chosen; the counts of a chosen event on fresh 
   Bichsel et al. S&P 2021, Sec. 4: the optimal attack thresholds the likelihood ratio).  Membership
   is exact (the set of points is stored): no cap on the support size, no binning;
 * **classifier** (DP-Sniper's idea, Bichsel et al. S&P 2021, Alg. 1): a logistic regression trained on
-  the fitting half to tell M(x) from M(x') on the features [phi, phi^2] (standardised); the events are
+  the fitting half to tell M(x) from M(x') on the features [phi, phi^2] and an indicator of each value of
+  every integer column of at most 8 values (standardised; DP-Sniper's one-hot features); the events are
   {score > t} and {score <= t} at quantiles t of the fitting scores.  Needs scikit-learn (the
   ``[library]`` extra); without it the family is left out and the report says so;
 * **projection tails**: {g(y) > t} and {g(y) <= t} for the scalar projections g = each coordinate
@@ -188,10 +189,11 @@ class ClassifierEvent(Event):
     scale: FloatArray
     threshold: float
     side: str
+    codes: tuple[tuple[int, tuple[float, ...]], ...] = ()
     family = "classifier (logistic regression on held-out draws)"
 
     def score(self, F: FloatArray) -> FloatArray:
-        Z = (np.concatenate([F, F * F], axis=1) - self.mean) / self.scale
+        Z = (_classifier_features(F, self.codes) - self.mean) / self.scale
         return np.asarray(self.model.decision_function(Z), dtype=float)
 
     def contains(self, F: FloatArray) -> NDArray[np.bool_]:
@@ -201,7 +203,32 @@ class ClassifierEvent(Event):
     @property
     def text(self) -> str:
         op = ">" if self.side == "right" else "<="
-        return f"classifier score {op} {self.threshold:.4g} (logistic regression on [y, y^2], log-odds of M(x))"
+        return (f"classifier score {op} {self.threshold:.4g} (logistic regression on [y, y^2"
+                f"{', indicators of the codes' if self.codes else ''}], log-odds of M(x))")
+
+
+#: Integer-valued columns with at most this many distinct values also get one indicator per value.
+MAX_CODES = 8
+
+
+def _codes(F: FloatArray) -> tuple[tuple[int, tuple[float, ...]], ...]:
+    """The code columns of F: integer-valued with 2..MAX_CODES distinct values (a state such as
+    below / above / aborted, DP-Sniper's one-hot features)."""
+    out = []
+    for j in range(F.shape[1]):
+        u = np.unique(F[:, j])
+        if 2 < u.size <= MAX_CODES and np.all(u == np.round(u)):
+            out.append((j, tuple(float(v) for v in u)))
+    return tuple(out)
+
+
+def _classifier_features(F: FloatArray, codes: tuple[tuple[int, tuple[float, ...]], ...]) -> FloatArray:
+    """[y, y^2] and an indicator of each value of each code column (a linear score can then weigh the
+    states of a column separately)."""
+    cols = [F, F * F]
+    for j, vals in codes:
+        cols.append(np.stack([F[:, j] == v for v in vals], axis=1).astype(float))
+    return np.concatenate(cols, axis=1)
 
 
 def _is_integer(F: FloatArray) -> bool:
@@ -302,7 +329,8 @@ def _classifier_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: Flo
         return empty
     F = np.concatenate([A, B], axis=0)
     y = np.concatenate([np.ones(A.shape[0]), np.zeros(B.shape[0])])
-    Z = np.concatenate([F, F * F], axis=1)
+    codes = _codes(F)
+    Z = _classifier_features(F, codes)
     mean, scale = Z.mean(axis=0), Z.std(axis=0)
     scale = np.where(scale > 0, scale, 1.0)
     model = LogisticRegression(C=1.0, max_iter=300)
@@ -311,34 +339,41 @@ def _classifier_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: Flo
     except ValueError as exc:
         notes.append(f"classifier events left out: {exc}")
         return empty
-    proto = ClassifierEvent(model, mean, scale, 0.0, "right")
+    proto = ClassifierEvent(model, mean, scale, 0.0, "right", codes)
     ts, ra, rb = _tail_counts(proto.score(F), proto.score(A2), proto.score(B2))
-    makers: list[Callable[[], Event]] = [_maker(ClassifierEvent, model, mean, scale, float(t), "right") for t in ts]
-    makers += [_maker(ClassifierEvent, model, mean, scale, float(t), "left") for t in ts]
+    makers: list[Callable[[], Event]] = [_maker(ClassifierEvent, model, mean, scale, float(t), "right", codes)
+                                         for t in ts]
+    makers += [_maker(ClassifierEvent, model, mean, scale, float(t), "left", codes) for t in ts]
     return makers, np.concatenate([ra, A2.shape[0] - ra]), np.concatenate([rb, B2.shape[0] - rb])
 
 
 def candidate_events(A: FloatArray, B: FloatArray, A2: FloatArray, B2: FloatArray, families: Sequence[str],
                      notes: list[str]) -> tuple[list[Callable[[], Event]], NDArray[np.float64], NDArray[np.float64],
-                                                dict[str, int]]:
+                                                NDArray[np.float64], dict[str, int]]:
     """The candidate events fitted on draws A of M(x) and B of M(x'), as constructors, with their counts
-    k1, k2 on the scoring draws A2 (of M(x)) and B2 (of M(x')); and how many each family proposed."""
+    k1, k2 on their scoring draws and the number of scoring draws of each (A2 of M(x) and B2 of M(x') for
+    the fitted families; all of A, A2 and of B, B2 for the projection tails); and how many each family
+    proposed."""
     makers: list[Callable[[], Event]] = []
-    k1s, k2s = [np.zeros(0)], [np.zeros(0)]
+    k1s, k2s, ns = [np.zeros(0)], [np.zeros(0)], [np.zeros(0)]
     fam: dict[str, int] = {}
     parts: list[tuple[str, Scored]] = []
     if "support" in families and _is_integer(A) and _is_integer(B):
         parts.append((SupportSetEvent.family, _support_candidates(A, B, A2, B2)))
     if "projection" in families:
-        parts.append((ProjectionTailEvent.family, _projection_candidates(A, B, A2, B2)))
+        # tails at pooled quantiles do not depend on which input a draw came from: fitted and scored on
+        # all the selection draws (twice the scoring draws of the fitted families)
+        FA, FB = np.concatenate([A, A2], axis=0), np.concatenate([B, B2], axis=0)
+        parts.append((ProjectionTailEvent.family, _projection_candidates(FA, FB, FA, FB)))
     if "classifier" in families:
         parts.append((ClassifierEvent.family, _classifier_candidates(A, B, A2, B2, notes)))
     for name, (mk, k1, k2) in parts:
         makers += mk
         k1s.append(k1)
         k2s.append(k2)
+        ns.append(np.full(len(mk), float(A2.shape[0] + (A.shape[0] if name == ProjectionTailEvent.family else 0))))
         fam[name] = len(mk)
-    return makers, np.concatenate(k1s), np.concatenate(k2s), fam
+    return makers, np.concatenate(k1s), np.concatenate(k2s), np.concatenate(ns), fam
 
 
 def count_event(event: Event, F: FloatArray, width: int) -> int:
@@ -367,7 +402,7 @@ class Selection:
     family_counts: dict[str, int] = field(default_factory=dict)
 
 
-def predicted_bound(k1: NDArray[np.float64], k2: NDArray[np.float64], n_sc: int, n_est: int, d: float,
+def predicted_bound(k1: NDArray[np.float64], k2: NDArray[np.float64], n_sc: Any, n_est: int, d: float,
                     delta: float, z_est: float, n_cand: int, prior: float = 0.5) -> NDArray[np.float64]:
     """The predicted lower bound on eps at the estimation size (per unit d) of events with scoring counts
     k1 (from the numerator input) and k2: ln((p - delta)/q) - z_est sd(n_est) - sqrt(2 ln N) sd(n_sc),
@@ -391,11 +426,10 @@ def select_event(SA: FloatArray, SB: FloatArray, families: Sequence[str], *, n_e
     search by their best event, where every pair pays the same term)."""
     h = SA.shape[0] // 2
     SA, SB = align(SA, SB)
-    makers, k1, k2, fam = candidate_events(SA[:h], SB[:h], SA[h:], SB[h:], families, notes)
+    makers, k1, k2, n_sc, fam = candidate_events(SA[:h], SB[:h], SA[h:], SB[h:], families, notes)
     if not makers:
         raise ValueError("no candidate event: the outputs at x and x' coincide on the fitting draws "
                          "(a constant release?)")
-    n_sc = SA.shape[0] - h
     z_est = float(stats.norm.isf(level))
     ndir = 2 if symmetric else 1
     N = len(makers) * ndir
@@ -408,4 +442,4 @@ def select_event(SA: FloatArray, SB: FloatArray, families: Sequence[str], *, n_e
             best = (float(np.max(s1)), 1, int(np.argmax(s1)))
     score, di, j = best
     counts = (int(k1[j]), int(k2[j])) if di == 0 else (int(k2[j]), int(k1[j]))
-    return Selection(makers[j](), di, score, counts, n_sc, N, SA.shape[1], fam)
+    return Selection(makers[j](), di, score, counts, int(n_sc[j]), N, SA.shape[1], fam)

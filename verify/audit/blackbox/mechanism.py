@@ -523,9 +523,9 @@ def _joint_pvalue(k1: int, k2: int, n: int, c: float, m0: float, alpha: float) -
     CI on a grid of 9 points refined by 8 more around the largest: the tail probability is smooth and
     unimodal in q)."""
     gamma = alpha / 10.0
-    q_lo, q_hi = clopper_pearson(k2, n, gamma / 2.0)
-    q_lo = max(float(q_lo), max(-m0, 0.0) / c)
-    q_hi = min(float(q_hi), (1.0 - m0) / c)
+    q_lo_cp, q_hi_cp = clopper_pearson(k2, n, gamma / 2.0)
+    q_lo = max(float(q_lo_cp), max(-m0, 0.0) / c)
+    q_hi = min(float(q_hi_cp), (1.0 - m0) / c)
     if q_hi < q_lo:
         return gamma
     grid = np.linspace(q_lo, q_hi, 9)
@@ -869,7 +869,7 @@ def audit_blackbox_mechanism(
             f"{'vectorised' if vec else 'one draw per call'})")
         rep_ = audit_shaped_pairs(release, eps, delta, relation, pair_list, dists, n=n, beta=beta, gen=sample_gen,
                                   vectorised=vec, families=events, seed=seed, progress=say,
-                                  notes=pre_notes + ([rng_use.warning] if rng_use.ignores_rng else []), t0=t0,
+                                  notes=pre_notes + ([str(rng_use.warning)] if rng_use.ignores_rng else []), t0=t0,
                                   extra={"pairs_tried": pairs_tried})
         return dataclasses.replace(rep_, rng_use=rng_use,
                                    output_shape="scalar" if rel.scalar else "vector")
@@ -882,7 +882,7 @@ def audit_blackbox_mechanism(
     K = 2 * len(pair_list)
     level = beta / (2 * K)
     estimates: list[PairEstimate] = []
-    notes: list[str] = pre_notes + ([rng_use.warning] if rng_use.ignores_rng else [])
+    notes: list[str] = pre_notes + ([str(rng_use.warning)] if rng_use.ignores_rng else [])
     draws_by_pair: list[FloatArray] = []
     discrete = rel.discrete
     # Random streams: per pair, one child seed for the selection draws of x and of x', and one per
@@ -1033,9 +1033,9 @@ def audit_blackbox_mechanism(
         _, di, j = pl["best_eps"]
         A, Bc, EA, EB, xa, xb = directions[di]
         k1, k2 = int(EA[j]), int(EB[j])
-        p1_lo, _ = clopper_pearson(k1, n_est, level)
-        _, p2_hi = clopper_pearson(k2, n_est, level)
-        p1_lo, p2_hi = float(p1_lo), float(p2_hi)
+        p1_cp, _ = clopper_pearson(k1, n_est, level)
+        _, p2_cp = clopper_pearson(k2, n_est, level)
+        p1_lo, p2_hi = float(p1_cp), float(p2_cp)
         eps_lo = _eps_lower_joint(k1, k2, n_est, dd, delta, 2 * level, eps)
         with np.errstate(divide="ignore", invalid="ignore"):
             eps_hat = (math.log(k1 / n_est) - math.log(k2 / n_est)) / dd if k1 > 0 and k2 > 0 else (
