@@ -23,7 +23,7 @@ composed (k = 10, 100, 1000).  Columns:
 
 Parameters: k = 1: Gaussian sigma = 1, Laplace b = 1/3, discrete Laplace b = 1/2 (Delta = 1); composed: the
 scale times sqrt(k) (so the composition has the same order of privacy).  Grid step of our PLD (``H_STEP``):
-h = 1e-3 (k = 10), 5e-4 (k = 100), 2e-4 (k = 1000); the width shrinks as k h^2.
+Gaussian h = 1e-3 (k = 10), 5e-4 (k = 100), 2e-4 (k = 1000); Laplace 1e-3; the width shrinks as k h^2.
 
 Run:  python3 benchmarks/bench_accounting.py [--quick]   (--quick: k in {1, 10} only)
 """
@@ -46,7 +46,10 @@ from verify.accounting import PrivacyCurve, compose
 
 DPS = 50
 TARGETS = [0.5, 0.1] + [10.0 ** -j for j in range(2, 16)]
-H_STEP = {10: 1e-3, 100: 5e-4, 1000: 2e-4}   # grid step of our PLD per k
+# grid step h of our PLD per family and k (the discrete Laplace's losses are multiples of 1/b: its grid is 1/b
+# whatever h, and its composition exact up to the quantisation 2^-96 of the masses)
+H_STEP = {"gaussian": {10: 1e-3, 100: 5e-4, 1000: 2e-4}, "laplace": {10: 1e-3, 100: 1e-3, 1000: 1e-3},
+          "discrete_laplace": {10: 1e-3, 100: 1e-3, 1000: 1e-3}}
 
 
 def _try_dp() -> Any:
@@ -116,7 +119,7 @@ def ours_obj(family: str, scale: float, k: int) -> Any:
              "discrete_laplace": PrivacyCurve.discrete_laplace}[family](scale)
     if k == 1:
         return curve
-    return compose(curve, k=k, h=H_STEP[k])
+    return compose(curve, k=k, h=H_STEP[family][k])
 
 
 def row(family: str, k: int, dp: Any) -> dict[str, Any]:

@@ -10,7 +10,7 @@ distributions with a certified discretisation, and their composition.
 """
 
 from .curve import FAMILIES, EpsilonInterval, PrivacyCurve, invert_delta
-from .pld import GridPLD, compose, from_curve, natural_step, to_dp_accounting_pld
+from .pld import GridPLD, common_step, compose, from_curve, natural_step, to_dp_accounting_pld
 
 __all__ = ["FAMILIES", "EpsilonInterval", "PrivacyCurve", "invert_delta", "GridPLD", "compose", "from_curve",
-           "natural_step", "to_dp_accounting_pld"]
+           "natural_step", "common_step", "to_dp_accounting_pld"]

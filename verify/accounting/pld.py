@@ -74,7 +74,7 @@ from verify.audit.exact.enclosure import Enclosure
 
 from .curve import EpsilonInterval, PrivacyCurve, invert_delta
 
-__all__ = ["GridPLD", "from_curve", "compose", "natural_step", "to_dp_accounting_pld", "BITS"]
+__all__ = ["GridPLD", "from_curve", "compose", "natural_step", "common_step", "to_dp_accounting_pld", "BITS"]
 
 #: Quantisation of the masses for the exact convolution: units of 2^-BITS.
 BITS = 96
@@ -416,16 +416,41 @@ def _discrete_laplace_cells(curve: PrivacyCurve, step: Fraction, tail: float) ->
     return i_lo, P, Q, arb(0), arb(0), exact
 
 
-def natural_step(curve: PrivacyCurve, h: float) -> Fraction:
-    """The grid step used for ``curve`` near ``h``: for Laplace a/N (a = Delta/b), for the discrete Laplace
-    (1/b)/N, N = ceil(unit/h), so that the loss atoms lie on the grid (exact rationals); else h itself."""
-    h = check_positive("h", h)
+def _unit(curve: PrivacyCurve) -> Fraction | None:
+    """The spacing of the loss atoms of a Laplace (a = Delta/b) or discrete Laplace (1/b) curve, else None."""
     if curve.family == "laplace":
-        unit = Fraction(curve.sensitivity) / Fraction(curve.scale)
-    elif curve.family == "discrete_laplace":
-        unit = 1 / Fraction(curve.scale)
-    else:
+        return Fraction(curve.sensitivity) / Fraction(curve.scale)
+    if curve.family == "discrete_laplace":
+        return 1 / Fraction(curve.scale)
+    return None
+
+
+def natural_step(curve: PrivacyCurve, h: float) -> Fraction:
+    """The grid step used for ``curve`` alone near ``h``: the discrete Laplace's loss spacing 1/b (every loss is
+    a multiple of it, so a finer grid gains nothing), a/N for Laplace (a = Delta/b, N = ceil(a/h): the atoms at
+    +-a on the grid, the continuous part on cells <= h), h itself for the Gaussian."""
+    h = check_positive("h", h)
+    unit = _unit(curve)
+    if unit is None:
         return Fraction(h)
+    if curve.family == "discrete_laplace":
+        return unit
+    return unit / max(1, math.ceil(unit / Fraction(h)))
+
+
+def common_step(curves: Sequence[PrivacyCurve], h: float) -> Fraction:
+    """One grid step for composing ``curves``: the loss spacing U shared by all Laplace / discrete Laplace curves
+    refined to U/ceil(U/h) when a Gaussian or Laplace needs cells <= h (U itself when all are discrete Laplace);
+    h when there is no such curve, and h (atoms off the grid) when their spacings differ."""
+    h = check_positive("h", h)
+    units = {u for u in (_unit(c) for c in curves) if u is not None}
+    if not units:
+        return Fraction(h)
+    if len(units) > 1:
+        return Fraction(h)
+    unit = units.pop()
+    if all(c.family == "discrete_laplace" for c in curves):
+        return unit
     return unit / max(1, math.ceil(unit / Fraction(h)))
 
 
@@ -585,16 +610,19 @@ def compose(items: PrivacyCurve | GridPLD | Sequence[PrivacyCurve | GridPLD], k:
     """The composition of the given mechanisms (curves or grid PLDs), all of it repeated ``k`` times, as a
     :class:`GridPLD` whose ``delta(eps)`` is an enclosure [lower, upper] (module docstring).
 
-    Curves are discretised on one common grid: their :func:`natural_step` when all curves (and grid PLDs) share
-    it, else the step ``h`` itself (then Laplace / discrete Laplace atoms off the grid widen the lower end by up
-    to one step per composition).  Grid PLDs passed in must all use that step."""
+    Curves are discretised on one common grid (:func:`common_step`; that of the grid PLDs given, if any): Laplace
+    / discrete Laplace atoms off that grid (different spacings composed) widen the lower end by up to one step
+    per composition.  Grid PLDs passed in must all use one step."""
     k = check_integer("k", k, minimum=1)
     h = check_positive("h", h)
     seq = [items] if isinstance(items, (PrivacyCurve, GridPLD)) else list(items)
     if not seq:
         raise ValueError("compose needs at least one mechanism")
-    steps = {it.step if isinstance(it, GridPLD) else natural_step(it, h) for it in seq}
-    step = steps.pop() if len(steps) == 1 else Fraction(h)
+    given = {it.step for it in seq if isinstance(it, GridPLD)}
+    if len(given) > 1:
+        raise ValueError(f"the grids differ: the grid PLDs given use {len(given)} different steps")
+    curves = [it for it in seq if isinstance(it, PrivacyCurve)]
+    step = given.pop() if given else common_step(curves, h)
     plds = [it if isinstance(it, GridPLD) else from_curve(it, step, tail_mass=tail_mass) for it in seq]
     # identical mechanisms are self-composed once (repeated squaring) instead of multiplied one by one
     groups: dict[str, tuple[GridPLD, int]] = {}

@@ -12,11 +12,13 @@ References (mpmath, 50 digits):
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 import pytest
 
 from verify.accounting import GridPLD, PrivacyCurve, compose, from_curve, to_dp_accounting_pld
+from verify.accounting.pld import common_step
 from verify.audit.exact.curve import gaussian_delta_balle_wang
 
 DPS = 50
@@ -100,9 +102,20 @@ def test_composed_epsilon_brackets_the_closed_form_root() -> None:
 
 def test_composition_is_exact_and_order_free() -> None:
     a = from_curve(PrivacyCurve.discrete_laplace(1.0, 1), 0.5)
-    b = from_curve(PrivacyCurve.discrete_laplace(0.5, 1), 0.5)
+    b = from_curve(PrivacyCurve.discrete_laplace(1.0, 2), 0.5)
     ab, ba = a.compose(b), b.compose(a)
     assert ab.upper == ba.upper and ab.lower == ba.lower
+
+
+def test_common_step_puts_the_atoms_on_the_grid() -> None:
+    dl, lap, g = PrivacyCurve.discrete_laplace(0.5, 1), PrivacyCurve.laplace(0.5), PrivacyCurve.gaussian(1.0)
+    assert common_step([dl], 1e-3) == Fraction(2)                 # losses are multiples of 1/b = 2
+    assert common_step([dl, g], 1e-3) == Fraction(2, 2000)        # refined to <= h for the Gaussian
+    assert common_step([dl, lap], 1e-3) == Fraction(2, 2000)      # Laplace atoms at +-Delta/b = +-2 on it too
+    assert common_step([PrivacyCurve.laplace(0.3), dl], 1e-3) == Fraction(1e-3)   # spacings differ: h
+    # the Gaussian + discrete Laplace pair composed on that grid (no closed form): ordered ends, small width
+    enc = compose([dl, g], h=1e-3).delta(1.0)
+    assert 0 < enc.lower <= enc.upper and enc.relative_width() < 1e-4
 
 
 def test_beyond_the_grid_only_the_inf_mass_remains() -> None:
