@@ -56,7 +56,7 @@ CASES: list[tuple[str, Callable[..., Any], float, Any, Any, str, bool]] = [
     ("iSVT3 (StatDP / Lyu Alg. 4)", functools.partial(P.isvt3, eps=0.7), 0.7, LINF, [1.0] * 10,
      "> 0.7 (StatDP)", False),
     ("iSVT4, native outputs (StatDP / Lyu Alg. 3)", functools.partial(P.isvt4, eps=0.7), 0.7, LINF, [1.0] * 10,
-     "3.5 (issue 26)", False),
+     "> 0.7 (StatDP: incorrect)", False),
     ("SVT3, native outputs (DP-Sniper / Lyu Alg. 3)", functools.partial(P.svt3_sniper, eps=0.1), 0.1, LINF,
      [1.0] * 10, "not eps-DP (Lyu et al.)", False),
     ("One-time RAPPOR, f = 0.5", P.one_time_rappor, RAPPOR_EPS, SubstituteOne(), ([0.0], [1.0]),

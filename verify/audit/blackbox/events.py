@@ -128,12 +128,19 @@ def _fmt_point(p: FloatArray) -> str:
 
 @dataclass(frozen=True, eq=False)
 class SupportSetEvent(Event):
-    """y in {p_1, ..., p_k}: a set of joint outputs (exact membership)."""
+    """y in {p_1, ..., p_k}: a set of joint outputs (exact membership); with ``columns``, a set of values
+    of the integer-valued coordinates only (the discrete part of a mixed output, e.g. the states of a
+    sparse vector beside its released values)."""
 
     points: FloatArray
+    columns: tuple[int, ...] | None = None
     family = "support set (exact counting over the observed discrete support)"
 
     def contains(self, F: FloatArray) -> NDArray[np.bool_]:
+        if self.columns is not None:
+            if F.shape[1] <= max(self.columns):
+                return np.zeros(F.shape[0], dtype=bool)
+            F = F[:, list(self.columns)]
         if F.shape[1] != self.points.shape[1]:
             return np.zeros(F.shape[0], dtype=bool)
         return _row_ids(self.points, F)
@@ -142,7 +149,8 @@ class SupportSetEvent(Event):
     def text(self) -> str:
         k = self.points.shape[0]
         shown = ", ".join(_fmt_point(p) for p in self.points[:4])
-        return f"y in {{{shown}{', ...' if k > 4 else ''}}} ({k} joint output{'s' if k != 1 else ''} with the largest ratio)"
+        what = "joint output" if self.columns is None else f"value of the integer coordinates {list(self.columns)[:8]}"
+        return f"y in {{{shown}{', ...' if k > 4 else ''}}} ({k} {what}{'s' if k != 1 else ''} with the largest ratio)"
 
 
 _PROJECTIONS: dict[str, Callable[[FloatArray], FloatArray]] = {
@@ -244,11 +252,12 @@ def _maker(cls: Callable[..., Event], *args: Any) -> Callable[[], Event]:
     return make
 
 
-def _prefix_maker(pts: FloatArray, order: NDArray[np.int64], k: int) -> Callable[[], Event]:
+def _prefix_maker(pts: FloatArray, order: NDArray[np.int64], k: int,
+                  columns: tuple[int, ...] | None = None) -> Callable[[], Event]:
     """The support set of the first k points of ``order`` (the slice is taken only when chosen)."""
 
     def make() -> Event:
-        return SupportSetEvent(pts[order[:k]])
+        return SupportSetEvent(pts[order[:k]], columns)
 
     return make
 
@@ -256,7 +265,8 @@ def _prefix_maker(pts: FloatArray, order: NDArray[np.int64], k: int) -> Callable
 Scored = tuple[list[Callable[[], Event]], NDArray[np.float64], NDArray[np.float64]]
 
 
-def _support_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: FloatArray) -> Scored:
+def _support_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: FloatArray,
+                        columns: tuple[int, ...] | None = None) -> Scored:
     """Prefixes of the joint support observed in A, B ordered by the empirical ratio (both directions),
     with their counts on the scoring draws A2, B2 (one exact row match, then prefix sums)."""
     pts, inv = np.unique(np.concatenate([A, B], axis=0), axis=0, return_inverse=True)
@@ -282,7 +292,7 @@ def _support_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: FloatA
     for order in (np.argsort(-ratio, kind="stable"), np.argsort(ratio, kind="stable")):
         k1s.append(np.cumsum(ca[order])[:-1])
         k2s.append(np.cumsum(cb[order])[:-1])
-        makers += [_prefix_maker(pts, order, k) for k in range(1, S)]
+        makers += [_prefix_maker(pts, order, k, columns) for k in range(1, S)]
     return makers, np.concatenate(k1s), np.concatenate(k2s)
 
 
@@ -360,6 +370,13 @@ def candidate_events(A: FloatArray, B: FloatArray, A2: FloatArray, B2: FloatArra
     parts: list[tuple[str, Scored]] = []
     if "support" in families and _is_integer(A) and _is_integer(B):
         parts.append((SupportSetEvent.family, _support_candidates(A, B, A2, B2)))
+    elif "support" in families:
+        # a mixed output: the support of its integer-valued coordinates (states, indices, flags)
+        cols = tuple(int(j) for j in np.nonzero(np.all(np.concatenate([A, B]) == np.round(np.concatenate([A, B])),
+                                                       axis=0))[0])
+        if cols:
+            c = list(cols)
+            parts.append((SupportSetEvent.family, _support_candidates(A[:, c], B[:, c], A2[:, c], B2[:, c], cols)))
     if "projection" in families:
         # tails at pooled quantiles do not depend on which input a draw came from: fitted and scored on
         # all the selection draws (twice the scoring draws of the fitted families)
