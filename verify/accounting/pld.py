@@ -439,16 +439,19 @@ def natural_step(curve: PrivacyCurve, h: float) -> Fraction:
 
 
 def common_step(curves: Sequence[PrivacyCurve], h: float) -> Fraction:
-    """One grid step for composing ``curves``: the loss spacing U shared by all Laplace / discrete Laplace curves
-    refined to U/ceil(U/h) when a Gaussian or Laplace needs cells <= h (U itself when all are discrete Laplace);
-    h when there is no such curve, and h (atoms off the grid) when their spacings differ."""
+    """One grid step for composing ``curves``: U, the largest rational dividing the loss spacings of all Laplace /
+    discrete Laplace curves, refined to U/ceil(U/h) when a Gaussian or Laplace needs cells <= h (U itself when all
+    are discrete Laplace); h when there is no such curve, and h (atoms off the grid) when U < h/100."""
     h = check_positive("h", h)
-    units = {u for u in (_unit(c) for c in curves) if u is not None}
+    units = [u for u in (_unit(c) for c in curves) if u is not None]
     if not units:
         return Fraction(h)
-    if len(units) > 1:
+    unit = units[0]
+    for u in units[1:]:                  # the largest rational dividing all spacings
+        unit = Fraction(math.gcd(unit.numerator * u.denominator, u.numerator * unit.denominator),
+                        unit.denominator * u.denominator)
+    if unit * 100 < Fraction(h):         # incommensurable in practice: a grid that fine would be too long
         return Fraction(h)
-    unit = units.pop()
     if all(c.family == "discrete_laplace" for c in curves):
         return unit
     return unit / max(1, math.ceil(unit / Fraction(h)))

@@ -112,7 +112,8 @@ def test_common_step_puts_the_atoms_on_the_grid() -> None:
     assert common_step([dl], 1e-3) == Fraction(2)                 # losses are multiples of 1/b = 2
     assert common_step([dl, g], 1e-3) == Fraction(2, 2000)        # refined to <= h for the Gaussian
     assert common_step([dl, lap], 1e-3) == Fraction(2, 2000)      # Laplace atoms at +-Delta/b = +-2 on it too
-    assert common_step([PrivacyCurve.laplace(0.3), dl], 1e-3) == Fraction(1e-3)   # spacings differ: h
+    assert common_step([PrivacyCurve.laplace(1.0), dl], 1e-3) == Fraction(1, 1000)   # spacings 1 and 2: 1 divides
+    assert common_step([PrivacyCurve.laplace(0.3), dl], 1e-3) == Fraction(1e-3)   # 1/0.3 in binary64: h
     # the Gaussian + discrete Laplace pair composed on that grid (no closed form): ordered ends, small width
     enc = compose([dl, g], h=1e-3).delta(1.0)
     assert 0 < enc.lower <= enc.upper and enc.relative_width() < 1e-4
