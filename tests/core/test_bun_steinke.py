@@ -46,8 +46,7 @@ def test_bun_steinke_cdf_is_integral_of_pdf(cls):
         assert d.sf(x) == pytest.approx(1 - expected, rel=1e-8, abs=1e-12)
 
 
-@pytest.mark.parametrize(("cls", "sigma"), [(LaplaceLogNormal, 1.3), (UniformLogNormal, 0.4),
-                                             (ArsinhNormal, 0.4), (ArsinhNormal, 1.3)])
+@pytest.mark.parametrize(("cls", "sigma"), [(LaplaceLogNormal, 1.3), (UniformLogNormal, 0.4), (ArsinhNormal, 1.3)])
 def test_bun_steinke_pdf_and_tail_match_mpmath_reference(cls, sigma):
     d = cls(sigma)
     pdf, sf = REFS[cls]

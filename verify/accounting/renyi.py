@@ -338,18 +338,22 @@ def renyi_pair_enclosure(noise: Any, alpha: float, *, shift: float, scale_ratio:
 
         def cell(lo: float, hi: float) -> Any:
             width = arb(hi) - arb(lo)
+            mid_exact = (arb(lo) + arb(hi)) / 2  # exact: binary64 ends, 128-bit balls
             mid = (lo + hi) / 2
-            ball = arb(mid, (hi - lo) / 2)
+            # a radius rounded up so that the ball holds [lo, hi] whatever the rounding of mid and hi - lo
+            rad = max(hi - mid, mid - lo)
+            rad = math.nextafter(math.nextafter(rad, math.inf), math.inf)
+            ball = arb(mid, rad)
             try:
                 # centred forms against the dependency problem (alpha ln p and (1 - alpha) ln q nearly
                 # cancel): g'(I) in g'(y0) + g''(I)(I - y0), g(I) in g(y0) + g'(I)(I - y0)
-                g_pt = (al * form.logh(arb_series([arb(mid), 1], prec=3))
-                        + (1 - al) * (form.logh((arb_series([arb(mid), 1], prec=3) - mb) / cb) - logc)).coeffs()
+                g_pt = (al * form.logh(arb_series([mid_exact, 1], prec=3))
+                        + (1 - al) * (form.logh((arb_series([mid_exact, 1], prec=3) - mb) / cb) - logc)).coeffs()
                 ys = arb_series([ball, 1], prec=3)
                 g_ball = (al * form.logh(ys) + (1 - al) * (form.logh((ys - mb) / cb) - logc)).coeffs()
                 g_pt += [arb(0)] * (3 - len(g_pt))
                 g_ball += [arb(0)] * (3 - len(g_ball))
-                dev = arb(0, (hi - lo) / 2)
+                dev = arb(0, rad)
                 g1 = g_pt[1] + 2 * g_ball[2] * dev
                 g0 = g_pt[0] + g1 * dev
                 second = g0.exp() * (2 * g_ball[2] + g1 * g1)
