@@ -52,9 +52,11 @@ The cell masses of each family are enclosed in arb: Gaussian (L ~ N(mu^2/2, mu^2
 N(-mu^2/2, mu^2) under Q, mu = Delta/sigma), Laplace (L = a on y <= 0, (Delta - 2y)/b on (0, Delta), -a on
 y >= Delta, a = Delta/b: atoms P = 1/2 at a and e^(-a)/2 at -a, Q = e^(-a)/2 at a and 1/2 at -a, and
 densities e^((l - a)/2)/4 under P, e^(-(l + a)/2)/4 under Q on (-a, a)), discrete Laplace (the finitely many
-losses (Delta - 2k)/b, k = 0..Delta, with the masses of {K <= 0}, {K = k}, {K >= Delta}).  The PLD is the one
-under P of the shifted pair; these pairs are symmetric (reflection y -> Delta - y), so it is also the PLD of
-(Q, P) and composition covers both directions.
+losses (Delta - 2k)/b, k = 0..Delta, with the masses of {K <= 0}, {K = k}, {K >= Delta}), Student t of the
+shift pair (the set {L > c} is bounded by the roots of a quadratic, and its masses come from the t tails;
+:func:`_student_t_cells`).  The PLD is the one under P of the shifted pair; these pairs are symmetric (reflection
+y -> Delta - y), so it is also the PLD of (Q, P) and composition covers both directions.  GenCauchy and a dilated
+Student t pair (ratio != 1) have no PLD here (TypeError): only their single curves.
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ __all__ = ["GridPLD", "from_curve", "compose", "natural_step", "common_step", "t
 BITS = 96
 _U = 2.0 ** -53
 _CELL_PREC = 96
-_PLD_FAMILIES = ("gaussian", "laplace", "discrete_laplace")
+_PLD_FAMILIES = ("gaussian", "laplace", "discrete_laplace", "student_t")
 
 
 def _flint() -> Any:
@@ -416,6 +418,69 @@ def _discrete_laplace_cells(curve: PrivacyCurve, step: Fraction, tail: float) ->
     return i_lo, P, Q, arb(0), arb(0), exact
 
 
+def _student_t_cells(curve: PrivacyCurve, step: Fraction, tail: float) -> _Cells:
+    """Cells of the Student t shift pair P = s T, Q = Delta + s T (T ~ t_nu, 004 Sec. 2.1; ratio 1 only).
+
+    With z = y/s and d = Delta/s the loss is L = ((nu + 1)/2) ln((nu + (z - d)^2)/(nu + z^2)), and L > c exactly
+    when q(z) = (1 - t) z^2 - 2 d z + nu (1 - t) + d^2 > 0, t = e^(2c/(nu + 1)): for c > 0 the open interval
+    between the roots (empty when the discriminant d^2 t - nu (1 - t)^2 is negative), for c < 0 the outside of
+    the roots, for c = 0 the half-line z < d/2.  The roots z1 = c0/(d + sqrt(D)), z2 = (d + sqrt(D))/(1 - t)
+    (c0 = nu (1 - t) + d^2) have no cancellation.  P(L > c) and Q(L > c) follow from the t_nu tail
+    P(T > u) = I_{nu/(nu + u^2)}(nu/2, 1/2)/2 in arb; the cell masses are differences at consecutive grid points."""
+    arb = _flint().arb
+    if curve.ratio != 1.0:
+        raise TypeError("the Student t PLD is built for the shift pair only (ratio 1); a dilated pair has no PLD here")
+    nu = arb(dict(curve.shape)["nu"])
+    d = arb(curve.sensitivity) / arb(curve.scale)
+    half = arb(1) / 2
+
+    def sf_pos(u: Any) -> Any:          # P(T > u), u >= 0
+        return (nu / (nu + u * u)).beta_lower(nu / 2, half, regularized=True) / 2
+
+    def sf(u: Any) -> Any:              # P(T > u) for any ball u (monotone: the union of its ends' values)
+        if u.is_finite() and u.lower() >= 0:
+            return sf_pos(u)
+        if u.is_finite() and u.upper() <= 0:
+            return 1 - sf_pos(-u)
+        lo, hi = arb(u.lower()), arb(u.upper())
+        return sf(lo).union(sf(hi))
+
+    def above(c_i: int, shift: Any) -> Any:
+        """P(L > i*step) under the law z = shift + T."""
+        if c_i == 0:
+            return 1 - sf(d / 2 - shift)
+        c = _gp(c_i, step)
+        t = (2 * c / (nu + 1)).exp()
+        a = 1 - t
+        disc = d * d * t - nu * a * a
+        c0 = nu * a + d * d
+        if c_i > 0 and disc < 0:
+            return arb(0)
+        if c_i < 0 and disc < 0:
+            return arb(1)
+        sq = _clip0(disc).sqrt()
+        z1 = c0 / (d + sq)
+        z2 = (d + sq) / a
+        lo, hi = _ball_min_hi(z1, z2), _ball_max_lo(z1, z2)
+        if c_i > 0:
+            return _clip0(sf(lo - shift) - sf(hi - shift))
+        return _clip0((1 - sf(lo - shift)) + sf(hi - shift))
+
+    # the range of L (binary64 scan: it only sets the grid; the masses outside are accounted for exactly)
+    nuf, df = float(nu.mid()), float(d.mid())
+    zs = np.sinh(np.linspace(-12.0, 12.0, 20001)) + df / 2
+    lf = (nuf + 1) / 2 * np.log((nuf + (zs - df) ** 2) / (nuf + zs ** 2))
+    h = float(step)
+    i_lo = math.floor(float(lf.min()) / h) - 2
+    i_hi = math.ceil(float(lf.max()) / h) + 2
+    zero = arb(0)
+    gp = [above(i, zero) for i in range(i_lo - 1, i_hi + 1)]
+    gq = [above(i, d) for i in range(i_lo - 1, i_hi + 1)]
+    P = [_clip0(gp[j - 1] - gp[j]) for j in range(1, len(gp))]
+    Q = [_clip0(gq[j - 1] - gq[j]) for j in range(1, len(gq))]
+    return i_lo, P, Q, _clip0(1 - gp[0]), gp[-1], {}
+
+
 def _unit(curve: PrivacyCurve) -> Fraction | None:
     """The spacing of the loss atoms of a Laplace (a = Delta/b) or discrete Laplace (1/b) curve, else None."""
     if curve.family == "laplace":
@@ -480,7 +545,8 @@ def from_curve(curve: PrivacyCurve, h: float | Fraction = 1e-4, *, tail_mass: fl
     if curve.family not in _PLD_FAMILIES:
         raise TypeError(f"no certified PLD for the {curve.family} family yet (only {', '.join(_PLD_FAMILIES)}); "
                         "its single curve delta(eps) is available from PrivacyCurve.delta")
-    builders = {"gaussian": _gaussian_cells, "laplace": _laplace_cells, "discrete_laplace": _discrete_laplace_cells}
+    builders = {"gaussian": _gaussian_cells, "laplace": _laplace_cells, "discrete_laplace": _discrete_laplace_cells,
+                "student_t": _student_t_cells}
     old = ctx.prec
     ctx.prec = _CELL_PREC
     try:

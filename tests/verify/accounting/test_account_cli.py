@@ -68,7 +68,7 @@ def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: object)
     (["-m", "gaussian:sigma=1", "--delta", "2"], "--delta"),
     (["-m", "gaussian:sigma=1", "--eps", "1", "--k", "0"], "--k"),
     (["-m", "gaussian:sigma=1", "--eps", "1", "--h", "0"], "--h"),
-    (["-m", "student_t:nu=3,scale=1", "--k", "2", "--eps", "1"], "student_t"),
+    (["-m", "gencauchy:p=4,theta=1,scale=1", "--k", "2", "--eps", "1"], "gencauchy"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
     rc, out, err = _run(capsys, *argv)

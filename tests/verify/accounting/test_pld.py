@@ -139,9 +139,29 @@ def test_invalid_input_raises_value_error(call: object, name: str) -> None:
         call()  # type: ignore[operator]
 
 
-def test_no_pld_for_the_smooth_sensitivity_families_yet() -> None:
-    with pytest.raises(TypeError, match="student_t"):
-        from_curve(PrivacyCurve.student_t(3.0, 1.0), 1e-2)
+def test_student_t_pld_agrees_with_the_hockey_stick_enclosure() -> None:
+    # two certified enclosures of the same number must intersect
+    curve = PrivacyCurve.student_t(3.0, 1.0, 1.0)
+    pld = from_curve(curve, 2e-3)
+    for eps in (0.3, 1.0):
+        a, b = pld.delta(eps), curve.delta(eps)
+        assert max(a.lower, b.lower) <= min(a.upper, b.upper)
+        assert a.relative_width() <= 1e-3
+    assert pld.delta(1.5).upper == 0.0          # above the largest loss (~1.14 here) delta is exactly 0
+
+
+def test_student_t_composition_bounds_are_ordered() -> None:
+    pld = compose(PrivacyCurve.student_t(3.0, 3.0, 1.0), k=10, h=2e-3)
+    for eps in (0.5, 1.5):
+        enc = pld.delta(eps)
+        assert 0 < enc.lower <= enc.upper and enc.relative_width() <= 5e-3
+
+
+def test_no_pld_for_gencauchy_or_a_dilated_pair_yet() -> None:
+    with pytest.raises(TypeError, match="gencauchy"):
+        from_curve(PrivacyCurve.gencauchy(4.0, 1.0, 1.0), 1e-2)
+    with pytest.raises(TypeError, match="ratio"):
+        from_curve(PrivacyCurve.student_t(3.0, 1.0, ratio=1.1), 1e-2)
 
 
 def test_export_to_dp_accounting() -> None:
