@@ -235,13 +235,6 @@ def _trimmed(offset: int, c: list[Any], inf: Any) -> _Side:
     return _Side(offset + i, flint.fmpz_poly(c[i:]), int(inf))
 
 
-def _trim(side: _Side) -> _Side:
-    c = side.coeffs.coeffs()
-    if not c or c[0] != 0:
-        return side
-    return _trimmed(side.offset, c, side.inf)
-
-
 def _convolve(a: _Side, b: _Side, up: bool, tail_mass: float) -> _Side:
     """Exact product of the two integer mass vectors, re-quantised to 2^-BITS (up: ceiling, else floor), the
     +inf mass of the product inf_a (fin_b + inf_b) + fin_a inf_b, and the tails of mass <= ``tail_mass`` folded
