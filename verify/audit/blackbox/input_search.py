@@ -39,7 +39,7 @@ class InputSearch:
     universe: Sequence[float] | None = None
     candidates: int = 10
     share: float = 0.3
-    keep: int = 1
+    keep: int = 3
 
     def __post_init__(self) -> None:
         check_integer("candidates", self.candidates, minimum=1)
