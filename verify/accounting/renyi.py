@@ -32,9 +32,10 @@ I = integral p^alpha q^(1 - alpha) is enclosed as follows.
   cell budget is spent.  These are Riemann-type sums with certified remainder bounds, not mpmath ``quad``.
 * Tails |z| > u: a certified upper bound supplied by the family's form (``renyi_tail``); the lower end
   takes 0 for them.  A form without one gives an upper end of inf (not certified, the reason stated).
-  Registered forms: Gaussian (exact quadratic tail), Student's t (bounded loss from the monotonicity of h
-  and |z|^(nu+1) h), arsinh-normal and uniform log-normal (a loss linear in the Gaussian variable Y).
-  The Laplace log-normal has none (its density is itself an integral): its divergences are not certified.
+  Registered forms: Gaussian (exact quadratic tail), arsinh-normal and uniform log-normal (a loss linear
+  in the Gaussian variable Y).  The Laplace log-normal has none (its density is itself an integral), nor
+  have the heavy-tailed families here (their ball forms live in :mod:`verify.audit.exact.enclosure`, without
+  Taylor series): their divergences are not certified by this module.
 
 D_alpha = ln(I)/(alpha - 1) is then enclosed in [ln I_lower, ln I_upper]/(alpha - 1) with outward rounding.
 
@@ -213,36 +214,6 @@ class ArsinhNormalBallForm:
             * ((vu - beta) / arb(2).sqrt()).erfc()
 
 
-class StudentTBallForm:
-    """h(z) = c_nu (1 + z^2/nu)^(-(nu+1)/2), c_nu = Gamma((nu+1)/2)/(sqrt(nu pi) Gamma(nu/2)) (004 Sec. 2.1).
-
-    Tail bound (derived here): h decreases in |z| and |z|^k h(z), k = nu + 1, increases on [0, inf), so for
-    |z| >= u >= 2|m|, w = (z - m)/c: ln h(z) - ln h(w) <= k max(0, ln|w/z|) <= k L, L = max(0, -ln c + 2|m|/u)
-    (|ln(1 - m/z)| <= 2|m/z| for |m/z| <= 1/2); the loss l = ln h(z) - ln h(w) + ln c is bounded there, and
-    integral_{|z|>u} p^alpha q^(1-alpha) <= e^((alpha-1)(k L + ln c)) P(|Z| > u), P(|Z| > u) = I_{nu/(nu+u^2)}(nu/2, 1/2)."""
-
-    kinks_z: tuple[float, ...] = ()
-
-    def __init__(self, nu: float) -> None:
-        self.nu = float(nu)
-
-    def logh(self, z: Any) -> Any:
-        arb = _flint().arb
-        n = arb(self.nu)
-        logc = ((n + 1) / 2).lgamma() - (n / 2).lgamma() - (n * arb.pi()).log() / 2
-        return logc - (n + 1) / 2 * (1 + z * z / n).log()
-
-    def renyi_tail(self, alpha: float, c: float, m: float, u: float) -> Any:
-        arb = _flint().arb
-        if not (u > 0 and u >= 2 * abs(m)):
-            return arb("inf")
-        al, n, ub = arb(alpha), arb(self.nu), arb(u)
-        L = -arb(c).log() + 2 * abs(arb(m)) / ub
-        L = L if L > 0 else arb(0).union(L) if not L < 0 else arb(0)
-        mass = (n / (n + ub * ub)).beta_lower(n / 2, arb(1) / 2, regularized=True)
-        return ((al - 1) * ((n + 1) * L + arb(c).log())).exp() * mass
-
-
 class UniformLogNormalBallForm:
     """h(z) = e^(s^2/2) erfc(x/sqrt 2)/4, x = ln|z|/s + s (the ULN density of
     :mod:`smoothsens_core.distributions.bun_steinke`); on a ball holding 0, h decreasing in |z| gives
@@ -324,11 +295,10 @@ def ball_form_for(noise: Any) -> Any:
 
 
 def _register_builtins() -> None:
-    from smoothsens_core.distributions import ArsinhNormal, Gaussian, StudentT, UniformLogNormal  # noqa: PLC0415
+    from smoothsens_core.distributions import ArsinhNormal, Gaussian, UniformLogNormal  # noqa: PLC0415
 
     register_ball_form(Gaussian, lambda noise: GaussianBallForm())
     register_ball_form(ArsinhNormal, lambda noise: ArsinhNormalBallForm(noise.sigma))
-    register_ball_form(StudentT, lambda noise: StudentTBallForm(noise.nu))
     register_ball_form(UniformLogNormal, lambda noise: UniformLogNormalBallForm(noise.sigma))
 
 
