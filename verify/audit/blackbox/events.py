@@ -417,6 +417,9 @@ class Selection:
     n_candidates: int
     width: int
     family_counts: dict[str, int] = field(default_factory=dict)
+    delta_event: Event | None = None
+    delta_direction: int = 0
+    delta_counts: tuple[int, int] = (0, 0)
 
 
 def predicted_bound(k1: NDArray[np.float64], k2: NDArray[np.float64], n_sc: Any, n_est: int, d: float,
@@ -436,7 +439,8 @@ def predicted_bound(k1: NDArray[np.float64], k2: NDArray[np.float64], n_sc: Any,
 
 
 def select_event(SA: FloatArray, SB: FloatArray, families: Sequence[str], *, n_est: int, d: float, delta: float,
-                 level: float, symmetric: bool, notes: list[str], winners_curse: bool = True) -> Selection:
+                 level: float, symmetric: bool, notes: list[str], winners_curse: bool = True,
+                 c_ratio: float = math.inf) -> Selection:
     """Fit the candidates on the first half of the selection draws SA (of M(x)) and SB (of M(x')), score
     them on the second half, and return the best (module docstring).  Nothing here touches the
     estimation draws.  ``winners_curse=False`` drops the sqrt(2 ln N) term (ranking pairs of an input
@@ -459,4 +463,18 @@ def select_event(SA: FloatArray, SB: FloatArray, families: Sequence[str], *, n_e
             best = (float(np.max(s1)), 1, int(np.argmax(s1)))
     score, di, j = best
     counts = (int(k1[j]), int(k2[j])) if di == 0 else (int(k2[j]), int(k1[j]))
-    return Selection(makers[j](), di, score, counts, int(n_sc[j]), N, SA.shape[1], fam)
+    # the delta event: the largest predicted lower bound on p - e^(eps d) q at the estimation size (the
+    # hockey-stick set {L > eps d} is where it peaks; as the delta events of the scalar audit)
+    dbest = (-math.inf, 0, 0)
+    if math.isfinite(c_ratio):
+        for dd_, (a_, b_) in enumerate([(k1, k2), (k2, k1)][:ndir]):
+            pa, pb = a_ / n_sc, b_ / n_sc
+            pred = pa - c_ratio * pb - z_est * np.sqrt((pa * (1 - pa) + c_ratio ** 2 * pb * (1 - pb) + 1.0 / n_sc)
+                                                       / n_est)
+            jd = int(np.argmax(pred))
+            if float(pred[jd]) > dbest[0]:
+                dbest = (float(pred[jd]), dd_, jd)
+    _, ddir, jd = dbest
+    dcounts = (int(k1[jd]), int(k2[jd])) if ddir == 0 else (int(k2[jd]), int(k1[jd]))
+    return Selection(makers[j](), di, score, counts, int(n_sc[j]), N, SA.shape[1], fam,
+                     makers[jd]() if math.isfinite(dbest[0]) else None, ddir, dcounts)

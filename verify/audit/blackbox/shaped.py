@@ -7,9 +7,11 @@ eps >= ln((P[M(x) in S] - delta) / P[M(x') in S]) / d.  Per pair:
 1. selection: ``n_sel`` draws of M(x) and of M(x'); the events of :mod:`verify.audit.blackbox.events`
    (support sets, classifier, projection tails) are fitted on the first half and scored on the second,
    in both directions for a symmetric relation and only x -> x' for an ordered one;
-2. estimation: ``n_est`` fresh draws of each, counted in the chosen event; the eps bound is the joint
-   exact test of :func:`verify.audit.blackbox.mechanism._eps_lower_joint` inverted in eps, the delta
-   bound at the claimed eps the same test inverted in delta (:func:`_delta_lower_joint`), each at level
+2. estimation: ``n_est`` fresh draws of each, counted in the two chosen events (the eps event, with the
+   largest predicted eps bound, and the delta event, with the largest predicted p - e^(eps d) q); the eps
+   bound is the joint exact test of :func:`verify.audit.blackbox.mechanism._eps_lower_joint` inverted in
+   eps on the eps event, the delta bound at the claimed eps the same test inverted in delta
+   (:func:`_delta_lower_joint`) on the delta event, each at level
    beta / (2 P) for P pairs: by the union bound every reported bound holds simultaneously with
    probability >= 1 - beta, because the event is fixed given the selection draws.
 
@@ -96,8 +98,9 @@ def audit_shaped_pairs(release: Callable[..., Any], eps: float, delta: float, re
         say(f"pair {i + 1}/{len(pairs)}: {n_sel} selection draws per input")
         SA = draw_features(release, x, n_sel, seeds[0], vectorised)
         SB = draw_features(release, xp, n_sel, seeds[1], vectorised)
+        c = _exp_ratio(eps * dd)
         sel = select_event(SA, SB, families, n_est=n_est, d=dd, delta=delta, level=level,
-                           symmetric=relation.symmetric, notes=notes)
+                           symmetric=relation.symmetric, notes=notes, c_ratio=c)
         say(f"pair {i + 1}: event {sel.event.text} ({sel.event.family}, best of {sel.n_candidates}); "
             f"{n_est} estimation draws per input")
         EA = draw_features(release, x, n_est, seeds[2], vectorised)
@@ -106,22 +109,37 @@ def audit_shaped_pairs(release: Callable[..., Any], eps: float, delta: float, re
         k1, k2 = (ka, kb) if sel.direction == 0 else (kb, ka)
         xa, xb = (x, xp) if sel.direction == 0 else (xp, x)
         eps_lo = _eps_lower_joint(k1, k2, n_est, dd, delta, level, eps)
-        c = _exp_ratio(eps * dd)
-        delta_lo = -math.inf if math.isinf(c) else _delta_lower_joint(k1, k2, n_est, c, level)
         p1, _ = clopper_pearson(k1, n_est, level / 2)
         _, p2 = clopper_pearson(k2, n_est, level / 2)
         eps_hat = ((math.log(k1 / n_est) - math.log(k2 / n_est)) / dd if k1 > 0 and k2 > 0 else
                    (math.inf if k1 > 0 else -math.inf))
         fam_used.append(sel.event.family)
         estimates.append(PairEstimate(xa, xb, dd, sel.event.text, sel.counts, (k1, k2), n_est, float(p1), float(p2),
-                                      eps_lo, eps_hat, level, criterion="eps", delta_lower=delta_lo,
+                                      eps_lo, eps_hat, level, criterion="eps", delta_lower=-math.inf,
                                       claimed_eps=eps, event_family=sel.event.family))
+        # the delta event (chosen on the same selection draws), counted on the same fresh draws: the
+        # joint exact test of p - e^(eps d) q inverted in delta at level beta / (2 P)
+        if sel.delta_event is not None and not math.isinf(c):
+            ka, kb = count_event(sel.delta_event, EA, sel.width), count_event(sel.delta_event, EB, sel.width)
+            k1d, k2d = (ka, kb) if sel.delta_direction == 0 else (kb, ka)
+            xa, xb = (x, xp) if sel.delta_direction == 0 else (xp, x)
+            p1d, _ = clopper_pearson(k1d, n_est, level / 2)
+            _, p2d = clopper_pearson(k2d, n_est, level / 2)
+            eps_hat_d = ((math.log(k1d / n_est) - math.log(k2d / n_est)) / dd if k1d > 0 and k2d > 0 else
+                         (math.inf if k1d > 0 else -math.inf))
+            estimates.append(PairEstimate(xa, xb, dd, sel.delta_event.text, sel.delta_counts, (k1d, k2d), n_est,
+                                          float(p1d), float(p2d), -math.inf, eps_hat_d, level, criterion="delta",
+                                          delta_lower=_delta_lower_joint(k1d, k2d, n_est, c, level),
+                                          claimed_eps=eps, event_family=sel.delta_event.family))
     eps_lower = max(e.eps_lower for e in estimates)
     delta_lower = max(e.delta_lower for e in estimates)
     best = max(estimates, key=lambda e: e.eps_lower)
+    best_d = max(estimates, key=lambda e: e.delta_lower)
     notes.append(f"outputs of {SA.shape[1]} feature(s) per draw; events tried: "
                  + ", ".join(f"{k}: {v}" for k, v in sel.family_counts.items())
-                 + f"; the bound eps >= {eps_lower:.6g} came from a {best.event_family} event")
+                 + f"; the bound eps >= {eps_lower:.6g} came from a {best.event_family} event"
+                 + (f", the bound delta >= {delta_lower:.3g} at eps = {eps:g} from a {best_d.event_family} event"
+                    if delta_lower > 0 else ""))
     ex = dict(extra or {})
     return MechanismAuditReport(eps, delta, relation.describe(), n, seed, beta, tuple(estimates), eps_lower,
                                 vectorised, None, tuple(notes), time.perf_counter() - t0,
