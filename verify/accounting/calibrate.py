@@ -18,7 +18,7 @@ Gaussian under the shift model).
 What "CERTIFIED" covers.  At the returned scale every divergence used is the certified upper end of an
 enclosure (:func:`verify.accounting.renyi.renyi_pair_enclosure`, or a closed form), at the pairs listed
 in the result (``pairs``): the shift Delta/s (shift model) or the grid (c, m) with c in {e^-gamma, 1,
-e^gamma} and m in {eta/2, eta} (smooth model).  That these pairs are the worst of the model (D_alpha
+e^gamma} and m in {eta/2, eta} (smooth model; m >= 0 suffices for a symmetric family, Z -> -Z).  That these pairs are the worst of the model (D_alpha
 nondecreasing in |m|, extreme at the ends of the c range) is proven for the Gaussian shift (closed form,
 increasing in m) and is an *assumption* for other families, stated in ``assumptions``.  A zCDP guarantee
 from finitely many orders holds for alpha <= ``alpha_max`` (monotonicity of D_alpha in alpha bounds the
