@@ -155,8 +155,10 @@ Model = Union[ShiftModel, SmoothModel]
 
 @dataclass(frozen=True)
 class CalibrationResult:
-    """``status`` "CERTIFIED" (``scale`` is certified for ``target`` at ``pairs``, within ``scope``, under
-    ``assumptions``) or "INCONCLUSIVE" (``scale`` None, ``reason`` says why)."""
+    """``status`` "CERTIFIED" (``scale`` is certified for ``target`` at ``pairs``, within ``scope``, and the
+    pairs are proven the worst of the model), "CONDITIONAL" (certified at ``pairs`` within ``scope``, but
+    that they are the worst pairs is an unproven ``assumptions``: not a guarantee for the mechanism) or
+    "INCONCLUSIVE" (``scale`` None, ``reason`` says why)."""
 
     status: str
     scale: float | None
@@ -171,14 +173,23 @@ class CalibrationResult:
 
     @property
     def certified(self) -> bool:
+        """True only for a guarantee of the mechanism: certified at the pairs, and the pairs proven worst."""
         return self.status == "CERTIFIED"
 
+    @property
+    def certified_at_pairs(self) -> bool:
+        """True when the target is certified at the listed pairs (CERTIFIED or CONDITIONAL)."""
+        return self.status in ("CERTIFIED", "CONDITIONAL")
+
     def describe(self) -> str:
-        if not self.certified:
+        if not self.certified_at_pairs:
             return f"INCONCLUSIVE for {self.family} ({self.model.describe()}): {self.reason}"
-        extra = f"; assumes {'; '.join(self.assumptions)}" if self.assumptions else ""
+        if self.assumptions:
+            return (f"CONDITIONAL: {self.family}, {self.model.describe()}, scale {self.scale:.10g} meets {self.target} "
+                    f"at the listed pairs only (certified value {self.value:.10g}; {self.scope}); not a guarantee "
+                    f"for the mechanism: assumes {'; '.join(self.assumptions)}")
         return (f"CERTIFIED: {self.family}, {self.model.describe()}, scale {self.scale:.10g} meets {self.target} "
-                f"(certified value {self.value:.10g}; {self.scope}){extra}")
+                f"(certified value {self.value:.10g}; {self.scope})")
 
 
 # ---- registration ---------------------------------------------------------------------------------
@@ -320,5 +331,5 @@ def calibrate_scale(noise: ContinuousDistribution, model: Model, target: Target,
         else:
             lo = mid
     scale, value, scope = best
-    return CalibrationResult("CERTIFIED", scale, target, model, family, value, "", model.pairs(scale), scope,
-                             assumptions)
+    return CalibrationResult("CONDITIONAL" if assumptions else "CERTIFIED", scale, target, model, family, value, "",
+                             model.pairs(scale), scope, assumptions)
