@@ -14,7 +14,10 @@ eps-DP.  These auditors test such code only through calls, against what the core
 * :func:`audit_floating_mechanism` - outputs of M(x) that M(x') cannot produce in binary64 (Mironov
   2012): a certificate of infinite privacy loss (:mod:`verify.audit.blackbox.floating`);
 * :func:`plot_privacy_curve` - the estimated privacy curve delta(eps) against the claimed point;
-* :func:`check_rng_use` - whether a release draws from the ``rng`` it is given (reproducibility).
+* :func:`check_rng_use` - whether a release draws from the ``rng`` it is given (reproducibility);
+* neighbourhood relations (:mod:`.relations`: substitute-one, add/remove-one, query answers in l_inf or
+  l_1, euclidean, Hamming, p-neighbouring) and the input search (:class:`InputSearch`) of the mechanism
+  audit, whose outputs may be vectors, tuples or booleans (:mod:`.shaped`, :mod:`.events`).
 """
 
 from ._callables import EvaluationFailure, RngUse, check_rng_use, load_callable
@@ -38,6 +41,9 @@ from .floating import (
     audit_floating_mechanism,
 )
 from .privacy_curve import lower_bound_curve, plot_privacy_curve
+from .relations import AddRemoveOne, Euclidean, Hamming, PNeighbouring, QueryAnswers, Relation, SubstituteOne
+from .input_search import InputSearch
+from .shaped import audit_shaped_pairs
 from .queries import BUILTIN_QUERIES, BoundQuery, builtin_query, expression_query
 from .sampler import (
     DEFAULT_SAMPLER_BUDGET,
@@ -48,6 +54,15 @@ from .sampler import (
 )
 
 __all__ = [
+    "Relation",
+    "SubstituteOne",
+    "AddRemoveOne",
+    "QueryAnswers",
+    "Euclidean",
+    "Hamming",
+    "PNeighbouring",
+    "InputSearch",
+    "audit_shaped_pairs",
     "audit_smooth_bound",
     "audit_sampler",
     "audit_blackbox_mechanism",
