@@ -369,6 +369,7 @@ def _two_way_points():
     return np.vstack([P, special])
 
 
+@pytest.mark.long
 def test_piecewise_engine_two_way_threshold_equals_closed_form_g_exp():
     from smoothsens_core.sensitivity.two_way import (
         lipschitz_two_way_threshold,
@@ -392,6 +393,7 @@ def test_piecewise_engine_two_way_threshold_equals_closed_form_g_exp():
     assert np.all(r.value[:, None] <= np.exp(0.5 * d) * r.value[None, :] * (1 + 1e-12))
 
 
+@pytest.mark.long
 def test_piecewise_engine_two_way_threshold_equals_closed_form_g_linear_finite_lambda():
     from smoothsens_core.sensitivity.two_way import smooth_sensitivity_two_way_threshold
 
@@ -412,6 +414,7 @@ def test_piecewise_engine_corner_limit_is_the_sector_formula():
     np.testing.assert_allclose(L, [math.sqrt(5)] * 4, rtol=1e-12)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", ["line_and_circle", "sine_kink"])
 def test_piecewise_engine_equals_brute_force_on_a_nonlinear_piecewise_function(name):
     # line_and_circle: a kink line and a curved kink (a circle) crossing it; g_E, Lambda = 1.5.

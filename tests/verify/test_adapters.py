@@ -52,6 +52,7 @@ def test_library_subjects_rejects_unknown_library():
         library_subjects("tensorflow-privacy")
 
 
+@pytest.mark.long
 def test_cli_audit_libraries_markdown_row(capsys):
     pytest.importorskip("diffprivlib")
     status = main(["audit-libraries", "--library", "diffprivlib", "--budget", "2000", "--markdown", "--no-progress"])

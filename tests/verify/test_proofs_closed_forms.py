@@ -49,6 +49,7 @@ def test_every_region_identity_holds_and_the_record_rechecks(records, cid):
         assert any(st["id"] == "stationary point of phi" and st["ok"] for st in rec["steps"])
 
 
+@pytest.mark.long
 def test_the_recheck_rejects_edited_records(records):
     rec = records["004-Lemma-4.3"]
     assert C.recheck_closed_form(rec, claim_id="004-Lemma-4.3").ok

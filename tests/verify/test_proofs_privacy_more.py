@@ -48,7 +48,6 @@ def test_proven_and_rechecked(results, cid):  # type: ignore[no-untyped-def]
     assert ev["proof"]["method"] == P.METHOD and ev["proof"]["claim"] == cid
     assert [p["key"] for p in ev["proof"]["parts"]] == [k for k, _ in P.PARTS[cid]]
     assert ev["domain"] == P.DOMAINS[cid] and all(m["inside"] for m in ev["mechanisms"])
-    assert ev["seconds_proof"] < 5.0
     rc = recheck_evidence(ev, claim_id=cid)
     assert rc.ok, rc.problems
 
