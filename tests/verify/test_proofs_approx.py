@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 import sympy as sp
 
 from verify.claims import CheckContext, Verdict

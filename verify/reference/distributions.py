@@ -39,6 +39,8 @@ import mpmath
 
 from smoothsens_core import distributions as _core
 
+from . import bun_steinke as _bs
+
 __all__ = [
     "ReferenceDistribution",
     "REFERENCES",
@@ -826,6 +828,77 @@ class TwoSidedGeometricReference(_DiscreteReference):
         return 2 * r / (1 - r) ** 2
 
 
+class _BunSteinkeReference(ReferenceDistribution):
+    """The Bun & Steinke (2019) families through their defining variables (:mod:`.bun_steinke`: the
+    conditional law given Y integrated against phi, or the monotone transform), symmetric about 0."""
+
+    symmetric = True
+
+    def __init__(self, sigma: Any, loc: Any = 0.0, scale: Any = 1.0) -> None:
+        super().__init__(loc, scale)
+        self.sigma = sigma
+
+    def _logpdf_z(self, z: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.log(self._pdf_z(z))
+
+    def _pdf_z(self, z: mpmath.mpf) -> mpmath.mpf:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _mean_z(self) -> mpmath.mpf:
+        return _mpf(0)
+
+
+class LaplaceLogNormalReference(_BunSteinkeReference):
+    """X e^(sigma Y), X ~ Lap(0, 1), Y ~ N(0, 1): variance E[X^2] E[e^(2 sigma Y)] = 2 e^(2 sigma^2)."""
+
+    name = "LaplaceLogNormal"
+
+    def _pdf_z(self, z: mpmath.mpf) -> mpmath.mpf:
+        return _bs.lln_pdf(z, self.sigma)
+
+    def _sf_pos(self, u: mpmath.mpf) -> mpmath.mpf:
+        return _bs.lln_sf(u, self.sigma)
+
+    def _variance_z(self) -> mpmath.mpf:
+        return 2 * mpmath.exp(2 * _mpf(self.sigma) ** 2)
+
+
+class UniformLogNormalReference(_BunSteinkeReference):
+    """U e^(sigma Y), U ~ Uniform[-1, 1]: variance E[U^2] E[e^(2 sigma Y)] = e^(2 sigma^2)/3."""
+
+    name = "UniformLogNormal"
+
+    def _pdf_z(self, z: mpmath.mpf) -> mpmath.mpf:
+        return _bs.uln_pdf(z, self.sigma)
+
+    def _sf_pos(self, u: mpmath.mpf) -> mpmath.mpf:
+        return _bs.uln_sf(u, self.sigma)
+
+    def _variance_z(self) -> mpmath.mpf:
+        return mpmath.exp(2 * _mpf(self.sigma) ** 2) / 3
+
+
+class ArsinhNormalReference(_BunSteinkeReference):
+    """sinh(sigma Y)/sigma: P[Z > u] = P[Y > arsinh(sigma u)/sigma] = erfc(v/sqrt 2)/2 written in the upper
+    tail; variance E[sinh^2(sigma Y)]/sigma^2 = (e^(2 sigma^2) - 1)/(2 sigma^2)."""
+
+    name = "ArsinhNormal"
+
+    def _kinks_z(self) -> tuple[float, ...]:
+        return ()
+
+    def _pdf_z(self, z: mpmath.mpf) -> mpmath.mpf:
+        return _bs.arsinh_normal_pdf(z, self.sigma)
+
+    def _sf_pos(self, u: mpmath.mpf) -> mpmath.mpf:
+        s = _mpf(self.sigma)
+        return mpmath.erfc(mpmath.asinh(s * _mpf(u)) / s / mpmath.sqrt(2)) / 2
+
+    def _variance_z(self) -> mpmath.mpf:
+        s2 = _mpf(self.sigma) ** 2
+        return mpmath.expm1(2 * s2) / (2 * s2)
+
+
 # =============================================================================================
 # Registry: core class -> reference factory
 # =============================================================================================
@@ -841,6 +914,9 @@ REFERENCES: Mapping[type, Callable[[Any], ReferenceDistribution]] = {
     _core.OneSidedExponential: lambda d: OneSidedExponentialReference(d.side, d.loc, d.scale),
     _core.AsymmetricGeometric: lambda d: AsymmetricGeometricReference(d.eps, d.center, d.n, d.direction),
     _core.TwoSidedGeometric: lambda d: TwoSidedGeometricReference(d.eps, d.sensitivity, d.loc),
+    _core.LaplaceLogNormal: lambda d: LaplaceLogNormalReference(d.sigma, d.loc, d.scale),
+    _core.UniformLogNormal: lambda d: UniformLogNormalReference(d.sigma, d.loc, d.scale),
+    _core.ArsinhNormal: lambda d: ArsinhNormalReference(d.sigma, d.loc, d.scale),
 }
 
 
