@@ -64,6 +64,7 @@ def serial():
     return run_audit(_claims(), CTX, workers=1, progress=False)
 
 
+@pytest.mark.long
 def test_local_cluster_report_equals_serial_report(serial):
     with parallel.DaskExecutor(None, 2) as ex:
         dask = run_audit(_claims(), CTX, executor=ex, progress=False)
@@ -153,6 +154,7 @@ class _KillOnce(parallel.DaskExecutor):
         return super().map(fn, tasks, label=label, progress=hook)
 
 
+@pytest.mark.long
 def test_killed_worker_mid_run_gives_the_identical_report(serial):
     with _KillOnce(None, 2) as ex:
         report = run_audit(_claims(), CTX, executor=ex, progress=False)

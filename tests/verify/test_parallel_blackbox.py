@@ -55,6 +55,7 @@ def test_chunk_size_is_validated():
         audit_blackbox_mechanism(_laplace_release, 1.0, pairs=[(0.0, 1.0)], budget=2000, executor=object())
 
 
+@pytest.mark.long
 def test_calibrate_tight_rows_identical_serial_and_cluster(cluster):
     from smoothsens_core.calibration import tight_table
     from verify.cli.commands.calibrate import tight_rows

@@ -25,12 +25,22 @@ LIGHT = ["004-Lemma-3.3-privacy", "004-Cor-3.2-privacy", "004-Lemma-3.5-privacy"
 PAIR = P._PrivacyProof(("004-Cor-3.2-scale-sup", "004-Lemma-3.5-rate"), P.COR_REDUCTION, "m >= 1 outputs", "test")
 
 
+class _Attached(dict):
+    """The attached proofs' results, each computed on first use (a test needs only its own)."""
+
+    def __missing__(self, cid: str) -> ClaimResult:
+        if cid == "pair":
+            res = P._privacy_proof("004-Cor-3.2-privacy", PAIR)(CheckContext(), TESTED)
+        else:
+            res = PROOFS[cid](CheckContext(), TESTED)
+        self[cid] = res
+        return res
+
+
 @pytest.fixture(scope="module")
 def attached() -> dict[str, ClaimResult]:
     load_registry()
-    out = {cid: PROOFS[cid](CheckContext(), TESTED) for cid in LIGHT}
-    out["pair"] = P._privacy_proof("004-Cor-3.2-privacy", PAIR)(CheckContext(), TESTED)
-    return out
+    return _Attached()
 
 
 def test_every_privacy_proof_is_attached_to_a_registered_claim():
@@ -49,7 +59,11 @@ _THM8_NOT_PROVEN = pytest.mark.xfail(strict=True, reason="002 Thm. 8's rate box 
 
 
 def _light(cid: str) -> object:
-    return pytest.param(cid, marks=_THM8_NOT_PROVEN) if cid == "002-Thm-8-privacy" else cid
+    if cid == "004-Lemma-3.3-privacy":  # its rate proof and re-check take minutes: the long run
+        return pytest.param(cid, marks=pytest.mark.long)
+    if cid == "002-Thm-8-privacy":  # the prover runs to its 120 s limit: the long run
+        return pytest.param(cid, marks=[_THM8_NOT_PROVEN, pytest.mark.long])
+    return cid
 
 
 @pytest.mark.parametrize("cid", [*map(_light, LIGHT), "pair"])
@@ -97,8 +111,8 @@ def test_a_catalogued_mechanism_outside_the_domain_keeps_the_claim_tested():
 def test_an_edited_symbolic_part_is_rejected(attached):
     ev = jsonable(attached["004-Cor-3.2-privacy"].to_json())["evidence"]
     assert P.recheck_evidence(ev, claim_id="004-Cor-3.2-privacy").ok
-    other = copy.deepcopy(ev)  # the Lemma 3.3 (m = 1) proof handed in for Cor. 3.2
-    other["proof"]["parts"][0]["proof"] = jsonable(attached["004-Lemma-3.3-privacy"].to_json())["evidence"]["proof"]["parts"][0]["proof"]
+    other = copy.deepcopy(ev)  # the Lemma 3.5 (Student's t) proof handed in for Cor. 3.2
+    other["proof"]["parts"][0]["proof"] = jsonable(attached["004-Lemma-3.5-privacy"].to_json())["evidence"]["proof"]["parts"][0]["proof"]
     assert not P.recheck_evidence(other, claim_id="004-Cor-3.2-privacy").ok
     edited = copy.deepcopy(ev)
     edited["proof"]["parts"][0]["proof"]["domain"] = "p > 0, theta > 0"
