@@ -185,6 +185,7 @@ def _quick_serial_vs_scheduler(tmp_path, selection):
     return serial, dask
 
 
+@pytest.mark.long
 def test_cli_audit_quick_on_a_slice_with_scheduler_address_equals_serial(tmp_path):
     """The same as below on a slice of the registry (004 Lemma 3.5's claims: numeric, symbolic and
     adversarial checks, interval proofs, a privacy proof on a rate proof, planted controls)."""

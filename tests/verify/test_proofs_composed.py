@@ -162,6 +162,7 @@ def test_lemma_2_2_cauchy_with_eta_doubled_fails_and_the_bound_is_refuted_at_p_1
     assert res.strength == "tested" and "eta != eps/(2(p+1))" in res.evidence["proof_not_attached"]["why"]
 
 
+@pytest.mark.long
 # ---- the concrete one-way threshold mechanisms ------------------------------------------------------
 def test_threshold_mechanisms_are_proven_by_composition(registry):
     res = _run(registry, "004-Lemma-3.5-privacy-threshold")

@@ -162,6 +162,7 @@ def test_lemma15_a_wrong_limit_is_not_proven():
     assert P.prove_symbolic("002-Lemma-15", TESTED, printed=wrong_rate).verdict is Verdict.INCONCLUSIVE
 
 
+@pytest.mark.long
 def test_cor14_an_edited_variance_witness_is_rejected():
     rec = P.prove_symbolic("002-Cor-14", TESTED).evidence["proof"]
     bad = copy.deepcopy(rec)

@@ -311,6 +311,7 @@ class DeclaredGaussian:
             return -z * z / 2 - mpmath.log(s * mpmath.sqrt(2 * mpmath.pi))
 
 
+@pytest.mark.long
 @pytest.mark.slow  # two full Euclidean (eps, delta) searches, ~20 s on one free core
 def test_calibrated_gaussian_passes_and_two_percent_too_small_fails():
     assert float(gaussian_delta_balle_wang(1.0, SIGMA_1_1E5)) == pytest.approx(1e-5, rel=1e-9)
