@@ -171,6 +171,14 @@ def test_iter_chunks_covers_the_range_once():
         list(parallel.iter_chunks(3, 0))
 
 
+def _stable_report(path):
+    """A verdicts.json without its timing and run fields."""
+    d = json.loads(path.read_text())
+    for k in ("started", "run"):
+        d.pop(k)
+    return _untimed(d)
+
+
 def _quick_serial_vs_scheduler(tmp_path, selection):
     from distributed import LocalCluster
 
@@ -191,13 +199,7 @@ def test_cli_audit_quick_on_a_slice_with_scheduler_address_equals_serial(tmp_pat
     adversarial checks, interval proofs, a privacy proof on a rate proof, planted controls)."""
     serial, dask = _quick_serial_vs_scheduler(tmp_path, ["--claim", "004-Lemma-3.5"])
 
-    def stable(path):
-        d = json.loads(path.read_text())
-        for k in ("started", "run"):
-            d.pop(k)
-        return _untimed(d)
-
-    a, b = stable(serial), stable(dask)
+    a, b = _stable_report(serial), _stable_report(dask)
     assert a == b and len(a["claims"]) >= 10 and a["totals"]["internal_errors"] == 0
     assert a["totals"]["planted_caught"] >= 3 and a["totals"]["verified_proven"] >= 5
     assert json.loads(dask.read_text())["run"]["backend"].startswith("dask cluster at tcp://")
@@ -210,12 +212,6 @@ def test_cli_audit_quick_with_scheduler_address_equals_serial(tmp_path):
     whole --quick registry, timing and run fields aside."""
     serial, dask = _quick_serial_vs_scheduler(tmp_path, [])
 
-    def stable(path):
-        d = json.loads(path.read_text())
-        for k in ("started", "run"):
-            d.pop(k)
-        return _untimed(d)
-
-    a, b = stable(serial), stable(dask)
+    a, b = _stable_report(serial), _stable_report(dask)
     assert a == b and len(a["claims"]) > 100 and a["totals"]["internal_errors"] == 0
     assert json.loads(dask.read_text())["run"]["backend"].startswith("dask cluster at tcp://")
