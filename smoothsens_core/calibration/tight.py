@@ -141,6 +141,8 @@ import numpy as np
 from .. import distributions as D
 from ..distributions import ContinuousDistribution
 from ..validation import check_finite_array, check_metric, check_positive, check_probability
+from .families import calibrate_gencauchy, calibrate_laplace_approx, calibrate_polyplace, calibrate_student_t
+from .record import DEFAULT_GAMMA_FRACTION
 
 __all__ = ["TightResult", "tight_epsilon", "tight_eta", "tight_calibration", "TightCalibration", "tight_table",
            "format_tight_table", "optimise_tight", "hockey_stick_laplace", "TightDeltaResult", "tight_delta_laplace",
@@ -461,7 +463,6 @@ def tight_table(eps: float, gamma: float | None = None, metric: str = "euclidean
     Rows: Student's t nu = 3 (004 Sec. 5) and nu = 4 (004 Remark), GenCauchy(4, 1) (004 Lemma 3.3),
     PolyPlace (002 Thm. 8).  Keys: family, source, gamma, eps_printed, eps_tight (certified, at the
     printed eta), eta_printed, eta_tight, std_printed, std_tight, std_saved, note / error."""
-    from . import DEFAULT_GAMMA_FRACTION, calibrate_gencauchy, calibrate_polyplace, calibrate_student_t  # noqa: PLC0415 - import cycle: smoothsens_core.calibration imports this module
 
     eps = check_positive("eps", eps)
     metric = check_metric(metric, _METRICS)
@@ -537,7 +538,6 @@ def optimise_tight(family: str, eps: float, gamma: float, metric: str = "euclide
     printed calibration at the optimal shape (so ``std_saved`` compares at the same shape)."""
     from scipy.optimize import minimize_scalar  # noqa: PLC0415 - loaded on first use: importing smoothsens_core does not load scipy.optimize
 
-    from . import calibrate_gencauchy, calibrate_student_t  # noqa: PLC0415 - import cycle: smoothsens_core.calibration imports this module
 
     eps = check_positive("eps", eps)
     gamma = check_positive("gamma", gamma)
@@ -956,7 +956,6 @@ def tight_calibration_laplace(eps: float, delta: float, gamma: float, metric: st
     """Printed vs tight calibration of Laplace with g_L (004 Lemma 3.6) for a target (eps, delta).
 
     Raises ValueError when the tight calibration is infeasible too (then so is the printed one)."""
-    from . import calibrate_laplace_approx  # noqa: PLC0415 - import cycle: smoothsens_core.calibration imports this module
 
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
@@ -988,7 +987,6 @@ def tight_table_laplace(eps: float, delta: float, gamma: float | None = None, me
     gamma defaults to eps/9 (004 Sec. 5).  Keys: family, source, gamma, metric, eps, delta,
     eta_printed, delta_tight (certified, at the printed eta), delta_ratio, eta_tight, std_printed,
     std_tight, std_saved, note / error (the reason, when infeasible)."""
-    from . import DEFAULT_GAMMA_FRACTION  # noqa: PLC0415 - import cycle: smoothsens_core.calibration imports this module
 
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
