@@ -20,8 +20,9 @@ D = w - z, r = ||z - x||, e = (z - x)/r, lambda = d ln g0/dr = gamma (g_E), gamm
 
 For each stratum the engine also derives, symbolically, where its equations vanish identically
 (``_Builder.null_regions``: per piece of a piecewise f, after substituting the branches; this
-happens exactly where f is linear or constant) and a magnitude of their terms (``_magnitude``);
-the numeric side uses both to tell rounding noise from sign changes on linear pieces.
+happens exactly where f is linear or constant) and a magnitude of their terms
+(:func:`derivations.magnitude.term_magnitude`); the numeric side uses both to tell rounding noise
+from sign changes on linear pieces.
 
 A piecewise f in d = 2 (its kinks form curves) goes to the stratified engine of
 :mod:`derivations.engine_piecewise` / :mod:`smoothsens_core.sensitivity.generic_piecewise` (z and w
@@ -60,6 +61,7 @@ from smoothsens_core.sensitivity.brute import (
     check_lambda_value,
 )
 from derivations.engine_piecewise import build_piecewise_spec
+from derivations.magnitude import term_magnitude
 from smoothsens_core.sensitivity.generic_piecewise import (
     PiecewiseSpec,
     piecewise_lipschitz,
@@ -121,25 +123,6 @@ def _lam(growth: GrowthFunction, r: sp.Expr) -> sp.Expr:
     """lambda(r) = d/dr ln g0(r): gamma for g_E, gamma/(1 + gamma r) for g_L (004 Sec. 3.1.2)."""
     gam = sp.Float(growth.gamma, 30)
     return gam if growth.kind == "exp" else gam / (1 + gam * r)
-
-
-def _magnitude(expr: sp.Expr) -> sp.Expr:
-    """A magnitude of the terms of ``expr`` for judging its rounding error: sums and products are
-    taken of the magnitudes of their arguments, a Piecewise of the magnitudes of its branches, any
-    other term is its absolute value.  E.g. for f'(w) rho^2 - (f(w) - f(z)) D on a linear piece
-    a w + b this is |a| rho_m^2 + (|a w + b| + |a z + b|) D_m with D_m = |w| + |z|: the residual
-    itself is 0 up to rounding, i.e. a few eps times this magnitude."""
-    if isinstance(expr, sp.Add):
-        return sp.Add(*[_magnitude(a) for a in expr.args])
-    if isinstance(expr, sp.Mul):
-        return sp.Mul(*[_magnitude(a) for a in expr.args])
-    if isinstance(expr, sp.Pow) and expr.exp.is_Integer and expr.exp > 0:
-        return _magnitude(expr.base) ** expr.exp
-    if isinstance(expr, sp.Piecewise):
-        return sp.Piecewise(*[(_magnitude(e), c) for e, c in expr.args])
-    if expr.is_number:
-        return sp.Abs(expr)
-    return sp.Abs(expr)
 
 
 def _select_branches(expr: sp.Expr, values: dict[sp.Symbol, sp.Expr]) -> sp.Expr | None:
@@ -338,8 +321,9 @@ class _Builder:
         return tuple(out)
 
     def compile_scale(self, unknowns, eqs):
-        """The magnitudes (``_magnitude``) of the equations, compiled like ``compile``."""
-        return self.compile(unknowns, [_magnitude(e) for e in eqs])
+        """The magnitudes (:func:`~derivations.magnitude.term_magnitude`) of the equations, compiled like
+        ``compile``."""
+        return self.compile(unknowns, [term_magnitude(e) for e in eqs])
 
     def compile(self, unknowns, eqs):
         fn = sp.lambdify(list(unknowns) + list(self.X), eqs, modules="numpy")
@@ -423,11 +407,12 @@ def _one_sided_slopes(expr, var, k: float) -> tuple[float, float]:
 
 
 def _numeric_f(pw: sp.Expr, grad: list, variables: Sequence[sp.Symbol]):
-    """f, its gradient and the magnitude of its terms (``_magnitude``) as NumPy callables on (n, d)."""
+    """f, its gradient and the magnitude of its terms (:func:`~derivations.magnitude.term_magnitude`) as NumPy
+    callables on (n, d)."""
     d = len(variables)
     f_np = sp.lambdify(list(variables), pw, modules="numpy")
     g_np = sp.lambdify(list(variables), grad, modules="numpy")
-    m_np = sp.lambdify(list(variables), _magnitude(pw), modules="numpy")
+    m_np = sp.lambdify(list(variables), term_magnitude(pw), modules="numpy")
 
     def f_num(P: NDArray[np.float64]) -> NDArray[np.float64]:
         with np.errstate(all="ignore"):

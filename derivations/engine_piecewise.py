@@ -39,6 +39,7 @@ import sympy as sp
 from numpy.typing import NDArray
 from sympy.core.relational import Relational
 
+from derivations.magnitude import term_magnitude
 from smoothsens_core.growth import GrowthFunction
 from smoothsens_core.sensitivity.generic_piecewise import KinkCurve, PiecewiseSpec
 
@@ -310,9 +311,7 @@ def build_piecewise_spec(
         return out
 
     corner_limit = limit_slope(corners) if corners.shape[0] else np.zeros(0)
-    from derivations.engine import _magnitude  # noqa: PLC0415 - import cycle: derivations.engine imports this module
-
-    mag_np = _scalar(_lam2(vars_, _magnitude(pw)))
+    mag_np = _scalar(_lam2(vars_, term_magnitude(pw)))
     spec = PiecewiseSpec(
         f=f_np, f_magnitude=mag_np, grad=grad_np, hess=hess_np, growth=growth, Lambda=Lambda, curves=tuple(curves),
         corners=corners, corner_limit=corner_limit, limit_slope=limit_slope, label=label,
