@@ -39,6 +39,8 @@ import signal
 import sys
 import threading
 import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
@@ -60,7 +62,7 @@ DASK_HINT = "install the parallel backend with: python3 -m pip install 'smoothse
 def dask_available() -> bool:
     """True when ``dask.distributed`` can be imported."""
     try:
-        import distributed  # noqa: F401, PLC0415
+        import distributed  # noqa: F401, PLC0415 - optional dependency (the dask extra): only its presence
     except ImportError:
         return False
     return True
@@ -166,8 +168,6 @@ class LocalPoolExecutor(Executor):
         self._pool = self._start()
 
     def _start(self) -> Any:
-        from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
-
         methods = multiprocessing.get_all_start_methods()
         if "fork" in methods and sys.platform.startswith("linux") and threading.active_count() == 1:
             self.method = "fork"
@@ -183,7 +183,7 @@ class LocalPoolExecutor(Executor):
 
     def pids(self) -> list[int]:
         """Process ids of the current workers."""
-        return sorted(p.pid for p in self._pool._processes.values())  # noqa: SLF001 - no public accessor
+        return sorted(p.pid for p in self._pool._processes.values())
 
     def map(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], *, label: str = "task",
             progress: Callable[[int, Any], None] | None = None, affinity: Sequence[Any] | None = None) -> list[Any]:
@@ -192,9 +192,6 @@ class LocalPoolExecutor(Executor):
         whose ``affinity`` key that worker already ran, else the first of a key no worker ran yet,
         else the first remaining (work stealing).  Tasks that share caches thus run where the caches
         are warm, and no worker idles while tasks remain."""
-        from concurrent.futures import FIRST_COMPLETED, wait  # noqa: PLC0415
-        from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
-
         n = len(tasks)
         keys = list(affinity) if affinity is not None else list(range(n))
         if len(keys) != n:
@@ -272,7 +269,7 @@ class LocalPoolExecutor(Executor):
     def terminate(self) -> None:
         """End the worker processes of this pool (SIGTERM, then SIGKILL after 2 s) and drop the pool
         without waiting for its tasks."""
-        procs = list((getattr(self._pool, "_processes", None) or {}).values())  # noqa: SLF001 - no public accessor
+        procs = list((getattr(self._pool, "_processes", None) or {}).values())
         for proc in procs:
             if proc.is_alive():
                 proc.terminate()
@@ -299,7 +296,7 @@ class DaskExecutor(Executor):
         super().__init__()
         if not dask_available():
             raise ValueError(f"--scheduler/--workers need dask.distributed, which is not installed; {DASK_HINT}")
-        from distributed import Client, LocalCluster  # noqa: PLC0415 - optional dependency
+        from distributed import Client, LocalCluster  # noqa: PLC0415 - optional dependency (dask.distributed, the dask extra)
 
         self.retries = int(retries)
         self._cluster = None
@@ -323,7 +320,7 @@ class DaskExecutor(Executor):
 
     def map(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], *, label: str = "task",
             progress: Callable[[int, Any], None] | None = None, affinity: Sequence[Any] | None = None) -> list[Any]:
-        from distributed import as_completed  # noqa: PLC0415
+        from distributed import as_completed  # noqa: PLC0415 - optional dependency (dask.distributed, the dask extra)
 
         if not tasks:
             return []
@@ -391,7 +388,7 @@ def progress_bar(total: int, desc: str, enabled: bool = True) -> Any:
     if not enabled:
         return None
     try:
-        from tqdm import tqdm  # noqa: PLC0415 - optional dependency
+        from tqdm import tqdm  # noqa: PLC0415 - optional dependency (tqdm, the notebooks and dask extras)
     except ImportError:  # pragma: no cover - tqdm is optional
         return None
     return tqdm(total=total, file=sys.stderr, unit="task", desc=desc, leave=False)

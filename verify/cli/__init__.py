@@ -11,6 +11,8 @@ from typing import Sequence
 
 from smoothsens_core import __version__
 
+from . import commands
+
 __all__ = ["build_parser", "main"]
 
 
@@ -24,9 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"smoothsens {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    import verify.cli.commands as pkg
-
-    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
         mod = importlib.import_module(f"verify.cli.commands.{info.name}")

@@ -51,11 +51,11 @@ _STYLE = {
 
 
 def _plt() -> Any:
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 - optional dependency (the notebooks extra), loaded on first plot
 
     if matplotlib.get_backend().lower() not in ("agg", "module://matplotlib_inline.backend_inline"):
         matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - optional dependency (the notebooks extra), loaded on first plot
 
     return plt
 
@@ -101,7 +101,7 @@ def _finish_log_axis(ax: Any, floor: float, top: float, line: bool = True) -> No
 
 
 def _floor_handles() -> list[Any]:
-    from matplotlib.lines import Line2D
+    from matplotlib.lines import Line2D  # noqa: PLC0415 - optional dependency (the notebooks extra), loaded on first plot
 
     return [
         Line2D([], [], linestyle="none", marker="v", markerfacecolor="none", markeredgecolor="k",
@@ -129,7 +129,7 @@ def figure_one_way(result: Any) -> Any:
     MSE (``mse_analytic``; for M0 the closed form of noise a priori for the ramp f_tau).  An MSE of
     0 is drawn at the floor with a hollow triangle."""
     plt = _plt()
-    from matplotlib.lines import Line2D
+    from matplotlib.lines import Line2D  # noqa: PLC0415 - optional dependency (the notebooks extra), loaded on first plot
 
     ts = sorted({r["T"] for r in result.rows})
     es = sorted({r["eps"] for r in result.rows}, reverse=True)
@@ -217,7 +217,7 @@ def _ase_bars(ax: Any, labels: list[str], values: list[float], colors: list[str]
 def figure_grid_ase(result: Any) -> Any:
     """Two-way threshold: the true A over the (T1, T2) grid and the ASE per mechanism (bars, log)."""
     plt = _plt()
-    from matplotlib.patches import Patch
+    from matplotlib.patches import Patch  # noqa: PLC0415 - optional dependency (the notebooks extra), loaded on first plot
 
     fig, (a0, a1) = plt.subplots(1, 2, figsize=(12, 4.6), layout="constrained")
     axis = np.asarray(result.arrays["axis"]) / 1000.0
@@ -275,8 +275,8 @@ def figure_kde(result: Any) -> Any:
     private estimates outside that range (negative values, or above the largest true value) are
     drawn in the end colours, which the colour bar's arrows mark."""
     plt = _plt()
-    from matplotlib import colors as mcolors
-    from matplotlib.cm import ScalarMappable
+    from matplotlib import colors as mcolors  # noqa: PLC0415 - optional dependency (the notebooks extra), loaded on first plot
+    from matplotlib.cm import ScalarMappable  # noqa: PLC0415 - optional dependency (the notebooks extra), loaded on first plot
 
     est = result.arrays["estimates"]
     panels = [("true (non-private)", result.arrays["truth"])] + [(f"{m}, one run", z) for m, z in est.items()]
@@ -291,7 +291,7 @@ def figure_kde(result: Any) -> Any:
     levels = np.linspace(0.0, float(np.max(truth)) * 1.05 + 1e-12, 12)
     norm = mcolors.BoundaryNorm(levels, plt.get_cmap("magma").N, extend="both")
     contour_axes = []
-    for ax, (title, z) in zip(axes.flat, panels):
+    for ax, (title, z) in zip(axes.flat, panels, strict=False):
         ax.contourf(ax_km, ay_km, z, levels=levels, cmap="magma", norm=norm, extend="both")
         ax.set_title(title, fontsize=9)
         ax.set_aspect("equal")
@@ -341,17 +341,17 @@ def figure_noise_mse(result: Any) -> Any:
     half = [2 * r["mse_se"] for r in result.rows]
     an = [r["mse_analytic"] for r in result.rows]
     b2 = [r["bias2"] for r in result.rows]
-    floor = _log_floor([s - h for s, h in zip(sim, half)] + sim + an + b2)
+    floor = _log_floor([s - h for s, h in zip(sim, half, strict=True)] + sim + an + b2)
     ax.plot(ns, an, "k-", label="exact MSE (004 Sec. 4.1.1)")
     _errorbar_log(ax, ns, sim, half, floor, fmt="o", color="tab:orange", capsize=3,
                   label="simulation, +-2 s.e.\n(clipped at the dotted floor)")
     zero = _floor_markers(ax, ns, sim, floor, "tab:orange")
-    pos_b2 = [(n, v) for n, v in zip(ns, b2) if v > 0]
+    pos_b2 = [(n, v) for n, v in zip(ns, b2, strict=True) if v > 0]
     ax.plot([p[0] for p in pos_b2], [p[1] for p in pos_b2], "--", color="tab:red",
             label="bias^2 (the MSE never falls below it)")
     zero += _floor_markers(ax, ns, b2, floor, "tab:red")
     ax.set_xscale("log")
-    _finish_log_axis(ax, floor, max([s + h for s, h in zip(sim, half)] + an))
+    _finish_log_axis(ax, floor, max([s + h for s, h in zip(sim, half, strict=True)] + an))
     ax.set_xticks(ns)
     ax.set_xticklabels([f"{n:,}" for n in ns])
     ax.xaxis.set_minor_formatter(plt.NullFormatter())

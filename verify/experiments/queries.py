@@ -33,7 +33,11 @@ from typing import Any, Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from smoothsens_core.validation import check_finite_array, check_integer, check_positive
+from smoothsens_core.growth import growth_exp
+from smoothsens_core.sensitivity.kde import gaussian_kernel, smooth_sensitivity_kde
+from smoothsens_core.sensitivity.threshold import smooth_sensitivity_threshold, soft_threshold
+from smoothsens_core.sensitivity.two_way import smooth_sensitivity_two_way_threshold, soft_two_way_threshold
+from smoothsens_core.validation import check_finite_array, check_positive
 
 __all__ = [
     "Query",
@@ -114,9 +118,6 @@ def one_way_threshold_query(T: float, tau: float) -> Query:
 
     K_f = 1/tau (004 Sec. 4.1.2); B* of 004 Lemma 4.1 with g_E(gamma), Lambda = inf.
     """
-    from smoothsens_core.growth import growth_exp
-    from smoothsens_core.sensitivity.threshold import smooth_sensitivity_threshold, soft_threshold
-
     T = float(T)
     tau = check_positive("tau", tau)
 
@@ -137,12 +138,6 @@ def two_way_threshold_query(T1: float, T2: float, tau: float) -> Query:
     can break it near the grid's corners, but f_tau, K_f and B* stay well defined on R^2 (the
     construction only uses distances to the band), so such queries are kept.
     """
-    from smoothsens_core.growth import growth_exp
-    from smoothsens_core.sensitivity.two_way import (
-        smooth_sensitivity_two_way_threshold,
-        soft_two_way_threshold,
-    )
-
     T1, T2 = float(T1), float(T2)
     tau = check_positive("tau", tau)
 
@@ -168,9 +163,6 @@ def _kde_table(h: float, gamma: float, d: int) -> tuple[FloatArray, FloatArray]:
     table is computed once at t = 0, x = c h e_1 and serves every query point t.  Values that
     underflow are raised to 1e-300 (still an upper bound, so the envelope stays valid).
     """
-    from smoothsens_core.growth import growth_exp
-    from smoothsens_core.sensitivity.kde import smooth_sensitivity_kde
-
     c = np.arange(0.0, KDE_TABLE_CMAX + KDE_TABLE_DC / 2, KDE_TABLE_DC)
     pts = np.zeros((c.size, d))
     pts[:, 0] = c * h
@@ -186,8 +178,6 @@ def gaussian_kde_query(t: ArrayLike, h: float) -> Query:
     bound, larger than B* by a factor at most e^(gamma h / 128)); ``params["envelope_factor"]`` is
     filled in per gamma on first use.
     """
-    from smoothsens_core.sensitivity.kde import gaussian_kernel
-
     tt = check_finite_array("t", t).reshape(-1)
     h = check_positive("h", h)
     d = tt.size

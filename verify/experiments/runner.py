@@ -32,11 +32,14 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from smoothsens_core import calibration
+from smoothsens_core.calibration.tight import tight_calibration
 from smoothsens_core.validation import check_integer, check_positive
 from verify.bounded_io import write_text_atomic
 from verify.parallel import Executor, SerialExecutor, iter_chunks, progress_bar, spawn_seeds
 
-from . import data, estimators, mechanisms as mech
+from . import data, estimators, mechanisms as mech, plots
+from .queries import gaussian_kde_query, one_way_threshold_query, two_way_threshold_query
 
 __all__ = [
     "ExperimentResult",
@@ -110,8 +113,8 @@ class ExperimentResult:
         cols = list(columns) if columns is not None else self.columns
         cells = [[(f"{r[c]:.4g}" if isinstance(r[c], float) else str(r[c])) for c in cols] for r in self.rows]
         widths = [max(len(c), *(len(row[i]) for row in cells)) if cells else len(c) for i, c in enumerate(cols)]
-        lines = ["  ".join(c.rjust(w) for c, w in zip(cols, widths))]
-        lines += ["  ".join(v.rjust(w) for v, w in zip(row, widths)) for row in cells]
+        lines = ["  ".join(c.rjust(w) for c, w in zip(cols, widths, strict=True))]
+        lines += ["  ".join(v.rjust(w) for v, w in zip(row, widths, strict=True)) for row in cells]
         return "\n".join(lines)
 
 
@@ -123,8 +126,6 @@ def _m3_calibration(family: str, eps: float, gamma: float) -> tuple[Any, float, 
     The calibration does not depend on the query, so a grid of queries (or the tasks of an
     experiment running in one worker process) pays for it once (M3-tight certifies its eta with
     an exact privacy-loss bound, about half a second)."""
-    from smoothsens_core import calibration
-
     if family == "student_t":
         cal = calibration.calibrate_student_t(eps, gamma=gamma, nu=3)
         return cal.noise, float(cal.eta), {"gamma": float(cal.gamma), "calibration": getattr(cal, "family", family)}
@@ -135,8 +136,6 @@ def _m3_calibration(family: str, eps: float, gamma: float) -> tuple[Any, float, 
         cal = calibration.calibrate_gencauchy(eps, gamma=gamma, p=4, theta=1)
         return cal.noise, float(cal.eta), {"gamma": float(cal.gamma), "calibration": getattr(cal, "family", family)}
     if family == "student_t_tight":
-        from smoothsens_core.calibration.tight import tight_calibration
-
         printed = calibration.calibrate_student_t(eps, gamma=gamma, nu=3)
         tight = tight_calibration(printed, "euclidean")
         return printed.noise, float(tight.eta_tight), {
@@ -347,8 +346,6 @@ def _one_way_task(T: float, eps: float, name: str, c_ldp: float, n: int, seed: i
                   chunk: int, reps: int, with_truth: bool) -> dict[str, Any]:
     """Task of :func:`one_way_threshold`: ``reps`` estimates of one (T, eps, n, mechanism); the
     chunk that carries ``with_truth`` also returns the true answer and the analytic MSE."""
-    from .queries import one_way_threshold_query
-
     x = _dataset("incomes", n, seed)
     tau = min(0.2 * T, 2.0 / eps)
     query = one_way_threshold_query(T, tau)
@@ -491,8 +488,6 @@ def _grid_estimates(x: FloatArray, queries: list[Any], name: str, eps: float, re
 
 
 def _two_way_queries(axis: FloatArray, eps: float) -> list[Any]:
-    from .queries import two_way_threshold_query
-
     out = []
     for t1 in axis:
         for t2 in axis:
@@ -573,8 +568,6 @@ def two_way_threshold(
 
 
 def _kde_queries(ax: FloatArray, ay: FloatArray, h: float) -> list[Any]:
-    from .queries import gaussian_kde_query
-
     return [gaussian_kde_query(np.array([tx, ty]), h) for ty in ay for tx in ax]
 
 
@@ -647,8 +640,6 @@ class ExperimentSpec:
 
 
 def _plots() -> Any:
-    from . import plots
-
     return plots
 
 

@@ -735,7 +735,7 @@ def _guard_range(gv: _Variant, balls: Sequence[arb], box: Sequence[tuple[Fractio
     hi_end = v.upper() if v.is_finite() else None
     if gv.grads is not None:
         lo_face, hi_face, moved = list(box), list(box), False
-        for i, (g, (a, b)) in enumerate(zip(gv.grads, box)):
+        for i, (g, (a, b)) in enumerate(zip(gv.grads, box, strict=True)):
             if a == b:
                 continue
             d = g(balls)
@@ -1010,9 +1010,9 @@ class Objective:
         orig = self.to_original(point)
         if self.half_index is not None and orig[self.half_index] == math.inf:
             return sp.N(sp.limit(self.expr.subs({s: sp.Rational(q.numerator, q.denominator)
-                                                 for s, q in zip(self.symbols, orig) if q != math.inf}),
+                                                 for s, q in zip(self.symbols, orig, strict=True) if q != math.inf}),
                                  self.symbols[self.half_index], sp.oo), dps)
-        sub = {s: sp.Rational(q.numerator, q.denominator) for s, q in zip(self.symbols, orig)}
+        sub = {s: sp.Rational(q.numerator, q.denominator) for s, q in zip(self.symbols, orig, strict=True)}
         return sp.N(self.expr.subs(sub), dps)
 
 
@@ -1037,7 +1037,7 @@ def _variant_enclosure(var: _Variant, balls: Sequence[arb], box: Sequence[tuple[
         # at each step, so the reduction composes)
         for _ in range(len(box)):
             face, moved = list(box), False
-            for i, (g, (lo, hi)) in enumerate(zip(var.grads, box)):
+            for i, (g, (lo, hi)) in enumerate(zip(var.grads, box, strict=True)):
                 if lo == hi:
                     continue
                 d = g(balls)
@@ -1074,7 +1074,7 @@ def _centred(var: _Variant, balls: Sequence[arb], box: Sequence[tuple[Fraction, 
         return None
     mids = [(lo + hi) / 2 for lo, hi in box]
     v = var.value([ball(m, m) for m in mids])
-    for g, (lo, hi), m in zip(var.grads, box, mids):
+    for g, (lo, hi), m in zip(var.grads, box, mids, strict=True):
         if lo != hi:
             v = v + g(balls) * ball_from_fraction(lo - m).union(ball_from_fraction(hi - m))
     return v

@@ -44,6 +44,12 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable
 
+from flint import arb, arb_series
+
+from smoothsens_core.sensitivity import kde
+
+from .functions import SeriesObjective, ball_from_fraction, lower_fraction, upper_fraction, workprec
+
 __all__ = ["A_W", "TURN", "CORE", "DELTA", "B_WIDTH", "locate_a_w", "locate_turn", "core_constants", "a_w_objective",
            "turn_objective", "compare_core", "obligations"]
 
@@ -61,35 +67,27 @@ _GRID = 10**20  # stated endpoints are rounded outward to multiples of 1e-20
 
 
 def _down(x: Any) -> Fraction:
-    from .functions import lower_fraction  # noqa: PLC0415
-
     q = Fraction(lower_fraction(x))
     return Fraction(math.floor(q * _GRID), _GRID)
 
 
 def _up(x: Any) -> Fraction:
-    from .functions import upper_fraction  # noqa: PLC0415
-
     q = Fraction(upper_fraction(x))
     return Fraction(math.ceil(q * _GRID), _GRID)
 
 
 def _q(x: Fraction) -> Any:
-    from .functions import ball_from_fraction  # noqa: PLC0415
-
     return ball_from_fraction(x)
 
 
 def _series(x: Any) -> Any:
-    from flint import arb_series  # noqa: PLC0415
-
     return arb_series([x, 1], prec=3)
 
 
 def _quantities(kind: str, v: Any) -> tuple[Any, Any, Any]:
     """(b, derivative whose sign is that of V_L, V) as arb_series in the chart L, for kind "D" (V = D,
     derivative D_L) or "P" (V = P = b - 1/D, derivative E = D^2 b_L + D_L)."""
-    from .obligations import kde_curve  # noqa: PLC0415
+    from .obligations import kde_curve  # noqa: PLC0415 - import cycle: obligations imports this module
 
     _, b, D = kde_curve(v, "neg")
     if kind == "D":
@@ -121,8 +119,6 @@ def _sgn(x: Any) -> int:
 @lru_cache(maxsize=1)
 def core_constants() -> dict[str, float]:
     """The core's floats: KDE_A_W, b_m, D_min (``_d_min``), b_P, P_min (``_p_min``)."""
-    from smoothsens_core.sensitivity import kde  # noqa: PLC0415
-
     b_m, d_min = kde._d_min()
     b_p, p_min = kde._p_min()
     return {"a_W": float(kde.KDE_A_W), "b_m": float(b_m), "D_min": float(d_min), "b_P": float(b_p),
@@ -132,8 +128,7 @@ def core_constants() -> dict[str, float]:
 @lru_cache(maxsize=1)
 def locate_a_w() -> dict[str, Fraction]:
     """s_lo < s_W < s_hi (b(s) changes sign) and the stated [aw_lo, aw_hi] (not yet proven)."""
-    from .functions import workprec  # noqa: PLC0415
-    from .obligations import kde_curve  # noqa: PLC0415
+    from .obligations import kde_curve  # noqa: PLC0415 - import cycle: obligations imports this module
 
     with workprec(_PREC):
         def sign(s: Fraction) -> int:  # b decreasing in s: -b changes sign from - to +
@@ -149,8 +144,7 @@ def locate_a_w() -> dict[str, Fraction]:
 def locate_turn(kind: str) -> dict[str, Fraction]:
     """The brackets of the minimiser (L_lo, L_hi, L_mid) and of the core's float b (Lc1, Lc2) in the
     chart L, and the stated rational ends b_lo, b_hi (minimiser), V_lo, V_hi (minimum value), b_core."""
-    from .functions import workprec  # noqa: PLC0415
-    from .obligations import KDE_TURN  # noqa: PLC0415
+    from .obligations import KDE_TURN  # noqa: PLC0415 - import cycle: obligations imports this module
 
     w_lo, w_hi = KDE_TURN[kind]
     b_core = Fraction(core_constants()["b_m" if kind == "D" else "b_P"])
@@ -175,15 +169,12 @@ def locate_turn(kind: str) -> dict[str, Fraction]:
 
 
 def _const(x: Fraction) -> Any:
-    from flint import arb  # noqa: PLC0415
-
     return arb(x.numerator) / x.denominator
 
 
 def a_w_objective() -> Any:
     """F <= 0 pieces proving b(s_lo) >= 0 >= b(s_hi) and a(s) in [aw_lo, aw_hi] on [s_lo, s_hi]."""
-    from .functions import SeriesObjective  # noqa: PLC0415
-    from .obligations import kde_curve  # noqa: PLC0415
+    from .obligations import kde_curve  # noqa: PLC0415 - import cycle: obligations imports this module
 
     w = locate_a_w()
     lo, hi, alo, ahi = w["s_lo"], w["s_hi"], w["aw_lo"], w["aw_hi"]
@@ -208,8 +199,6 @@ def turn_objective(kind: str, part: str = "min") -> Any:
     """F <= 0 pieces proving, for kind "D" (b_m, D_min) or "P" (b_P, P_min): ``part="min"`` the enclosure
     (on [L_lo, L_hi]); ``part="core"`` that the core's float minimiser is a DELTA-minimiser (on
     [Lc1, Lc2]: b(Lc1) <= b^core <= b(Lc2) and V <= V_lo + DELTA, V_lo the lower end proven by "min")."""
-    from .functions import SeriesObjective  # noqa: PLC0415
-
     w = locate_turn(kind)
     w_tol = {**w, "V_tol": w["V_lo"] + DELTA}
 
@@ -276,7 +265,7 @@ def compare_core() -> dict[str, Any]:
 
 def obligations() -> list[Any]:
     """The five constant obligations (for :func:`verify.proof.obligations.catalogue`)."""
-    from .obligations import Obligation  # noqa: PLC0415
+    from .obligations import Obligation  # noqa: PLC0415 - import cycle: obligations imports this module
 
     src = "004 Sec. 4.3, Lemmas 4.6-4.7 (kde.py universal constants), step (v)"
     return [
@@ -294,6 +283,6 @@ def obligations() -> list[Any]:
                          f"KDE_TURN[{k!r}] (its ends are in the objective's meta)", lambda k=k: turn_objective(k)),
               Obligation(CORE[k], src,
                          f"kde.py's float {bn} is a {DELTA}-minimiser: {fn}(b^core) <= V_lo + {DELTA} <= min {fn} + {DELTA}",
-                         f"L = -ln(1 + s) in [Lc1, Lc2], a bisection bracket of b(L) = b^core (ends in the meta)",
+                         "L = -ln(1 + s) in [Lc1, Lc2], a bisection bracket of b(L) = b^core (ends in the meta)",
                          lambda k=k: turn_objective(k, "core")))],
     ]

@@ -47,6 +47,9 @@ from functools import lru_cache
 from typing import Any, Callable
 
 import sympy as sp
+from flint import arb
+
+from .functions import SeriesObjective
 
 __all__ = ["TAIL_L", "TAIL_U", "CONTROL_U_MIN", "U", "ETA", "L_SYM", "E_SYM", "eta_max", "rescaled_forms",
            "identity_holds", "tail_forms", "tail_pieces", "tail_control_objective"]
@@ -62,8 +65,6 @@ SCALE = {"bL": 1, "DL": 3, "D": 1, "EP": 3, "H": 1}
 
 def eta_max() -> Any:
     """An arb ball containing [0, 64^2 e^{-64}] (the range of eta = e^{-L} L^2 on L >= 64)."""
-    from flint import arb  # noqa: PLC0415
-
     top = arb(int(TAIL_L) ** 2) * (-arb(int(TAIL_L))).exp()
     return arb(0).union(top)
 
@@ -157,8 +158,6 @@ def _ipow(x: Any, n: int) -> Any:
 def _series_fn(expr: sp.Expr) -> Callable[[Any, Any], Any]:
     """A closure (u series, eta ball) -> the arb_series of ``expr``: +, *, integer powers, square
     roots, rationals as exact balls (no float ever enters)."""
-    from flint import arb  # noqa: PLC0415
-
     def ev(e: sp.Expr, u: Any, eta: Any) -> Any:
         if e == U:
             return u
@@ -202,8 +201,6 @@ def tail_pieces(which: str, slack: Fraction = Fraction(0)) -> list[tuple[Fractio
     "gL":    -r^3 E_P <= 0 (P increasing past b(64));
     "chord": -r H <= 0 (chord >= tangent, H = a - b (1 + s); r H -> 1 at b = inf).
     ``slack`` is added to every piece (as to the other pieces of the shape objective)."""
-    from flint import arb  # noqa: PLC0415
-
     forms = tail_forms()
     want = {"curve": [("bL", -1)], "gE": [("DL", -1), ("D", 1)], "gL": [("EP", -1)], "chord": [("H", -1)]}
     if which not in want:
@@ -231,8 +228,6 @@ def tail_control_objective(which: str, margin: Fraction = Fraction(1, 10**6)) ->
     each quantity tends to 0 (b_L ~ 1/b, D ~ -1/b, E_P ~ 2/b^3), so a certified point exists far out
     (b > 1e6 for b_L and D, b > 126 for E_P) -- beyond the window b <= b(4096) = 90.5 a proof on
     L <= 4096 saw.  The same compact forms as the proof, times 1/r (or 1/r^3), as series in u."""
-    from .functions import SeriesObjective  # noqa: PLC0415
-
     forms = tail_forms()
     key, sign = {"curve": ("bL", -1), "gE": ("D", 1), "gL": ("EP", -1)}[which]
     m = sp.Rational(margin.numerator, margin.denominator)

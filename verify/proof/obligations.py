@@ -42,8 +42,20 @@ from functools import lru_cache
 from typing import Any, Callable
 
 import sympy as sp
+from flint import arb, arb_series
+from sympy.codegen.cfunctions import log1p
 
-from .functions import Objective, Variable, restate_on_box
+from smoothsens_core.calibration import (
+    DEFAULT_GAMMA_FRACTION,
+    calibrate_gencauchy,
+    calibrate_polyplace,
+    calibrate_student_t,
+)
+from smoothsens_core.calibration.tight import tight_eta
+from smoothsens_core.distributions import GenCauchy
+
+from .functions import Objective, SeriesObjective, Variable, restate_on_box
+from .kde_tail import TAIL_U, tail_control_objective, tail_pieces
 from .prover import ProofResult, SupEnclosure, SwitchingProof, enclose_sup, prove_le, prove_switching
 
 
@@ -72,7 +84,7 @@ G = sp.Symbol("g", positive=True)  # gamma / eps (eps = 1 by scaling, module doc
 @lru_cache(maxsize=None)
 def _family(family: str) -> dict[str, Any]:
     """Symbols, |psi|-term, |1 + z psi|-term and the derived eps(eta, gamma) of a family."""
-    from derivations import privacy_loss as pl
+    from derivations import privacy_loss as pl  # noqa: PLC0415 - cost: the derivation runs SymPy at import (about 0.5 s)
 
     if family == "gencauchy":
         eps, parts, _ = pl.derive_gencauchy_gp()
@@ -85,7 +97,7 @@ def _family(family: str) -> dict[str, Any]:
         return {"z": z, "shape": (pl.NU,), "shift": parts["D_shift"], "scale": parts["D_scale"], "eps": eps,
                 "sup_scale": parts["sup_scale"], "m": None, "source": "004 Lemma 3.5"}
     if family == "polyplace":
-        from derivations import polyplace as pp
+        from derivations import polyplace as pp  # noqa: PLC0415 - cost: the derivation runs SymPy at import (about 0.5 s)
 
         d, _ = pp.derive_log_derivatives()
         eps_thm8, _alpha = pp.derive_eps_thm8()
@@ -108,7 +120,7 @@ def rate_expression(family: str, eta: sp.Expr, gamma: sp.Expr) -> tuple[sp.Expr,
 
 def _calibrated_eta(family: str, m: int = 1) -> sp.Expr:
     """The printed calibration's eta at eps = 1, gamma = g, from the derived eps (sp.solve)."""
-    from derivations import privacy_loss as pl
+    from derivations import privacy_loss as pl  # noqa: PLC0415 - cost: the derivation runs SymPy at import (about 0.5 s)
 
     f = _family(family)
     if family == "polyplace":
@@ -125,7 +137,7 @@ def loss_rate_objective(family: str, shape_box: dict[str, tuple[Fraction, Fracti
 
     ``eta_offset`` adds to the calibrated eta and ``drop_scale`` uses the calibration with the scale
     term dropped (eta = 1/sup|psi|): both only for the controls."""
-    from derivations import privacy_loss as pl
+    from derivations import privacy_loss as pl  # noqa: PLC0415 - cost: the derivation runs SymPy at import (about 0.5 s)
 
     f = _family(family)
     z = f["z"]
@@ -185,7 +197,7 @@ def shift_sup_objective(shape_box: dict[str, tuple[Fraction, Fraction]], family:
     the minimal box width after < 1 s); the sup is proven symbolically instead (verify.proof.symbolic,
     claims 004-Lemma-3.3-epsilon / 004-Lemma-3.5-epsilon).  Used with ``slack`` > 0 as the control
     (the bound ``slack`` too small: refuted at a certified point next to z*)."""
-    from derivations import privacy_loss as pl  # noqa: PLC0415
+    from derivations import privacy_loss as pl  # noqa: PLC0415 - cost: the derivation runs SymPy at import (about 0.5 s)
 
     f = _family(family)
     sup = (pl.derive_gencauchy_gp() if family == "gencauchy" else pl.derive_student_t_gp())[1]["sup_shift"]
@@ -224,8 +236,6 @@ def threshold_def8_objective(b_box: tuple[Fraction, Fraction], gamma_box: tuple[
     the crossing c = 0 as gamma -> 1; :func:`verify.proof.prover.prove_switching` closes it (c is
     convex in b and c(0, gamma) = 0).  ``slack`` > 0 only for the control: the bound on piece 1
     shaved to gamma - slack (false in a sliver next to the crossing for 1 - gamma < slack)."""
-    from sympy.codegen.cfunctions import log1p
-
     a, gm = A_THR, GAMMA_THR
     # in the distance to the band b = a - 1 = |x| - 1/2 >= 0 (as the core's d): exact at b = 0
     ln_a1 = -log1p(a)  # 1/(|x| + 1/2) = 1/(1 + b)
@@ -305,8 +315,6 @@ def _kde_T(s: Any, L: Any = None) -> Any:
     Taylor coefficients of the tail on |s| <= 1/4; successive terms shrink by a factor < 1/2).
     Else the closed form, with s - log1p(s) = s + L when L = -ln(1 + s) is the variable (exact,
     no cancellation)."""
-    from flint import arb, arb_series  # noqa: PLC0415
-
     s0 = s.coeffs()[0]
     if abs(s0).upper() <= arb(1) / 4:
         if s.prec > 5:
@@ -351,10 +359,6 @@ def kde_curve(v: Any, side: str) -> tuple[Any, Any, Any]:
 def _kde_pieces(which: str, *, slack: Fraction = Fraction(0),
                 drop_turn: bool = False) -> list[tuple[Fraction, Fraction, Any]]:
     """Pieces (lo, hi, fn) of F <= 0 for the KDE shape lemmas (see :func:`kde_shape_objective`)."""
-    from flint import arb  # noqa: PLC0415
-
-    from .kde_tail import tail_pieces  # noqa: PLC0415
-
     sl = arb(slack.numerator) / slack.denominator
     Lend = KDE_L_END
     tail = tail_pieces(which, slack)
@@ -377,28 +381,28 @@ def _kde_pieces(which: str, *, slack: Fraction = Fraction(0),
         return b
 
     if which == "curve":
-        def b_pos(a, b, D):  # noqa: ANN001, ANN202 - b decreasing in s
+        def b_pos(a, b, D):
             return b.derivative()
 
-        def b_neg(a, b, D):  # noqa: ANN001, ANN202 - b increasing in L
+        def b_neg(a, b, D):
             return -b.derivative()
         return [(Q(0), KDE_S_END, pos(b_pos)), (KDE_S_END, KDE_S_END, pos(b_end)), (Q(0), Lend, neg(b_neg))] + tail
     if which == "gE":
         lo, hi = KDE_TURN["D"]
 
-        def D_dec_pos(a, b, D):  # noqa: ANN001, ANN202 - D_b = D_s/b_s < 0 on (0, 1)
+        def D_dec_pos(a, b, D):
             return -D.derivative()
 
-        def D_dec_neg(a, b, D):  # noqa: ANN001, ANN202 - D_b = D_L/b_L < 0 on (1, b(lo))
+        def D_dec_neg(a, b, D):
             return D.derivative()
 
-        def D_turn(a, b, D):  # noqa: ANN001, ANN202 - D_LL > 0 on the window: one sign change of D_L
+        def D_turn(a, b, D):
             return -D.derivative().derivative()
 
-        def D_inc_neg(a, b, D):  # noqa: ANN001, ANN202 - D_b > 0 on (b(hi), b(L_end)]
+        def D_inc_neg(a, b, D):
             return -D.derivative()
 
-        def D_neg_end(a, b, D):  # noqa: ANN001, ANN202 - D(L_end) < 0, so D < 0 on (1, b(L_end)]
+        def D_neg_end(a, b, D):
             return D
         if drop_turn:  # control: D claimed decreasing on all of (1, b(L_end)] (false past b_m)
             return [(Q(0), Lend, neg(D_dec_neg))]
@@ -410,16 +414,16 @@ def _kde_pieces(which: str, *, slack: Fraction = Fraction(0),
         def E(a: Any, b: Any, D: Any) -> Any:  # sign(P_b) = sign(D^2 b_L + D_L) (b_L > 0), P = b - 1/D
             return D * D * b.derivative() + D.derivative()
 
-        def Q_inc_pos(a, b, D):  # noqa: ANN001, ANN202 - Q_b > 0 iff D_s + D^2 b_s > 0 (b_s < 0)
+        def Q_inc_pos(a, b, D):
             return -(D.derivative() + D * D * b.derivative())
 
-        def P_dec(a, b, D):  # noqa: ANN001, ANN202
+        def P_dec(a, b, D):
             return E(a, b, D)
 
-        def P_turn(a, b, D):  # noqa: ANN001, ANN202
+        def P_turn(a, b, D):
             return -E(a, b, D).derivative()
 
-        def P_inc(a, b, D):  # noqa: ANN001, ANN202
+        def P_inc(a, b, D):
             return -E(a, b, D)
         if drop_turn:  # control: P claimed decreasing on all of (1, b(L_end)] (false past b_P)
             return [(Q(0), Lend, neg(P_dec))]
@@ -454,9 +458,6 @@ def kde_shape_objective(which: str, *, slack: Fraction = Fraction(0), drop_turn:
     Controls: ``drop_turn`` claims D (resp. P) monotone across its turning point (must come back
     refuted; those objectives stop at L_end); ``slack`` adds a constant to every piece (a margin
     claimed on the signs); the tail's own controls are :func:`verify.proof.kde_tail.tail_control_objective`."""
-    from .functions import SeriesObjective  # noqa: PLC0415
-    from .kde_tail import TAIL_U  # noqa: PLC0415
-
     pieces = _kde_pieces(which, slack=slack, drop_turn=drop_turn)
     order = 4 if which in ("gE", "gL") else 3
     return SeriesObjective(pieces, name=f"KDE chord-partner curve: {which} shape lemmas", order=order,
@@ -484,8 +485,6 @@ def _kde_U(s: Any) -> Any:
     coefficient j <= 4 a ball of radius 2 N^4 3^{-(N-4)} >= sum_{k >= N} C(k, j) 3^{-(k-j)} (|coefficient|
     <= 1/3 <= 1, |s| <= 1/3; successive terms shrink by a factor (k + 1)/(3 (k + 1 - j)) < 1/2), as
     :func:`_kde_T` does on |s| <= 1/4."""
-    from flint import arb, arb_series  # noqa: PLC0415
-
     s0 = s.coeffs()[0]
     if not abs(s0).upper() <= arb(1) / 3:
         raise ValueError("_kde_U is the power series of U, valid for |s| <= 1/3 only")
@@ -545,11 +544,6 @@ def kde_chord_tangent_objective(*, margin: Fraction | None = None) -> Any:
 
     ``margin`` (planted control): the unscaled alpha - b (1 + s) >= margin on L in [2^-10, 64] (b from
     1.0005 to 11.31): false near b = 1, where H ~ s^2/3."""
-    from flint import arb  # noqa: PLC0415
-
-    from .functions import SeriesObjective  # noqa: PLC0415
-    from .kde_tail import TAIL_U, tail_pieces  # noqa: PLC0415
-
     def s_of(v: Any, side: str) -> Any:
         return v if side == "pos" else (-v).exp() - 1
 
@@ -633,7 +627,7 @@ def remark_3_5_example_objective(lemma_3_5_printed: Fraction = Fraction(1025, 10
     value proves its printed rounding (the
     tolerances are the claim's test's: half a unit of the last printed digit).  ``lemma_3_5_printed``
     other than 1.025 only for the control."""
-    from derivations import privacy_loss as pl
+    from derivations import privacy_loss as pl  # noqa: PLC0415 - cost: the derivation runs SymPy at import (about 0.5 s)
 
     # the formulas as printed in Lemmas 3.3 (theta = 1) and 3.5 (the statement is about the numbers
     # they give; that they equal the derived eps is claim 004-Lemma-3.3-epsilon / -3.5-epsilon)
@@ -670,8 +664,6 @@ def ineq5_example_objective(printed: Fraction = Fraction(84, 10)) -> Objective:
 # ---------------------------------------------------------------------------------------------------
 def tight_points(eps: float = 1.0) -> list[dict[str, Any]]:
     """The calibrations behind ``tight_table(eps)`` (family, shape, gamma, eta1 = eta / noise scale)."""
-    from smoothsens_core.calibration import DEFAULT_GAMMA_FRACTION, calibrate_gencauchy, calibrate_polyplace, calibrate_student_t
-
     g = DEFAULT_GAMMA_FRACTION * eps
     rows = [("Student t(nu=3)", "student_t", {"nu": 3}, calibrate_student_t(eps, g, 3.0)),
             ("Student t(nu=4)", "student_t", {"nu": 4}, calibrate_student_t(eps, g, 4.0)),
@@ -838,11 +830,8 @@ INEQ5 = "003-Ineq-5-example-numbers"
 
 def controls() -> list[Obligation]:
     """Planted false inequalities: each must come back "refuted" with a certified point."""
-    from smoothsens_core import distributions as D
-    from smoothsens_core.calibration.tight import tight_eta
-
     g = Q(1, 9)
-    eta_t = tight_eta(D.GenCauchy(p=4.0, theta=1.0), float(g), 1.0)  # the tight eta (core, certified)
+    eta_t = tight_eta(GenCauchy(p=4.0, theta=1.0), float(g), 1.0)  # the tight eta (core, certified)
 
     def tight_plus() -> Objective:
         # eps = sup rate at eta_tight <= 1: eta_tight + 1e-6 makes the rate exceed eps = 1
@@ -912,13 +901,13 @@ def controls() -> list[Obligation]:
 
 
 def _cond1_obligations() -> list[Obligation]:
-    from .def8_cond1 import obligations as cond1  # noqa: PLC0415 - def8_cond1 imports Obligation from here
+    from .def8_cond1 import obligations as cond1  # noqa: PLC0415 - import cycle: def8_cond1 imports Obligation from here
 
     return cond1()
 
 
 def _cond1_controls() -> list[Obligation]:
-    from .def8_cond1 import controls as cond1  # noqa: PLC0415
+    from .def8_cond1 import controls as cond1  # noqa: PLC0415 - import cycle: def8_cond1 imports Obligation from here
 
     return cond1()
 
@@ -930,8 +919,6 @@ def _kde_constant_obligations() -> list[Obligation]:
 
 
 def _kde_tail_control(which: str) -> Any:
-    from .kde_tail import tail_control_objective  # noqa: PLC0415
-
     return tail_control_objective(which, Fraction(1, 10**6))
 
 

@@ -96,7 +96,7 @@ class CallableObjective(OnBox):
         if centred and self.derivative is not None and any(lo != hi for lo, hi in box):
             mids = [(lo + hi) / 2 for lo, hi in box]
             c = self.fn([ball(m, m) for m in mids])
-            for d, (lo, hi), m in zip(self.derivative, box, mids):
+            for d, (lo, hi), m in zip(self.derivative, box, mids, strict=True):
                 if lo != hi:
                     c = c + d(balls) * ball(lo - m, lo - m).union(ball(hi - m, hi - m))
             if c.is_finite() and (not v.is_finite() or c.upper() < v.upper()):
@@ -171,7 +171,7 @@ def _with_failure(out: dict[str, Any], res: Any) -> dict[str, Any]:
 def _widest(box: Sequence[tuple[Fraction, Fraction]], domain: Sequence[tuple[Fraction, Fraction]],
             skip: Sequence[int] = ()) -> tuple[int, Fraction]:
     best, rel = -1, Fraction(-1)
-    for i, ((lo, hi), (dlo, dhi)) in enumerate(zip(box, domain)):
+    for i, ((lo, hi), (dlo, dhi)) in enumerate(zip(box, domain, strict=True)):
         if dhi == dlo or i in skip:
             continue
         r = (hi - lo) / (dhi - dlo)
@@ -212,7 +212,7 @@ def _as_objective(F: Any, box: Any, params_box: Any, derivative: Any) -> tuple[A
             dom = dom[:len(dom) - len(p)] + p
         # an override must stay inside the objective's own domain (its symbols' assumptions and
         # compactification were checked on that domain only)
-        for i, ((lo, hi), (dlo, dhi)) in enumerate(zip(dom, F.domain())):
+        for i, ((lo, hi), (dlo, dhi)) in enumerate(zip(dom, F.domain(), strict=True)):
             if not dlo <= lo <= hi <= dhi:
                 raise ValueError(f"box: variable {i} interval [{lo}, {hi}] is not inside the objective's domain "
                                  f"[{dlo}, {dhi}]")

@@ -28,7 +28,7 @@ def _release(make: Any, integer: bool = False) -> Any:
 
 
 def subjects() -> list[LibraryMechanism]:
-    from diffprivlib.mechanisms import GaussianAnalytic, Geometric, Laplace
+    from diffprivlib.mechanisms import GaussianAnalytic, Geometric, Laplace  # noqa: PLC0415 - optional dependency (diffprivlib, the libraries extra)
 
     lap = Laplace(epsilon=1.0, sensitivity=1.0)
     gau = GaussianAnalytic(epsilon=1.0, delta=1e-5, sensitivity=1.0)  # its sigma, for the exact side

@@ -30,7 +30,7 @@ def _vector_release(meas: Any, integer: bool) -> Any:
 
 
 def subjects() -> list[LibraryMechanism]:
-    import opendp.prelude as dp
+    import opendp.prelude as dp  # noqa: PLC0415 - optional dependency (opendp, the libraries extra)
 
     dp.enable_features("contrib")
     out = []

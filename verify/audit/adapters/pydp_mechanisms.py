@@ -27,7 +27,7 @@ def _release(mech: Any) -> Any:
 
 
 def subjects() -> list[LibraryMechanism]:
-    from pydp.algorithms.numerical_mechanisms import GaussianMechanism, LaplaceMechanism
+    from pydp.algorithms.numerical_mechanisms import GaussianMechanism, LaplaceMechanism  # noqa: PLC0415 - optional dependency (python-dp, the libraries extra)
 
     lap = LaplaceMechanism(1.0, 1.0)
     gau = GaussianMechanism(1.0, 1e-5, 1.0)

@@ -124,7 +124,7 @@ def local_max(fun: Callable[[FloatArray], float], x0: FloatArray, lo: FloatArray
     x0 = np.clip(np.asarray(x0, dtype=float), lo, hi)
     f0 = fun(x0)
     res = optimize.minimize(lambda v: -fun(v), x0, method="Powell",
-                            bounds=list(zip(lo, hi)), options={"maxfev": maxfev, "xtol": 1e-10,
+                            bounds=list(zip(lo, hi, strict=True)), options={"maxfev": maxfev, "xtol": 1e-10,
                                                                  "ftol": 1e-13})
     x1 = np.clip(res.x, lo, hi)
     f1 = fun(x1)  # re-evaluated at the clipped point actually reported

@@ -30,6 +30,7 @@ from smoothsens_core.distributions import DiscreteDistribution
 from verify.serialise import jsonable
 
 from ._search import local_max
+from .curve import audit_density_mechanism_approx
 from .loss import cert_threshold, check_has_density, log_density_mp, privacy_loss, privacy_loss_mp
 from .neighbourhoods import EuclideanNeighbourhood, HammingNeighbourhood
 from .result import AuditResult, excess_threshold
@@ -156,7 +157,6 @@ def audit_density_mechanism(
     loss bound (the Gaussian mechanism has unbounded loss and is still (eps, delta)-DP)."""
     check_has_density(mechanism)
     if float(getattr(mechanism, "delta", 0.0) or 0.0) > 0:
-        from .curve import audit_density_mechanism_approx  # curve imports this module's siblings only
         return audit_density_mechanism_approx(mechanism, neighbourhood, rng=rng, n_pairs=n_pairs,
                                               n_local=n_local, dps=dps)
     eps = float(mechanism.eps)
@@ -192,7 +192,7 @@ def audit_density_mechanism(
             def unpack(v: FloatArray) -> tuple[FloatArray, FloatArray, float]:
                 return v[:dim], v[dim:2 * dim], float(v[-1])
 
-            def f1(v: FloatArray) -> float:
+            def f1(v: FloatArray, nb: EuclideanNeighbourhood = nb) -> float:
                 a, b, yv = unpack(v)
                 dd = float(np.linalg.norm(a - b))
                 if dd > nb.Lambda or dd == 0:
@@ -245,7 +245,7 @@ def audit_density_mechanism(
             with mpmath.workdps(dps):
                 if isinstance(neighbourhood, EuclideanNeighbourhood):
                     dm = mpmath.sqrt(sum((mpmath.mpf(float(s)) - mpmath.mpf(float(t))) ** 2
-                                         for s, t in zip(np.atleast_1d(a_i), np.atleast_1d(b_i))))
+                                         for s, t in zip(np.atleast_1d(a_i), np.atleast_1d(b_i), strict=True)))
                 else:
                     dm = mpmath.mpf(1)
                 L = privacy_loss_mp(mechanism, xa, xb, mpmath.mpf(y_i), dps)

@@ -45,6 +45,7 @@ from numpy.typing import ArrayLike, NDArray
 from smoothsens_core.distributions import DiscreteDistribution
 from smoothsens_core.validation import check_positive, check_probability, check_rng
 from verify.reference.distributions import reference_for
+from verify.serialise import jsonable
 
 from ._search import local_max
 from .approx import bad_set, hockey_stick_mp, interval_mass
@@ -240,7 +241,7 @@ def _discrete_bad_set(P: LocationScaleLaw, Q: LocationScaleLaw, t: float) -> lis
     d = np.diff(np.concatenate([[0], pos.astype(np.int8), [0]]))
     starts, ends = np.nonzero(d == 1)[0], np.nonzero(d == -1)[0] - 1
     out = []
-    for s_, e_ in zip(starts, ends):
+    for s_, e_ in zip(starts, ends, strict=True):
         a_ = -math.inf if s_ == 0 else k[s_] - 0.5
         b_ = math.inf if e_ == k.size - 1 else k[e_] + 0.5
         out.append((a_, b_))
@@ -367,7 +368,7 @@ def _dist_mp(metric: str, x: Any, xp: Any) -> Any:
     a = np.atleast_1d(np.asarray(x, dtype=float))
     b = np.atleast_1d(np.asarray(xp, dtype=float))
     if metric == "euclidean":
-        return mpmath.sqrt(mpmath.fsum((mpmath.mpf(float(s)) - mpmath.mpf(float(u))) ** 2 for s, u in zip(a, b)))
+        return mpmath.sqrt(mpmath.fsum((mpmath.mpf(float(s)) - mpmath.mpf(float(u))) ** 2 for s, u in zip(a, b, strict=True)))
     return mpmath.mpf(int(np.sum(a != b)))
 
 
@@ -415,7 +416,7 @@ def audit_density_mechanism_approx(mechanism: Any, neighbourhood: EuclideanNeigh
             cache[key] = (hs, bad)
         return cache[key]
 
-    vals = np.array([value(a, b)[0] for a, b in zip(x, xp)])
+    vals = np.array([value(a, b)[0] for a, b in zip(x, xp, strict=True)])
     evals = len(vals)
     order = np.argsort(-vals)
     cands: list[tuple[float, Any, Any]] = [(float(vals[i]), x[i], xp[i]) for i in order[: max(1, n_local)]]
@@ -551,7 +552,6 @@ class PrivacyCurve:
     enclosure_certified: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        from verify.serialise import jsonable
         return jsonable({"eps": list(self.eps), "delta": list(self.delta),
                          "worst_pairs": [list(p) for p in self.worst_pairs], "claimed_eps": self.claimed_eps,
                          "claimed_delta": self.claimed_delta, "delta_at_claimed": self.delta_at_claimed,
@@ -594,12 +594,12 @@ def privacy_curve(mech: Any, pairs: Sequence[tuple[Any, Any]], eps_grid: Sequenc
         raise ValueError("every pair must have dist(x, x') > 0")
     deltas, worst = [], []
     for e in grid:
-        vals = [pair_hockey_stick(mech, a, b, e * d)[0] for (a, b), d in zip(pair_list, dists)]
+        vals = [pair_hockey_stick(mech, a, b, e * d)[0] for (a, b), d in zip(pair_list, dists, strict=True)]
         j = int(np.argmax(vals))
         deltas.append(max(float(vals[j]), 0.0))
         worst.append(pair_list[j])
     eps0, delta0 = float(mech.eps), float(getattr(mech, "delta", 0.0))
-    vals0 = [pair_hockey_stick(mech, a, b, eps0 * d) for (a, b), d in zip(pair_list, dists)]
+    vals0 = [pair_hockey_stick(mech, a, b, eps0 * d) for (a, b), d in zip(pair_list, dists, strict=True)]
     j0 = int(np.argmax([v[0] for v in vals0]))
     a0, b0 = pair_list[j0]
     notes: list[str] = []

@@ -41,7 +41,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Protocol, Sequence
 
+import mpmath
 import numpy as np
+
+from smoothsens_core.distributions import Gaussian, GenCauchy, Laplace, StudentT, TwoSidedGeometric
 
 __all__ = ["Enclosure", "BallLaw", "ball_law", "hockey_stick_enclosure", "not_certified", "ball_law_available",
            "discrete_ball_law", "discrete_hockey_stick_enclosure", "FLINT_PREC"]
@@ -129,7 +132,7 @@ class BallLaw(Protocol):
 def ball_law_available() -> bool:
     """True when python-flint (arb ball arithmetic) is importable."""
     try:
-        import flint  # noqa: F401, PLC0415
+        import flint  # noqa: F401, PLC0415 - optional dependency (python-flint, the proof extra): only its presence
     except ImportError:
         return False
     return True
@@ -137,7 +140,7 @@ def ball_law_available() -> bool:
 
 def _arb() -> Any:
     try:
-        from flint import arb  # noqa: PLC0415
+        from flint import arb  # noqa: PLC0415 - optional dependency (python-flint, the proof extra)
     except ImportError as exc:  # pragma: no cover - the proof extra installs it
         raise TypeError("python-flint is not installed (pip install 'smoothsens[proof]'): no ball arithmetic, "
                         "so no certified enclosure") from exc
@@ -268,8 +271,6 @@ class _StudentTBall(_StandardBall):
 def _standard_ball(noise: Any) -> _StandardBall:
     """The ball form of a core noise's standardised family (exact class match, as
     :func:`verify.reference.distributions.reference_for`); TypeError for a family without one."""
-    from smoothsens_core.distributions import Gaussian, GenCauchy, Laplace, StudentT  # noqa: PLC0415
-
     kind = type(noise)
     if kind is Gaussian:
         return _GaussianBall()
@@ -416,8 +417,6 @@ class _TwoSidedGeometricBall:
 def discrete_ball_law(noise: Any, a: float) -> _TwoSidedGeometricBall:
     """The law a + K (a an integer-valued binary64) of a discrete core noise in ball form; TypeError for a
     family without one (only the two-sided geometric of 003 App. A has one)."""
-    from smoothsens_core.distributions import TwoSidedGeometric  # noqa: PLC0415
-
     if type(noise) is not TwoSidedGeometric:
         raise TypeError(f"no ball-arithmetic form is registered for the discrete {type(noise).__name__}")
     if float(a) != round(float(a)):
@@ -434,7 +433,7 @@ def discrete_hockey_stick_enclosure(P: _TwoSidedGeometricBall, Q: _TwoSidedGeome
     counting measure): every integer of a window holding all but ``tail_tol`` of P is classified by a
     ball enclosure of g(k) = ln P(k) - ln Q(k) - t (> 0: in the excess set; <= 0: out; else undecided, with
     the bound P(k)(1 - e^(-sup g))); the tails outside the window add P(tail) to the upper end."""
-    from flint import ctx  # noqa: PLC0415
+    from flint import ctx  # noqa: PLC0415 - optional dependency (python-flint, the proof extra)
 
     arb = _arb()
     old = ctx.prec
@@ -488,8 +487,6 @@ def _round_up(x: Any) -> float:
 def _bstr(x: Any, up: bool) -> str:
     """The ball's upper (``up``) or lower end as a 20-digit decimal string rounded outwards: the exact end
     point moved out by 10^-19 of its size, so the decimal rounding (< 10^-19 relative) cannot cross it."""
-    import mpmath  # noqa: PLC0415
-
     e = x.upper() if up else x.lower()
     if not e.is_finite():
         return "inf" if up else "-inf"
@@ -524,7 +521,7 @@ def hockey_stick_enclosure(
     ``flat_tol``: a cell where the loss minus t is enclosed in [-flat_tol, flat_tol] is not split further;
     ``max_cells``: evaluation budget (cells left undecided when it is spent only widen the enclosure).
     """
-    from flint import ctx  # noqa: PLC0415
+    from flint import ctx  # noqa: PLC0415 - optional dependency (python-flint, the proof extra)
 
     arb = _arb()
     old = ctx.prec

@@ -69,7 +69,7 @@ def abstract_loss_mp(mech: SmoothSensitivityMechanism, r: Any, shift: Sequence[A
     eta = mpmath.mpf(mech.eta)
     inv_b = eta * mpmath.exp(-mpmath.mpf(r))
     tot = mpmath.mpf(0)
-    for sj, yj in zip(shift, y):
+    for sj, yj in zip(shift, y, strict=True):
         sj, yj = mpmath.mpf(sj), mpmath.mpf(yj)
         tot += ref.logpdf((yj - sj) * inv_b) + mpmath.log(inv_b)
         tot -= ref.logpdf(yj * eta) + mpmath.log(eta)

@@ -27,6 +27,10 @@ from verify.audit.catalogue import catalogue
 from verify.audit.exact import audit_density_mechanism
 from verify.claims.from_audits import claim_result_from_audits, verdict_of_audits
 from verify.audit.exact.neighbourhoods import EuclideanNeighbourhood
+from smoothsens_core.distributions import Laplace
+from smoothsens_core.sensitivity import lipschitz_threshold, smooth_sensitivity_threshold, soft_threshold
+from verify.audit.exact import bad_set, hockey_stick_mp
+from verify.reference.distributions import LaplaceReference
 
 
 def _sources(claim_id: str) -> list[str]:
@@ -75,8 +79,6 @@ def check_lemma_3_6_proof_case(ctx: CheckContext) -> ClaimResult:
     densities): B(x) = 1, B(x') = 1 + gamma d, f(x) - f(x') = B(x) d (allowed: |f(x) - f(x')| <= min(B, B') d),
     y = f(x): ln l(y) = ln(1 + gamma d) + eta d/(1 + gamma d) > (eta + gamma ln(1/delta)) d at delta = 1/2.
     The excess set's M(x)-probability is also computed (it is <= delta: the lemma holds)."""
-    from verify.reference.distributions import LaplaceReference  # noqa: PLC0415
-
     rows = []
     with mpmath.workdps(ctx.dps):
         for eta, gamma, delta, d in (("1/2", "1/2", "1/2", "1/100"), ("1", "1/10", "9/10", "1/10"),
@@ -87,14 +89,15 @@ def check_lemma_3_6_proof_case(ctx: CheckContext) -> ClaimResult:
             b, bp = 1 / eta, (1 + gamma * d) / eta  # b = B(x)/eta, b' = B(x')/eta
             a, ap = mpmath.mpf(0), -d  # f(x) = 0, f(x') = -B(x) d
 
-            def loss(y: Any) -> Any:
+            def loss(y: Any, a: Any = a, b: Any = b, ap: Any = ap, bp: Any = bp) -> Any:
                 return mpmath.log(bp / b) - abs(y - a) / b + abs(y - ap) / bp
 
             at_fx = loss(a)
             # the excess set {loss > eps d} is an interval around y = a here (loss is tent-shaped in y):
             # its M(x)-probability by the Laplace CDF at the two crossing points
-            def cross(end: Any) -> Any:  # the crossing of loss = eps d between y = a (above) and ``end`` (below)
-                return mpmath.findroot(lambda y: loss(y) - eps * d, (end, a), solver="illinois")
+            def cross(end: Any, a: Any = a, level: Any = eps * d, loss: Any = loss) -> Any:
+                # the crossing of loss = eps d between y = a (above) and ``end`` (below)
+                return mpmath.findroot(lambda y: loss(y) - level, (end, a), solver="illinois")
 
             lo, hi = (cross(a - 50 * b), cross(a + 50 * b)) if at_fx > eps * d else (a, a)
 
@@ -182,7 +185,7 @@ def lipschitz_laplace_search(kappa: float, K: float, eps: float, dim: int, Lambd
             sh = [s * cap / nrm for s in sh]
         ym = [mpmath.mpf(float(s)) for s in y_best]
         lm = mpmath.mpf(kappa) * (mpmath.sqrt(sum(a * a for a in ym))
-                                  - mpmath.sqrt(sum((a - b) ** 2 for a, b in zip(ym, sh))))
+                                  - mpmath.sqrt(sum((a - b) ** 2 for a, b in zip(ym, sh, strict=True))))
         sl = lm - mpmath.mpf(eps) * dm
         thr = mpmath.mpf(10) ** (-(ctx.dps // 2)) + mpmath.mpf(1e-12) * (1 + mpmath.mpf(eps) * dm)
         out["slack_mp"] = mpmath.nstr(sl, 20)
@@ -311,9 +314,6 @@ def check_lemma_2_2_laplace(ctx: CheckContext) -> ClaimResult:
     sensitivity 1 <= min(B, B'), Hamming distance 1) at the largest gamma allowed, over a grid of (eps, delta).
     A hockey-stick divergence above delta on an explicit set S, evaluated in mpmath from the Laplace CDFs
     (verify.audit.exact.hockey_stick_mp; any S gives a lower bound), refutes the guarantee (R-INVALID)."""
-    from verify.audit.exact import bad_set, hockey_stick_mp  # noqa: PLC0415
-    from smoothsens_core.distributions import Laplace  # noqa: PLC0415
-
     mechs = []
     for delta in (1e-3, 1e-5):
         g = 1.0 / (2 * math.log(2 / delta))
@@ -387,12 +387,6 @@ def _threshold_mechanism(family: str, B_kind: str = "smooth") -> Any:
     """SmoothSensitivityMechanism for f_tau (T = 0, tau = 1) with the core's calibration at eps = 1,
     gamma = 0.1 and B = smooth_sensitivity_threshold (004 Lemma 4.1, g_E) -- or, for the planted
     control, B = lipschitz_threshold (the pointwise constant L_f, not a smooth bound)."""
-    from smoothsens_core.sensitivity import (  # noqa: PLC0415
-        lipschitz_threshold,
-        smooth_sensitivity_threshold,
-        soft_threshold,
-    )
-
     gamma = 0.1
     c = cal.calibrate_student_t(1.0, gamma, nu=4.0) if family == "student_t" else cal.calibrate_gencauchy(
         1.0, gamma, p=4.0)

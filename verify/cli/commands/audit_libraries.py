@@ -25,6 +25,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from verify.audit.adapters import LIBRARIES, library_subjects
+from verify.audit.blackbox import audit_blackbox_mechanism
+from verify.bounded_io import write_text_atomic
+from verify.serialise import jsonable
+
 __all__ = ["register", "run", "audit_libraries", "format_table"]
 
 DEFAULT_BUDGET = 100_000
@@ -60,9 +65,6 @@ def audit_libraries(libraries: list[str] | None = None, *, budget: int = DEFAULT
                     false_alarm: float = 1e-3, progress: Any = None) -> list[dict[str, Any]]:
     """One row per (library, mechanism, claim) (module docstring); libraries not installed give one
     row with verdict "not installed"."""
-    from verify.audit.adapters import LIBRARIES, library_subjects
-    from verify.audit.blackbox import audit_blackbox_mechanism
-
     say = progress or (lambda _m: None)
     names = libraries or list(LIBRARIES)
     bad = [n for n in names if n not in LIBRARIES]
@@ -122,7 +124,7 @@ def format_table(rows: list[dict[str, Any]], markdown: bool) -> str:
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         lines += ["| " + " | ".join(row) + " |" for row in body]
         return "\n".join(lines)
-    w = [max(len(x) for x in col) for col in zip(head, *body)]
+    w = [max(len(x) for x in col) for col in zip(head, *body, strict=True)]
     fmt = "  ".join(f"{{:<{k}}}" for k in w)
     return "\n".join([fmt.format(*head), fmt.format(*("-" * k for k in w))] + [fmt.format(*row) for row in body])
 
@@ -143,9 +145,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"\n{len(rows) - len(wrong)}/{len(rows)} rows as expected; budget {args.budget} draws per input, "
           f"confidence {1 - args.false_alarm:g}, seed {args.seed}")
     if args.json is not None:
-        from verify.bounded_io import write_text_atomic
-        from verify.serialise import jsonable
-
         text = json.dumps(jsonable(rows), indent=2) + "\n"
         if args.json.exists() and not args.json.is_file():  # /dev/stdout, a pipe: written in place, never renamed over
             args.json.write_text(text, encoding="utf-8")

@@ -21,6 +21,18 @@ from __future__ import annotations
 import argparse
 import json
 
+from smoothsens_core.calibration import (
+    DEFAULT_GAMMA_FRACTION,
+    calibrate_gencauchy,
+    calibrate_polyplace,
+    calibrate_student_t,
+    calibration_table,
+    format_calibration_table,
+    format_tight_table,
+)
+from smoothsens_core.calibration.tight import format_tight_table_laplace, tight_calibration, tight_table_laplace
+from smoothsens_core.validation import check_metric, check_positive, check_probability, metric_from_paper
+from verify.parallel import get_executor
 from verify.serialise import jsonable
 
 __all__ = ["register", "run"]
@@ -59,8 +71,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _metric(word: str) -> str:
     """The --metric value as a metric name: "gp" -> "euclidean", "dp" -> "hamming" (the papers' words,
     smoothsens_core.validation.metric_from_paper), "euclidean"/"hamming" unchanged."""
-    from smoothsens_core.validation import metric_from_paper
-
     try:
         return metric_from_paper(word, allowed=("euclidean", "hamming"))
     except ValueError as exc:
@@ -68,8 +78,6 @@ def _metric(word: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from smoothsens_core.calibration import calibration_table, format_calibration_table
-
     if args.tight:
         return _run_tight(args)
     rows = calibration_table(args.eps, args.delta, args.gamma, metric=args.metric, optimise=not args.no_optimise)
@@ -88,13 +96,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_tight(args: argparse.Namespace) -> int:
-    from smoothsens_core.calibration import format_tight_table
-    from smoothsens_core.validation import check_probability
-    from smoothsens_core.calibration.tight import format_tight_table_laplace
-
     if args.delta is not None:
         check_probability("delta", args.delta)  # before the (slower) pure rows
-    from verify.parallel import get_executor
 
     with get_executor(getattr(args, "scheduler", None), getattr(args, "workers", 1)) as ex:
         rows, lap = tight_rows(args.eps, args.gamma, args.metric, args.delta, ex)
@@ -125,11 +128,6 @@ _TIGHT_FAMILIES = ("Student t(nu=3)", "Student t(nu=4)", "GenCauchy(p=4, theta=1
 def _tight_task(kind: str, k: int, eps: float, gamma: float | None, metric: str, delta: float | None) -> list:
     """One task: row k of the pure tight table (``kind="pure"``) or the Laplace rows (``"laplace"``).
     Row k is computed exactly as :func:`smoothsens_core.calibration.tight_table` computes it."""
-    from smoothsens_core.calibration import (DEFAULT_GAMMA_FRACTION, calibrate_gencauchy, calibrate_polyplace,
-                                             calibrate_student_t)
-    from smoothsens_core.calibration.tight import tight_calibration, tight_table_laplace
-    from smoothsens_core.validation import check_metric, check_positive
-
     if kind == "laplace":
         return tight_table_laplace(eps, delta, gamma, metric)
     eps = check_positive("eps", eps)
@@ -156,8 +154,6 @@ def _tight_task(kind: str, k: int, eps: float, gamma: float | None, metric: str,
 def tight_rows(eps: float, gamma: float | None, metric: str, delta: float | None, executor) -> tuple[list, list]:
     """(pure rows, Laplace rows) of the tight table, one task per row on ``executor``
     (:class:`verify.parallel.Executor`), merged in row order: the same rows on any executor."""
-    from smoothsens_core.validation import check_metric, check_positive
-
     check_positive("eps", eps)
     check_metric(metric, ("euclidean", "hamming"))
     tasks = [("pure", k, eps, gamma, metric, delta) for k in range(len(_TIGHT_FAMILIES))]

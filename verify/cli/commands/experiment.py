@@ -12,6 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+from verify.experiments.runner import EXPERIMENTS, run_experiment
+from verify.parallel import get_executor
+
 __all__ = ["register", "run"]
 
 
@@ -52,8 +55,6 @@ def _ints(text: str) -> list[int]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from verify.experiments.runner import EXPERIMENTS
-
     names = ", ".join(f"{k} ({v.description})" for k, v in EXPERIMENTS.items())
     p = subparsers.add_parser(
         "experiment",
@@ -89,8 +90,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from verify.experiments.runner import EXPERIMENTS, run_experiment
-
     if args.list or not args.name:
         for k, v in EXPERIMENTS.items():
             print(f"{k:10s} {v.description}")
@@ -123,10 +122,9 @@ def run(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise ValueError(f"--workers must be an integer >= 1; got {args.workers}")
 
-    from verify.parallel import get_executor
 
     try:
-        from tqdm import tqdm
+        from tqdm import tqdm  # noqa: PLC0415 - optional dependency (the notebooks and dask extras)
     except ImportError:  # pragma: no cover - tqdm is optional
         tqdm = None
 

@@ -21,6 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from smoothsens_core.growth import growth_exp, growth_linear
+from smoothsens_core.sensitivity import (
+    sensitivity_bounded_range,
+    sensitivity_kde,
+    sensitivity_threshold,
+    sensitivity_two_way_threshold,
+)
 from verify.bounded_io import DEFAULT_MAX_BYTES, read_text_bounded
 
 __all__ = ["register", "run", "read_points", "write_values", "add_query_parameters"]
@@ -132,14 +139,6 @@ def _need(args: argparse.Namespace, *names: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from smoothsens_core.growth import growth_exp, growth_linear
-    from smoothsens_core.sensitivity import (
-        sensitivity_bounded_range,
-        sensitivity_kde,
-        sensitivity_threshold,
-        sensitivity_two_way_threshold,
-    )
-
     if args.query == "threshold":
         _need(args, "T", "tau")
     elif args.query == "two-way":
