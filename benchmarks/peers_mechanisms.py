@@ -55,6 +55,16 @@ def report_noisy_max_pair(X: Array, rng: np.random.Generator, eps: float) -> tup
     return np.argmax(Z, axis=-1), np.max(Z, axis=-1)
 
 
+def report_noisy_max_with_fresh_value(X: Array, rng: np.random.Generator, eps: float) -> tuple[Array, Array]:
+    """(argmax_i (a_i + Lap(4/eps)), max_i a_i + Lap(2/eps)): the index by report-noisy-max at eps/2 and the
+    maximum answer (which moves by at most 1 when every answer does) by the Laplace mechanism at eps/2 with
+    fresh noise; eps-DP under ||a - a'||_inf <= 1 by basic composition (Dwork & Roth 2014, Thm. 3.16 and
+    Claim 3.9): the correct counterpart of :func:`report_noisy_max_pair`, a mixed (index, value) output."""
+    A = np.asarray(X, dtype=float)
+    idx = np.argmax(A + _lap(rng, 4.0 / eps, A.shape), axis=-1)
+    return idx, np.max(A, axis=-1) + _lap(rng, 2.0 / eps, A.shape[:-1])
+
+
 def histogram(X: Array, rng: np.random.Generator, eps: float) -> Array:
     """a + Lap(1/eps)^m: eps-DP under ||a - a'||_1 <= 1 (StatDP histogram, all bins released)."""
     A = np.asarray(X, dtype=float)
@@ -123,9 +133,11 @@ def isvt4(X: Array, rng: np.random.Generator, eps: float, N: int = 1, T: float =
     return _svt(A, rng, _lap(rng, 2.0 / eps, A.shape[0]), 2.0 * N / eps, N, T, True, True, True)
 
 
-def svt3_sniper(X: Array, rng: np.random.Generator, eps: float, c: int = 2, t: float = 1.0) -> tuple[Array, Array]:
+def svt3_sniper(X: Array, rng: np.random.Generator, eps: float, c: int = 1, t: float = 1.0) -> tuple[Array, Array]:
     """DP-Sniper's SVT3 (Lyu et al. Alg. 3): eps1 = eps2 = eps/2, rho ~ Lap(1/eps1), nu ~ Lap(c/eps2),
-    the noisy answer released when above, stop after c above; native (state, value) outputs."""
+    the noisy answer released when above (``>=`` the noisy threshold), stop after c above; native
+    (state, value) outputs.  c = 1, t = 1 as in DP-Sniper's evaluation (``SparseVectorTechnique3(c=1,
+    t=1)`` in ``dpsniper/experiments/exp_default.py``)."""
     A = np.atleast_2d(np.asarray(X, dtype=float))
     e1 = eps / 2.0
     return _svt(A, rng, _lap(rng, 1.0 / e1, A.shape[0]), c / (eps - e1), c, t, False, True, True)

@@ -120,6 +120,8 @@ def assert_private(
     seed: int = DEFAULT_SEED,
     false_alarm: float = 1e-3,
     Lambda: float | None = None,
+    relation: Any = None,
+    vectorised: bool | None = None,
 ) -> Any:
     """Assert that ``mechanism`` is (eps, delta)-private at the neighbouring ``pairs``; returns the report.
 
@@ -127,26 +129,52 @@ def assert_private(
     the sampling side runs beside it) or a plain ``release(x, rng)`` callable (black box).
     ``metric``: ``"euclidean"`` (eps per unit distance, 004 Def. 5) or ``"hamming"`` (DP); default the
     mechanism's ``metric`` or euclidean.  ``Lambda``: the neighbourhood radius of the exact
-    worst-case search (default: the largest distance among ``pairs``).  Raises AssertionError naming
-    the claimed (eps, delta), the pair, the certificate or lower bound and the verdict, when the
-    audit is a violation or inconclusive."""
-    from verify.audit.blackbox import audit_blackbox_mechanism
-    from verify.audit.exact import EuclideanNeighbourhood, audit_density_mechanism
+    worst-case search (default: the largest distance among ``pairs``).  ``relation``: a neighbourhood
+    relation of :mod:`verify.audit.blackbox.relations` (``SubstituteOne()``, ``AddRemoveOne()`` -- pairs
+    of datasets of different sizes --, ``QueryAnswers("linf" | "l1", sensitivity)``, ``Euclidean(Lambda)``,
+    ``Hamming()``, ``PNeighbouring(...)``); the claim is eps per the relation's unit and a pair that is not
+    related under it is refused (ValueError showing its distance); not with ``metric`` or ``Lambda``.
+    Outputs may be numbers, vectors, tuples of mixed kinds or booleans (audited jointly, events chosen
+    on held-out draws); ``vectorised=True`` declares that ``release`` maps a stack of k inputs to k
+    outputs (never guessed for vector outputs).  Raises AssertionError naming the claimed (eps, delta),
+    the pair, the certificate or lower bound and the verdict, when the audit is a violation or
+    inconclusive."""
+    # imported on use: loading the plugin (every pytest run) must not import the auditors
+    from verify.audit.blackbox import audit_blackbox_mechanism  # noqa: PLC0415
+    from verify.audit.blackbox.relations import Relation  # noqa: PLC0415
+    from verify.audit.exact import EuclideanNeighbourhood, audit_density_mechanism  # noqa: PLC0415
 
     pair_list = [tuple(p) for p in pairs]
     if not pair_list:
         raise ValueError("pairs must list at least one pair (x, x')")
-    metric = metric or getattr(mechanism, "metric", None) or "euclidean"
     claim = f"claimed (eps={eps:g}, delta={delta:g}) for {_name(mechanism)}"
     has_density = callable(getattr(mechanism, "log_density", None))
     release = getattr(mechanism, "release", None) if has_density else mechanism
+    if relation is not None:
+        if not isinstance(relation, Relation):
+            raise TypeError(f"relation must be a verify.audit.blackbox.relations.Relation; got {type(relation).__name__}")
+        if metric is not None or Lambda is not None:
+            raise ValueError(f"pass either relation or metric / Lambda, not both; got relation={relation!r}, "
+                             f"metric={metric!r}, Lambda={Lambda!r}")
+        if not callable(release):
+            raise TypeError(f"a relation is audited through release(x, rng); {_name(mechanism)} has none")
+        rep = audit_blackbox_mechanism(release, eps, relation=relation, pairs=pair_list, claimed_delta=delta,
+                                       budget=budget, false_alarm=false_alarm, rng=seed, vectorised=vectorised,
+                                       density=mechanism if has_density else False)
+        if not rep.passed:
+            worst = max(rep.pairs, key=lambda p: p.eps_lower)
+            _fail(f"assert_private: {claim} under {relation.describe()} -- {rep.verdict_text()}",
+                  f"worst pair: {worst.describe()}\n{rep.summary()}")
+        return rep
+    metric = metric or getattr(mechanism, "metric", None) or "euclidean"
     pts = np.array([np.atleast_1d(np.asarray(p, dtype=float)) for pr in pair_list for p in pr])
     if Lambda is None:
         Lambda = max(float(np.linalg.norm(pts[2 * i] - pts[2 * i + 1])) for i in range(len(pair_list)))
     if callable(release):
         rep = audit_blackbox_mechanism(release, eps, metric, pairs=pair_list, claimed_delta=delta, budget=budget,
                                        false_alarm=false_alarm, rng=seed, Lambda=Lambda if metric == "euclidean"
-                                       else math.inf, density=mechanism if has_density else False)
+                                       else math.inf, density=mechanism if has_density else False,
+                                       vectorised=vectorised)
         if not rep.passed:
             worst = max(rep.pairs, key=lambda p: p.eps_lower)
             _fail(f"assert_private: {claim} -- {rep.verdict_text()}",
@@ -171,7 +199,7 @@ def assert_sampler_matches(sampler: Callable[..., Any], dist: Any, *, budget: in
                            seed: int = DEFAULT_SEED, false_alarm: float = 1e-3) -> Any:
     """Assert that ``sampler(n, rng)`` draws from the core distribution ``dist`` (KS, Anderson-Darling,
     tail quantiles, moments; Holm at ``false_alarm``); returns the report."""
-    from verify.audit.blackbox import audit_sampler
+    from verify.audit.blackbox import audit_sampler  # noqa: PLC0415
 
     rep = audit_sampler(sampler, dist, budget=budget, rng=seed, false_alarm=false_alarm)
     if not rep.passed:
@@ -189,7 +217,7 @@ def assert_smooth_bound(f: Any, B: Callable[..., Any], growth: Any, Lambda: floa
     L_{f,Lambda} or B* could not be evaluated, or a float excess without a certified witness): a
     check that was not made is never a pass.  ``window``: the engine's search half-width for an
     expression ``f`` (see ``verify.audit.blackbox.audit_smooth_bound``)."""
-    from verify.audit.blackbox import audit_smooth_bound
+    from verify.audit.blackbox import audit_smooth_bound  # noqa: PLC0415
 
     kw: dict[str, Any] = {} if window is None else {"window": window}
     rep = audit_smooth_bound(f, B, growth, Lambda, params=params, domain=domain, budget=budget, rng=seed, **kw)

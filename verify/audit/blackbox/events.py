@@ -37,7 +37,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-__all__ = ["flatten_output", "features", "Event", "SupportSetEvent", "ProjectionTailEvent", "ClassifierEvent",
+__all__ = ["flatten_output", "features", "Event", "SupportSetEvent", "CellSetEvent", "ProjectionTailEvent",
+           "ClassifierEvent",
            "candidate_events", "select_event", "count_event", "MAX_PROJECTED_COORDINATES", "Selection"]
 
 FloatArray = NDArray[np.float64]
@@ -153,6 +154,62 @@ class SupportSetEvent(Event):
         return f"y in {{{shown}{', ...' if k > 4 else ''}}} ({k} {what}{'s' if k != 1 else ''} with the largest ratio)"
 
 
+#: Quantile bins of the released values per discrete pattern in a cell-set event (a mixed output).
+CELL_BINS = 8
+
+
+@dataclass(frozen=True, eq=False)
+class CellSetEvent(Event):
+    """(d(y), bin(g(y))) in {c_1, ..., c_k} for a mixed output: d(y) the integer-valued coordinates
+    ``columns`` (the discrete part: states, indices, flags), g(y) the sum of the real-valued coordinates
+    ``real_columns`` (the released values) and bin(.) its quantile bin among ``edges`` (fixed on the
+    fitting draws).  The cells are the support of this discretised joint output, ordered by their
+    empirical likelihood ratio on the fitting draws and cut at a prefix, as :class:`SupportSetEvent`
+    (DP-Sniper, Bichsel et al. S&P 2021, Sec. 4: thresholding an estimate of the likelihood ratio);
+    membership is exact once the edges are fixed."""
+
+    points: FloatArray
+    columns: tuple[int, ...]
+    real_columns: tuple[int, ...]
+    edges: FloatArray
+    family = "support cells (discrete part x bins of the released values)"
+
+    def contains(self, F: FloatArray) -> NDArray[np.bool_]:
+        if F.shape[1] <= max(self.columns + self.real_columns):
+            return np.zeros(F.shape[0], dtype=bool)
+        return _row_ids(self.points, _cells(F, self.columns, self.real_columns, self.edges))
+
+    @property
+    def text(self) -> str:
+        k = self.points.shape[0]
+        shown = ", ".join(_fmt_point(p) for p in self.points[:4])
+        return (f"(y{list(self.columns)[:8]}, bin of sum y{list(self.real_columns)[:8]}) in {{{shown}"
+                f"{', ...' if k > 4 else ''}}} ({k} cell{'s' if k != 1 else ''} with the largest ratio; "
+                f"bin edges {', '.join(f'{e:.4g}' for e in self.edges)})")
+
+
+def _cells(F: FloatArray, columns: tuple[int, ...], real_columns: tuple[int, ...], edges: FloatArray) -> FloatArray:
+    """The discretised output (d(y), bin(g(y))) of :class:`CellSetEvent`, one row per output."""
+    g = F[:, list(real_columns)].sum(axis=1)
+    return np.concatenate([F[:, list(columns)], np.searchsorted(edges, g, side="right")[:, None].astype(float)],
+                          axis=1)
+
+
+def _cell_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: FloatArray,
+                     cols: tuple[int, ...]) -> Scored:
+    """Prefixes of the cells of a mixed output (:class:`CellSetEvent`): the integer columns ``cols`` and
+    the quantile bins (:data:`CELL_BINS`, from the pooled fitting draws) of the sum of the other columns."""
+    real = tuple(j for j in range(A.shape[1]) if j not in cols)
+    g = np.concatenate([A, B], axis=0)[:, list(real)].sum(axis=1)
+    edges = np.unique(np.quantile(g, np.linspace(0.0, 1.0, CELL_BINS + 1)[1:-1]))
+
+    def factory(points: FloatArray) -> Event:
+        return CellSetEvent(points, cols, real, edges)
+
+    return _support_candidates(_cells(A, cols, real, edges), _cells(B, cols, real, edges),
+                               _cells(A2, cols, real, edges), _cells(B2, cols, real, edges), factory=factory)
+
+
 _PROJECTIONS: dict[str, Callable[[FloatArray], FloatArray]] = {
     "sum": lambda F: F.sum(axis=1),
     "max": lambda F: F.max(axis=1),
@@ -253,10 +310,13 @@ def _maker(cls: Callable[..., Event], *args: Any) -> Callable[[], Event]:
 
 
 def _prefix_maker(pts: FloatArray, order: NDArray[np.int64], k: int,
-                  columns: tuple[int, ...] | None = None) -> Callable[[], Event]:
+                  columns: tuple[int, ...] | None = None,
+                  factory: Callable[[FloatArray], Event] | None = None) -> Callable[[], Event]:
     """The support set of the first k points of ``order`` (the slice is taken only when chosen)."""
 
     def make() -> Event:
+        if factory is not None:
+            return factory(pts[order[:k]])
         return SupportSetEvent(pts[order[:k]], columns)
 
     return make
@@ -266,7 +326,8 @@ Scored = tuple[list[Callable[[], Event]], NDArray[np.float64], NDArray[np.float6
 
 
 def _support_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: FloatArray,
-                        columns: tuple[int, ...] | None = None) -> Scored:
+                        columns: tuple[int, ...] | None = None,
+                        factory: Callable[[FloatArray], Event] | None = None) -> Scored:
     """Prefixes of the joint support observed in A, B ordered by the empirical ratio (both directions),
     with their counts on the scoring draws A2, B2 (one exact row match, then prefix sums)."""
     pts, inv = np.unique(np.concatenate([A, B], axis=0), axis=0, return_inverse=True)
@@ -292,7 +353,7 @@ def _support_candidates(A: FloatArray, B: FloatArray, A2: FloatArray, B2: FloatA
     for order in (np.argsort(-ratio, kind="stable"), np.argsort(ratio, kind="stable")):
         k1s.append(np.cumsum(ca[order])[:-1])
         k2s.append(np.cumsum(cb[order])[:-1])
-        makers += [_prefix_maker(pts, order, k, columns) for k in range(1, S)]
+        makers += [_prefix_maker(pts, order, k, columns, factory) for k in range(1, S)]
     return makers, np.concatenate(k1s), np.concatenate(k2s)
 
 
@@ -377,6 +438,8 @@ def candidate_events(A: FloatArray, B: FloatArray, A2: FloatArray, B2: FloatArra
         if cols:
             c = list(cols)
             parts.append((SupportSetEvent.family, _support_candidates(A[:, c], B[:, c], A2[:, c], B2[:, c], cols)))
+            # and its cells: the discrete part crossed with bins of the released values
+            parts.append((CellSetEvent.family, _cell_candidates(A, B, A2, B2, cols)))
     if "projection" in families:
         # tails at pooled quantiles do not depend on which input a draw came from: fitted and scored on
         # all the selection draws (twice the scoring draws of the fitted families)

@@ -5,8 +5,9 @@ Without a pair, the audit generates candidates from a base input with the relati
 vectors -- one above, one below, one above rest below, one below rest above, half-half, all above,
 all below, x-shape (Ding et al. CCS 2018, Sec. 5.1) --, random one-record changes, removals and
 additions for datasets, pairs at log-spaced distances for Geo-Privacy), spends ``share`` of the budget
-screening them -- for each candidate, an event of :mod:`verify.audit.blackbox.events` chosen on 60 % of
-its screening draws and its log-ratio (minus one standard deviation) counted on the other 40 % -- and
+screening them by successive halving (rounds of fresh draws, each on the better half of the candidates
+left; a candidate is scored on all its screening draws: an event of :mod:`verify.audit.blackbox.events`
+chosen on 60 % of them and its log-ratio (minus one standard deviation) counted on the other 40 %) and
 keeps the best ``keep`` pairs.  The final audit draws afresh (other child seeds): the pair is a function of the
 screening draws only, so the bound for it holds at its stated confidence (the same argument as the
 choice of the event, DP-Sniper, Bichsel et al. S&P 2021, Sec. 5; StatDP, Ding et al. CCS 2018, Sec. 4).
@@ -72,39 +73,74 @@ def search_pairs(release: Callable[..., Any], relation: Relation, search: InputS
         raise ValueError(f"the input search found no related pair around base={search.base!r} under "
                          f"{relation.describe()}")
     n_screen = int(search.share * n)
-    per = max(n_screen // len(good), 400)
     n_final = max(n - n_screen, 200)
-    say(f"input search: {len(good)} candidate pairs, {per} screening draws per input each")
-    scored = []
-    seeds = draw_gen.spawn(2 * len(good))
+    # successive halving (Jamieson & Talwalkar 2016): the screening draws are spent in rounds, each round
+    # on the better half of the candidates of the previous one, with fresh draws added to each survivor's
+    # own; a candidate is scored on all its screening draws so far.  Events of small probability (those
+    # that give the largest bounds on sparse-vector outputs) are seen only with many draws, which a
+    # single uniform round cannot give every candidate.
+    rounds = max(1, math.ceil(math.log2(max(len(good) / search.keep, 1.0))) + 1)
+    per_round = n_screen // rounds
+    say(f"input search: {len(good)} candidate pairs, {rounds} round(s) of successive halving, "
+        f"{per_round} screening draws per input per round")
     level = beta / 2.0
-    for i, (x, xp) in enumerate(good):
-        d = relation.check_pair(x, xp)
-        vec = bool(vectorised)
-        try:
-            A = draw_features(release, x, per, seeds[2 * i], vec)
-            B = draw_features(release, xp, per, seeds[2 * i + 1], vec)
-        except TypeError:
-            A = draw_features(release, x, per, seeds[2 * i], False)
-            B = draw_features(release, xp, per, seeds[2 * i + 1], False)
-        # the event is chosen on the first 60 % of the screening draws and the pair is scored by that fixed
-        # event on the other 40 %: ln of the ratio of the counts minus one standard deviation (unbiased for
-        # the chosen event, whereas its score on the draws that chose it is inflated by the choice)
-        m = int(0.6 * A.shape[0])
-        notes: list[str] = []
-        try:
-            sel = select_event(A[:m], B[:m], families, n_est=n_final, d=d, delta=delta, level=level,
-                               symmetric=relation.symmetric, notes=notes)
-            ka = count_event(sel.event, A[m:], sel.width)
-            kb = count_event(sel.event, B[m:], sel.width)
-            k1, k2 = (ka, kb) if sel.direction == 0 else (kb, ka)
-            nv = A.shape[0] - m
-            score = (math.log((k1 + 0.5) / (k2 + 0.5))
-                     - math.sqrt(1.0 / (k1 + 0.5) + 1.0 / (k2 + 0.5) - 2.0 / (nv + 1.0))) / d
-        except ValueError:
-            score = -math.inf
-        scored.append((score, i))
-    scored.sort(key=lambda t: -t[0])
-    tried = tuple(f"{_text(good[i][0])} vs {_text(good[i][1])}: screening score {s:.3g}" for s, i in scored)
-    kept = [good[i] for _, i in scored[: search.keep]]
+    draws: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    alive = list(range(len(good)))
+    scored: list[tuple[float, int]] = []
+    last: dict[int, tuple[float, int]] = {}
+    for rnd in range(rounds):
+        per = max(per_round // len(alive), 400)
+        for i in alive:
+            x, xp = good[i]
+            sa, sb = draw_gen.spawn(2)
+            vec = bool(vectorised)
+            try:
+                A = draw_features(release, x, per, sa, vec)
+                B = draw_features(release, xp, per, sb, vec)
+            except TypeError:
+                A = draw_features(release, x, per, sa, False)
+                B = draw_features(release, xp, per, sb, False)
+            if i in draws:
+                A0, B0 = draws[i]
+                if A0.shape[1] == A.shape[1] and B0.shape[1] == B.shape[1]:
+                    A, B = np.concatenate([A0, A]), np.concatenate([B0, B])
+            draws[i] = (A, B)
+        scored = []
+        for i in alive:
+            A, B = draws[i]
+            scored.append((_screen_score(A, B, relation.check_pair(*good[i]), families, n_final, delta, level,
+                                         relation.symmetric), i))
+        scored.sort(key=lambda t: -t[0])
+        if rnd < rounds - 1:
+            alive = [i for _, i in scored[: max(search.keep, math.ceil(len(alive) / 2))]]
+            for sc, i in scored:
+                if i not in alive:
+                    last[i] = (sc, rnd + 1)
+    for sc, i in scored:
+        last[i] = (sc, rounds)
+    final = [i for _, i in scored]
+    order = final + sorted((i for i in last if i not in final), key=lambda i: (-last[i][1], -last[i][0]))
+    tried = tuple(f"{_text(good[i][0])} vs {_text(good[i][1])}: screening score {last[i][0]:.3g}"
+                  + (f" (left out after round {last[i][1]} of {rounds})" if last[i][1] < rounds else "")
+                  for i in order)
+    kept = [good[i] for i in final[: search.keep]]
     return kept, tried, n_final
+
+
+def _screen_score(A: np.ndarray, B: np.ndarray, d: float, families: Sequence[str], n_final: int, delta: float,
+                  level: float, symmetric: bool) -> float:
+    """The screening score of one pair from its screening draws A of M(x) and B of M(x'): an event chosen
+    on the first 60 % of them and counted on the other 40 % (unbiased for the chosen event, whereas its
+    score on the draws that chose it is inflated by the choice): ln of the ratio of the counts minus one
+    standard deviation, per unit d."""
+    m = int(0.6 * A.shape[0])
+    try:
+        sel = select_event(A[:m], B[:m], families, n_est=n_final, d=d, delta=delta, level=level,
+                           symmetric=symmetric, notes=[])
+    except ValueError:
+        return -math.inf
+    ka = count_event(sel.event, A[m:], sel.width)
+    kb = count_event(sel.event, B[m:], sel.width)
+    k1, k2 = (ka, kb) if sel.direction == 0 else (kb, ka)
+    nv = A.shape[0] - m
+    return (math.log((k1 + 0.5) / (k2 + 0.5)) - math.sqrt(1.0 / (k1 + 0.5) + 1.0 / (k2 + 0.5) - 2.0 / (nv + 1.0))) / d
