@@ -41,6 +41,7 @@ log-squared tail.  Samplers draw the defining variables with the ``numpy.random.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from scipy import special as sc
@@ -204,8 +205,39 @@ class LaplaceLogNormal(_BunSteinke):
     def _kinks_z(self) -> tuple[float, ...]:
         return (0.0,)  # h'(0+) = -h'(0-) = -E[e^(-2 sigma Y)]/2 != 0
 
+    @property
+    def score_sup(self) -> float:
+        """sup_z |psi(z)| = e^(3 sigma^2/2) = I_2(0)/I_1(0) = E[e^(-2 sigma Y)]/E[e^(-sigma Y)], the limit at 0
+        (|psi| is nonincreasing on (0, inf), :meth:`_score_breakpoints`): the Lipschitz constant of ln h."""
+        return math.exp(1.5 * self.sigma**2)
+
+    def _scale_ratio(self, z: FloatArray) -> FloatArray:
+        """r(z) = z I_2(z)/I_1(z) = -z psi(z) for z >= 0 (so 1 + z psi = 1 - r)."""
+        a = np.abs(np.asarray(z, dtype=float)).ravel()
+        log_r = _log_lln_integral(a, self.sigma, 2.0) - _log_lln_integral(a, self.sigma, 1.0)
+        with np.errstate(divide="ignore"):
+            return np.exp(np.log(a) + log_r)
+
     def _score_breakpoints(self) -> tuple[float, ...]:
-        raise NotImplementedError("the monotone pieces of the LLN score are not derived")
+        """(z*,): the z > 0 where 1 + z psi(z) = 0, i.e. z I_2(z) = I_1(z), found by brentq.
+
+        Derived here.  |psi| = I_2/I_1 is nonincreasing on (0, inf): d/dz (I_2/I_1) = (I_2^2 - I_1 I_3)/I_1^2
+        <= 0 by Cauchy-Schwarz (I_2 = integral of w^(1/2) w^(3/2), w = e^(-sigma y), against the same
+        positive weight), so sup |psi| = e^(3 sigma^2/2), its limit at 0.  r(z) = z I_2/I_1 is increasing:
+        with v = ln z - sigma y, r = E[e^V] under the density proportional to phi((v - ln z)/sigma) e^v e^(-e^v),
+        a Gaussian location family in ln z (monotone likelihood ratio), and e^v increases; r runs from 0
+        to inf, so |1 + z psi| = |1 - r| decreases to 0 at z* and increases after."""
+        from scipy.optimize import brentq  # noqa: PLC0415
+
+        def f(log_z: float) -> float:
+            return float(self._scale_ratio(np.array([math.exp(log_z)]))[0]) - 1.0
+
+        lo, hi = -1.0, 1.0
+        while f(lo) > 0:
+            lo -= 2.0
+        while f(hi) < 0:
+            hi += 2.0
+        return (math.exp(brentq(f, lo, hi, xtol=1e-13)),)
 
     @property
     def score_scale_limit(self) -> float:
@@ -254,8 +286,46 @@ class UniformLogNormal(_BunSteinke):
             out = -np.sign(z) * np.exp(log_ratio)
         return np.where(az == 0.0, 0.0, out)
 
+    def _breakpoint_c(self) -> tuple[float, float]:
+        """(c1, c2) on the scale c = ln z/sigma + sigma: lambda(c1) - c1 = sigma and lambda(c2) = sigma, with
+        lambda(c) = phi(c)/Phi(-c) the Gaussian hazard (increasing; lambda - c decreasing from inf to 0)."""
+        from scipy.optimize import brentq  # noqa: PLC0415
+
+        s = self.sigma
+
+        def hazard(c: float) -> float:
+            return math.exp(-0.5 * c * c - _LOG_SQRT_2PI - float(sc.log_ndtr(-c)))
+
+        def bracket(g: Any, lo: float, hi: float) -> float:
+            while g(lo) > 0:
+                lo -= 2.0 * (abs(lo) + 1.0)
+            while g(hi) < 0:
+                hi += 2.0 * (abs(hi) + 1.0)
+            return float(brentq(g, lo, hi, xtol=1e-14))
+
+        c1 = bracket(lambda c: s - (hazard(c) - c), -1.0, 1.0)  # lambda - c decreasing: s - (lambda - c) increasing
+        c2 = bracket(lambda c: hazard(c) - s, -1.0, 1.0)
+        return c1, c2
+
     def _score_breakpoints(self) -> tuple[float, ...]:
-        raise NotImplementedError("the monotone pieces of the ULN score are not derived")
+        """(z1, z2) = e^(sigma (c - sigma)) at c1, c2 of :meth:`_breakpoint_c`.
+
+        Derived here.  For z > 0, |psi(z)| = lambda(c) e^(sigma^2 - sigma c)/sigma with c = ln z/sigma + sigma;
+        d/dc ln|psi| = lambda'(c)/lambda(c) - sigma = lambda(c) - c - sigma (lambda' = lambda (lambda - c)),
+        and lambda - c decreases from inf to 0, so |psi| increases up to c1 and decreases after.
+        1 + z psi(z) = 1 - lambda(c)/sigma decreases (lambda increasing) through 0 at c2: |1 + z psi|
+        decreases on [0, z2] and increases after.  No kink: psi -> 0 as z -> 0."""
+        c1, c2 = self._breakpoint_c()
+        s = self.sigma
+        return tuple(sorted((math.exp(s * (c1 - s)), math.exp(s * (c2 - s)))))
+
+    @property
+    def score_sup(self) -> float:
+        """sup_z |psi(z)| = lambda(c1) e^(sigma^2 - sigma c1)/sigma = (c1 + sigma) e^(sigma^2 - sigma c1)/sigma
+        (:meth:`_score_breakpoints`; lambda(c1) = c1 + sigma), the Lipschitz constant of ln h (derived here)."""
+        c1, _ = self._breakpoint_c()
+        s = self.sigma
+        return (c1 + s) * math.exp(s * s - s * c1) / s
 
     @property
     def score_scale_limit(self) -> float:
@@ -338,6 +408,15 @@ class ArsinhNormal(_BunSteinke):
     def score_scale_limit(self) -> float:
         """math.inf: |1 + z psi(z)| ~ ln(2 sigma z)/sigma^2."""
         return math.inf
+
+    @property
+    def score_sup(self) -> float:
+        """sup_z |psi(z)|, attained at the breakpoint where psi' = 0; <= 2/(3 sigma) + sigma/2 =
+        (4 + 3 sigma^2)/(6 sigma): with x = sigma v, |psi| = (x/cosh x)/sigma + sigma tanh(x)/cosh(x), and
+        x/cosh x <= 2/3, tanh x/cosh x = sinh x/cosh^2 x <= 1/2 (derived here)."""
+        # |psi| is monotone between the breakpoints, 0 at z = 0 and decreasing beyond the last one
+        pts = np.array(self._score_breakpoints())
+        return float(np.max(np.abs(self._score(pts))))
 
     def _sample(self, size: tuple[int, ...], rng: np.random.Generator) -> FloatArray:
         return np.sinh(self.sigma * rng.standard_normal(size)) / self.sigma

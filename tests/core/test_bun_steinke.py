@@ -108,3 +108,59 @@ def test_arsinh_normal_score_breakpoints_are_turning_points():
 def test_bun_steinke_rejects_invalid_sigma(cls, sigma):
     with pytest.raises(ValueError, match="sigma"):
         cls(sigma)
+
+
+def _turning_points(values: np.ndarray, z: np.ndarray) -> list[float]:
+    """The grid points where the discrete slope of ``values`` changes sign (brute-force sign scan)."""
+    slope = np.sign(np.diff(values))
+    idx = np.nonzero(slope[1:] * slope[:-1] < 0)[0] + 1
+    return [float(z[i]) for i in idx]
+
+
+@pytest.mark.parametrize("cls", [LaplaceLogNormal, UniformLogNormal])
+@pytest.mark.parametrize("sigma", [0.4, 1.0, 1.7])
+def test_log_normal_score_breakpoints_match_a_brute_force_sign_scan(cls, sigma):
+    # the monotone pieces of |psi| and |1 + z psi| on a geometric grid of z > 0: every turning point the scan
+    # finds is within one grid step of a breakpoint, and every breakpoint but the kink at 0 is found by the scan
+    d = cls(sigma)
+    z = np.geomspace(1e-4, 1e3, 3000)
+    psi = np.asarray(d._score(z))
+    turns = _turning_points(np.abs(psi), z) + _turning_points(np.abs(1.0 + z * psi), z)
+    bps = [b for b in d.score_breakpoints() if b > 0]
+    step = z[1] / z[0]
+    assert turns, "the scan found no turning point"
+    for tp in turns:
+        assert any(b / step**2 <= tp <= b * step**2 for b in bps), (tp, bps)
+    for b in bps:
+        assert any(b / step**2 <= tp <= b * step**2 for tp in turns), (b, turns)
+
+
+def test_laplace_log_normal_breakpoints_are_the_kink_and_the_zero_of_the_scale_term():
+    d = LaplaceLogNormal(0.9)
+    kink, z_star = d.score_breakpoints()
+    assert kink == 0.0
+    assert 1.0 + z_star * float(d._score(np.array([z_star]))[0]) == pytest.approx(0.0, abs=1e-10)
+    # |psi| is nonincreasing on (0, inf) from e^(3 sigma^2/2) (Cauchy-Schwarz), the score_sup
+    psi = np.abs(np.asarray(d._score(np.geomspace(1e-12, 1e3, 400))))
+    assert np.all(np.diff(psi) <= 1e-12 * psi[0])
+    assert psi[0] == pytest.approx(d.score_sup, rel=1e-9) and d.score_sup == pytest.approx(math.exp(1.5 * 0.81))
+
+
+def test_uniform_log_normal_score_sup_against_mpmath_reference():
+    # the reference score is the Leibniz derivative of the mpmath density (verify.reference.bun_steinke), 20 digits
+    for sigma in (0.5, 1.3):
+        d = UniformLogNormal(sigma)
+        peak = max(d.score_breakpoints(), key=lambda b: abs(float(d._score(np.array([b]))[0])))
+        with mpmath.workdps(20):
+            assert d.score_sup == pytest.approx(abs(float(ref.uln_score(peak, sigma))), rel=1e-9)
+        # sqrt(2/pi) e^(3 sigma^2/2)/sigma bounds sup |psi| only for sigma >= sqrt(2/pi)
+        simple = math.sqrt(2 / math.pi) * math.exp(1.5 * sigma**2) / sigma
+        assert (d.score_sup <= simple) == (sigma >= math.sqrt(2 / math.pi))
+
+
+def test_arsinh_normal_score_sup_is_below_the_closed_bound():
+    for sigma in (0.3, 2 / math.sqrt(3), 4.0):
+        d = ArsinhNormal(sigma)
+        grid = np.abs(np.asarray(d._score(np.geomspace(1e-6, 1e4, 20000))))
+        assert grid.max() <= d.score_sup * (1 + 1e-9)
+        assert d.score_sup <= (4 + 3 * sigma**2) / (6 * sigma)

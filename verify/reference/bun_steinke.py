@@ -24,7 +24,8 @@ from typing import Any
 
 import mpmath
 
-__all__ = ["lln_pdf", "lln_sf", "uln_pdf", "uln_sf", "arsinh_normal_pdf", "arsinh_normal_cdf"]
+__all__ = ["lln_pdf", "lln_sf", "lln_moment_integral", "lln_score", "uln_pdf", "uln_sf", "uln_score",
+           "arsinh_normal_pdf", "arsinh_normal_cdf", "arsinh_normal_score", "second_moment"]
 
 
 def _phi(y: Any) -> Any:
@@ -70,6 +71,25 @@ def lln_pdf(z: Any, sigma: Any) -> mpmath.mpf:
 
     m = _peak(z, s, 1)
     return _quad_scaled(f, [m + d for d in _SPLITS])
+
+
+def lln_moment_integral(z: Any, sigma: Any, k: int) -> mpmath.mpf:
+    """I_k(z) = E_Y[e^(-k sigma Y) exp(-|z| e^(-sigma Y))] (k = 1: 2 h(z); h^(j)(z) = (-1)^j I_(j+1)(z)/2 for z > 0,
+    differentiating under the integral sign)."""
+    z, s = abs(mpmath.mpf(z)), mpmath.mpf(sigma)
+
+    def f(y: Any) -> Any:
+        return _phi(y) * mpmath.exp(-k * s * y - z * mpmath.exp(-s * y))
+
+    m = _peak(z, s, k)
+    return _quad_scaled(f, [m + d for d in _SPLITS])
+
+
+def lln_score(z: Any, sigma: Any) -> mpmath.mpf:
+    """d/dz ln h(z) of LLN for z != 0: -sgn(z) I_2(|z|)/I_1(|z|) (the right limit at z = 0)."""
+    z = mpmath.mpf(z)
+    r = lln_moment_integral(z, sigma, 2) / lln_moment_integral(z, sigma, 1)
+    return r if z < 0 else -r
 
 
 def lln_sf(z: Any, sigma: Any) -> mpmath.mpf:
@@ -126,3 +146,27 @@ def arsinh_normal_pdf(z: Any, sigma: Any) -> mpmath.mpf:
     s, z = mpmath.mpf(sigma), mpmath.mpf(z)
     v = mpmath.asinh(s * z) / s
     return _phi(v) / mpmath.sqrt(1 + s * s * z * z)
+
+
+def uln_score(z: Any, sigma: Any) -> mpmath.mpf:
+    """d/dz ln h(z) of ULN for z != 0, from h(z) = integral over {e^(sigma y) >= |z|} of phi(y) e^(-sigma y)/2:
+    h'(z) = -sgn(z) phi(y_z) e^(-sigma y_z)/2 * dy_z/d|z| with y_z = ln|z|/sigma, dy_z/d|z| = 1/(sigma |z|)
+    (Leibniz rule at the lower limit), divided by h(z)."""
+    z, s = mpmath.mpf(z), mpmath.mpf(sigma)
+    az = abs(z)
+    y = mpmath.log(az) / s
+    dh = -_phi(y) * mpmath.exp(-s * y) / 2 / (s * az)
+    out = dh / uln_pdf(az, s)
+    return out if z > 0 else -out
+
+
+def arsinh_normal_score(z: Any, sigma: Any) -> mpmath.mpf:
+    """d/dz ln h(z) of the arsinh-normal, by mpmath's numerical differentiation of ln arsinh_normal_pdf."""
+    return mpmath.diff(lambda x: mpmath.log(arsinh_normal_pdf(x, sigma)), mpmath.mpf(z))
+
+
+def second_moment(pdf: Any, sigma: Any) -> mpmath.mpf:
+    """E[Z^2] = 2 integral_0^inf z^2 h(z) dz for a symmetric reference density ``pdf(z, sigma)`` (mpmath quad,
+    split on a geometric grid: the tails are log-normal-like)."""
+    pts = [mpmath.mpf(0)] + [mpmath.mpf(2) ** k for k in range(-4, 40)] + [mpmath.inf]
+    return 2 * mpmath.quad(lambda z: z * z * pdf(z, sigma), pts)
