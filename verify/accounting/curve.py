@@ -17,7 +17,8 @@ Why this pair is the worst one:
   largest is the shift by Delta (for the Gaussian the curve of Balle & Wang 2018, Thm. 8, is stated for it;
   dp-accounting's Laplace and discrete Laplace PLDs use the same pair).  By the reflection y -> Delta - y the
   two directions are equal, so H_eps(P || Q) is computed once.
-* GenCauchy and Student t: these are the noise families of the smooth-sensitivity mechanisms (004 Sec. 2.1).
+* GenCauchy, Student t (004 Sec. 2.1) and PolyPlace (002 Def. 6): the noise families of the smooth-sensitivity
+  mechanisms.
   The pair a smooth-sensitivity mechanism meets is a shift by the distance d together with a dilation of the
   scale (B(x) != B(x')); it is taken here as the *declared* pair (shift ``sensitivity``, scale ratio
   ``ratio``), not derived: whether it is the worst pair of a given mechanism is that mechanism's claim.  Both
@@ -38,7 +39,7 @@ Closed forms (evaluated in arb, so the ends are rigorous):
   delta(eps) = max(0, f(m*)).  Every f(m) is a lower bound (any set is), so the candidates m around the ball
   of x give max(0, max f) as an enclosure without deciding m* exactly.
 
-GenCauchy and Student t use :func:`verify.audit.exact.enclosure.hockey_stick_enclosure` (certified root
+GenCauchy, Student t and PolyPlace use :func:`verify.audit.exact.enclosure.hockey_stick_enclosure` (certified root
 isolation of the loss in ball arithmetic, masses from the families' regularised incomplete beta tails).
 
 :meth:`PrivacyCurve.epsilon` inverts the curve: eps(delta) = inf{eps >= 0 : delta(eps) <= delta} lies in
@@ -57,19 +58,18 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from smoothsens_core.validation import check_integer, check_positive, check_real
-from verify.audit.exact.enclosure import (
-    Enclosure,
-    ball_law,
-    hockey_stick_enclosure,
-)
+from verify.audit.exact.enclosure import Enclosure, hockey_stick_enclosure
+
+from .ballforms import output_law
 
 __all__ = ["PrivacyCurve", "EpsilonInterval", "FAMILIES", "invert_delta", "enclosure_from_ball", "fmt_bound",
            "gaussian_delta_ball", "laplace_delta_ball", "discrete_laplace_delta_ball"]
 
 #: Family names accepted by :class:`PrivacyCurve` (and ``smoothsens account --mechanism``).
-FAMILIES = ("gaussian", "laplace", "discrete_laplace", "gencauchy", "student_t")
+FAMILIES = ("gaussian", "laplace", "discrete_laplace", "gencauchy", "student_t", "polyplace")
 _CLOSED = ("gaussian", "laplace", "discrete_laplace")
-_SHAPES = {"gaussian": (), "laplace": (), "discrete_laplace": (), "gencauchy": ("p", "theta"), "student_t": ("nu",)}
+_SHAPES = {"gaussian": (), "laplace": (), "discrete_laplace": (), "gencauchy": ("p", "theta"), "student_t": ("nu",),
+           "polyplace": ("alpha",)}
 _START_PREC = 128        # bits; doubled while the ball is wider than 1e-24 of its value
 _MAX_PREC = 4096
 
@@ -355,9 +355,41 @@ class PrivacyCurve:
         return cls("student_t", scale, sensitivity, (("nu", nu),), ratio)
 
     @classmethod
+    def polyplace(cls, alpha: float, scale: float, sensitivity: float = 1.0, ratio: float = 1.0) -> PrivacyCurve:
+        """PolyPlace(scale, alpha) noise (002 Def. 6), the declared pair shift/ratio.  The mechanism of 002 Thm. 8,
+        q(x) + PolyPlace(SS(x)/gamma, eps/gamma), meets the pair scale = SS(x)/gamma, alpha = eps/gamma, shift
+        |q(x) - q(x')| <= SS(x) and ratio SS(x')/SS(x) in [e^-gamma, e^gamma] (that this pair is the worst one is
+        the mechanism's claim, not derived here)."""
+        return cls("polyplace", scale, sensitivity, (("alpha", alpha),), ratio)
+
+    @classmethod
+    def from_calibration(cls, calibration: Any, distance: float = 1.0) -> PrivacyCurve:
+        """The declared pair of a calibrated smooth-sensitivity mechanism M(x) = f(x) + (B(x)/eta) Z
+        (:class:`smoothsens_core.calibration.Calibration` of the Student t, GenCauchy or PolyPlace family) for
+        neighbours at distance ``distance``, in units of B(x) = 1: P = (1/eta) Z, Q = d + (e^(gamma d)/eta) Z, i.e.
+        the shift |f(x) - f(x')| = d B(x) and the largest scale ratio B(x')/B(x) = e^(gamma d) that g_E allows
+        (004 Def. 8).  Both orientations are covered (:meth:`delta` takes the larger; the PLD dominates both).
+        That this pair is the worst one of the mechanism is an assumption stated here, not derived."""
+        d = check_positive("distance", distance)
+        fam = getattr(calibration, "family", None)
+        if fam not in ("student_t", "gencauchy", "polyplace") or getattr(calibration, "growth", "") != "g_E":
+            raise ValueError("calibration must be a g_E Student t, GenCauchy or PolyPlace calibration "
+                             f"(smoothsens_core.calibration); got family={fam!r}")
+        noise = calibration.noise
+        eta = float(calibration.eta)
+        scale = float(noise.scale) / eta
+        ratio = math.exp(float(calibration.gamma) * d)
+        if fam == "student_t":
+            return cls.student_t(float(noise.nu), scale, d, ratio)
+        if fam == "gencauchy":
+            return cls.gencauchy(float(noise.p), float(noise.theta), scale, d, ratio)
+        return cls.polyplace(float(noise.alpha), scale, d, ratio)
+
+    @classmethod
     def parse(cls, spec: str) -> PrivacyCurve:
         """From ``family:key=value,...``, e.g. ``gaussian:sigma=2,sensitivity=1``, ``laplace:b=1``,
-        ``discrete_laplace:b=2,sensitivity=3``, ``gencauchy:p=4,theta=1,scale=1``, ``student_t:nu=3,scale=1``
+        ``discrete_laplace:b=2,sensitivity=3``, ``gencauchy:p=4,theta=1,scale=1``, ``student_t:nu=3,scale=1``,
+        ``polyplace:alpha=3,scale=1``
         (``scale`` may be written sigma or b; ``sensitivity`` defaults to 1, ``ratio`` to 1)."""
         if not isinstance(spec, str) or not spec.strip():
             raise ValueError(f"mechanism must be 'family:key=value,...'; got {spec!r}")
@@ -398,6 +430,7 @@ class PrivacyCurve:
             Gaussian,
             GenCauchy,
             Laplace,
+            PolyPlace,
             StudentT,
             TwoSidedGeometric,
         )
@@ -411,6 +444,8 @@ class PrivacyCurve:
             return TwoSidedGeometric(eps=1.0, sensitivity=self.scale)
         if self.family == "gencauchy":
             return GenCauchy(sh["p"], sh["theta"], scale=self.scale)
+        if self.family == "polyplace":
+            return PolyPlace(self.scale, sh["alpha"])
         return StudentT(sh["nu"], scale=self.scale)
 
     @property
@@ -448,8 +483,8 @@ class PrivacyCurve:
 
     def _generic_delta(self, eps: float) -> Enclosure:
         noise = self.noise()
-        P = ball_law(noise, 0.0, 1.0)
-        Q = ball_law(noise, self.sensitivity, self.ratio)
+        P = output_law(noise, 0.0, 1.0)
+        Q = output_law(noise, self.sensitivity, self.ratio)
         encs = [hockey_stick_enclosure(P, Q, eps), hockey_stick_enclosure(Q, P, eps)]
         if not all(e.certified for e in encs):
             why = "; ".join(e.reason for e in encs if not e.certified)

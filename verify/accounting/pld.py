@@ -74,7 +74,9 @@ from numpy.typing import ArrayLike, NDArray
 from smoothsens_core.validation import check_integer, check_positive, check_real
 from verify.audit.exact.enclosure import Enclosure
 
+from .ballforms import output_law
 from .curve import EpsilonInterval, PrivacyCurve, invert_delta
+from .losscells import LossCells, loss_cells
 
 __all__ = ["GridPLD", "from_curve", "compose", "natural_step", "common_step", "to_dp_accounting_pld", "BITS"]
 
@@ -82,7 +84,9 @@ __all__ = ["GridPLD", "from_curve", "compose", "natural_step", "common_step", "t
 BITS = 96
 _U = 2.0 ** -53
 _CELL_PREC = 96
-_PLD_FAMILIES = ("gaussian", "laplace", "discrete_laplace", "student_t")
+_PLD_FAMILIES = ("gaussian", "laplace", "discrete_laplace", "student_t", "gencauchy", "polyplace")
+_GENERIC = ("gencauchy", "polyplace")
+_GENERIC_PREC = 128
 
 
 def _flint() -> Any:
@@ -536,8 +540,10 @@ def from_curve(curve: PrivacyCurve, h: float | Fraction = 1e-4, *, tail_mass: fl
     if not tail_mass < 1e-3:
         raise ValueError(f"tail_mass must be in (0, 1e-3); got tail_mass={tail_mass!r}")
     if curve.family not in _PLD_FAMILIES:
-        raise TypeError(f"no certified PLD for the {curve.family} family yet (only {', '.join(_PLD_FAMILIES)}); "
+        raise TypeError(f"no certified PLD for the {curve.family} family (only {', '.join(_PLD_FAMILIES)}); "
                         "its single curve delta(eps) is available from PrivacyCurve.delta")
+    if curve.family in _GENERIC or curve.ratio != 1.0:
+        return _generic_pld(curve, step, tail_mass)
     builders = {"gaussian": _gaussian_cells, "laplace": _laplace_cells, "discrete_laplace": _discrete_laplace_cells,
                 "student_t": _student_t_cells}
     old = ctx.prec
@@ -547,6 +553,147 @@ def from_curve(curve: PrivacyCurve, h: float | Fraction = 1e-4, *, tail_mass: fl
         return _grid_from_cells(curve.label(), step, i_lo, P, Q, below, above, exact, tail_mass)
     finally:
         ctx.prec = old
+
+
+# --- the smooth-sensitivity families: any shift/dilation pair, from certified loss cells ------------------
+def _pair(curve: PrivacyCurve, swap: bool = False) -> tuple[Any, Any, Any]:
+    """(P, Q, binary64 loss) of the declared pair P = scale Z, Q = Delta + (scale ratio) Z, or of (Q, P)."""
+    noise = curve.noise()
+    d, r = curve.sensitivity, curve.ratio
+    P, Q = output_law(noise, 0.0, 1.0), output_law(noise, d, r)
+    lr = math.log(r)
+
+    def loss(y: NDArray[np.float64]) -> NDArray[np.float64]:
+        v = np.asarray(noise.logpdf(y), dtype=float) - (np.asarray(noise.logpdf((y - d) / r), dtype=float) - lr)
+        return -v if swap else v
+
+    return (Q, P, loss) if swap else (P, Q, loss)
+
+
+def _with_inf(side: _Side, extra: Any) -> _Side:
+    """The side with the ball ``extra`` (its upper end, rounded up) added to the +inf mass."""
+    add = int(math.ceil(_up(extra) * 2.0 ** BITS)) if _up(extra) > 0 else 0
+    return _Side(side.offset, side.coeffs, side.inf + add)
+
+
+def _generic_pld(curve: PrivacyCurve, step: Fraction, tail_mass: float) -> GridPLD:
+    """The grid PLD of a GenCauchy, Student t or PolyPlace pair from :func:`verify.accounting.losscells.loss_cells`.
+
+    A pure shift (ratio 1) of a symmetric family is symmetric under y -> Delta - y: its loss cells give both
+    vectors (connect-the-dots split above, flows below), the P-mass outside the window goes to +inf above.
+    A dilated pair (ratio != 1) is not symmetric: the upper vector is the PLD of a *symmetric* pair dominating
+    both (P, Q) and (Q, P) (:func:`_symmetric_hull`), so it composes under any orientation of each step; the
+    lower vector is that of the orientation with the larger curve (a pair the mechanism has)."""
+    from flint import ctx  # noqa: PLC0415 - optional 'proof' extra
+
+    old = ctx.prec
+    ctx.prec = _GENERIC_PREC
+    try:
+        P, Q, loss = _pair(curve)
+        cells = loss_cells(P, Q, loss, step, tail=min(tail_mass, 1e-30))
+        label = curve.label()
+        if curve.ratio == 1.0:
+            g = _grid_from_cells(label, step, cells.i_lo, cells.P, cells.Q, _flint().arb(0), _flint().arb(0), {},
+                                 tail_mass)
+            return GridPLD(step, _with_inf(g.upper, cells.unknown_p), g.lower, tail_mass, label)
+        upper, prefer_qp = _symmetric_hull(cells, step)
+        if prefer_qp:
+            Q2, P2, loss2 = _pair(curve, swap=True)
+            cells = loss_cells(Q2, P2, loss2, step, tail=min(tail_mass, 1e-30))
+        g = _grid_from_cells(label, step, cells.i_lo, cells.P, cells.Q, _flint().arb(0), _flint().arb(0), {},
+                             tail_mass)
+        return GridPLD(step, upper, g.lower, tail_mass, label)
+    finally:
+        ctx.prec = old
+
+
+def _symmetric_hull(cells: LossCells, step: Fraction) -> tuple[_Side, bool]:
+    """The upper (dominating) vector of a symmetric pair that dominates both (P, Q) and (Q, P), and whether the
+    curve of (Q, P) is the larger one (by the sum of both curves over the grid points l_i >= 0).
+
+    From the cells, at every grid point l_i (exactly, cells being unions of whole level sets):
+        delta_PQ(l_i) = sum_{j > i} (P_j - e^(l_i) Q_j) (+ P-mass outside the window),
+        delta_QP(l_i) = sum_{j <= -i} (Q_j - e^(l_i) P_j) (+ Q-mass outside the window),
+    for i in [-M, M] covering the loss range.  U_i >= max of the two (upper ends).  In x = e^eps a privacy curve
+    delta(x) = sup_S P(S) - x Q(S) is convex and non-increasing with delta(0) = 1, so the chord between two
+    points (x_i, U_i) lies above both curves, and so does the piecewise-linear lower convex hull H of (0, 1) and
+    the (x_i, U_i), continued by the constant U_top beyond the top point (the curves are non-increasing).  H is
+    the curve of a pair (Doroshenko et al. 2022, "Connect the dots": the slopes s_k of H give Q-masses
+    s_k - s_{k-1} and P-masses x_k (s_k - s_{k-1}) at the vertices, P-mass U_top at +inf); since H bounds both
+    orientations' curves for every eps (eps < 0 included: x < 1), that pair dominates (P, Q) and (Q, P)
+    (Zhu, Dong & Wang, AISTATS 2022, domination by the privacy profile): no orientation need be known when
+    composing.  The hull's vertices are proposed in binary64; convexity is then
+    certified in ball arithmetic, a vertex whose convexity is not certified being dropped (a chord over a
+    longer span stays above the convex curves)."""
+    arb = _flint().arb
+    n = len(cells.P)
+    i_lo = cells.i_lo
+    M = max(abs(i_lo - 1), abs(cells.i_hi)) + 1
+    zero = arb(0)
+    # suffix sums over cells j > i and prefix sums over cells j <= k
+    sufP, sufQ = [zero] * (n + 1), [zero] * (n + 1)
+    for j in range(n - 1, -1, -1):
+        sufP[j] = sufP[j + 1] + cells.P[j]
+        sufQ[j] = sufQ[j + 1] + cells.Q[j]
+    preP, preQ = [zero] * (n + 1), [zero] * (n + 1)
+    for j in range(n):
+        preP[j + 1] = preP[j] + cells.P[j]
+        preQ[j + 1] = preQ[j] + cells.Q[j]
+
+    def above(i: int) -> tuple[Any, Any]:          # sums over cells j > i
+        t = min(max(i + 1 - i_lo, 0), n)
+        return sufP[t], sufQ[t]
+
+    def below(k: int) -> tuple[Any, Any]:          # sums over cells j <= k
+        t = min(max(k + 1 - i_lo, 0), n)
+        return preP[t], preQ[t]
+
+    idx = list(range(-M, M + 1))
+    xs = [_gp(i, step).exp() for i in idx]
+    U = np.empty(len(idx))
+    sum_pq = sum_qp = 0.0
+    for t, i in enumerate(idx):
+        tp, tq = above(i)
+        sq_p, sq_q = below(-i)
+        d_pq = tp - xs[t] * tq + cells.unknown_p
+        d_qp = sq_q - xs[t] * sq_p + cells.unknown_q
+        a, b = max(0.0, _up(d_pq)), max(0.0, _up(d_qp))
+        U[t] = min(1.0, max(a, b))
+        if i >= 0:
+            sum_pq += float(d_pq.mid())
+            sum_qp += float(d_qp.mid())
+    # lower convex hull (monotone chain) of (0, 1) and (x_i, U_i), proposed in binary64
+    xf = np.array([0.0] + [float(x.mid()) for x in xs])
+    uf = np.concatenate([[1.0], U])
+    hull: list[int] = []
+    for t in range(len(xf)):
+        while len(hull) >= 2:
+            o, a = hull[-2], hull[-1]
+            cross = (xf[a] - xf[o]) * (uf[t] - uf[o]) - (uf[a] - uf[o]) * (xf[t] - xf[o])
+            if cross <= 0:
+                hull.pop()
+            else:
+                break
+        hull.append(t)
+    xb = [arb(0)] + xs
+    ub = [arb(1)] + [arb(float(u)) for u in U]
+    # certify convexity (Q-masses s_k - s_{k-1} >= 0, and the last slope <= 0 for the constant continuation)
+    while True:
+        slopes = [(ub[hull[k + 1]] - ub[hull[k]]) / (xb[hull[k + 1]] - xb[hull[k]]) for k in range(len(hull) - 1)]
+        slopes.append(arb(0))
+        bad = next((k for k in range(1, len(hull)) if not slopes[k] - slopes[k - 1] >= 0), None)
+        if bad is None:
+            break
+        hull.pop(bad)
+    verts = hull[1:]                                  # grid vertices (t >= 1 <-> idx[t - 1])
+    gi = [idx[t - 1] for t in verts]
+    off = gi[0]
+    masses = np.zeros(gi[-1] - off + 1)
+    for k, t in enumerate(verts, start=1):
+        q = slopes[k] - slopes[k - 1]
+        masses[idx[t - 1] - off] = max(0.0, _up(xb[t] * q))
+    inf = float(U[verts[-1] - 1])
+    return GridPLD._side_from_floats(off, masses, inf, True), sum_qp > sum_pq
 
 
 def _grid_from_cells(label: str, step: Fraction, i_lo: int, P: Sequence[Any], Q: Sequence[Any], below: Any,

@@ -68,9 +68,14 @@ def test_plot_writes_a_png(capsys: pytest.CaptureFixture[str], tmp_path: object)
     (["-m", "gaussian:sigma=1", "--delta", "2"], "--delta"),
     (["-m", "gaussian:sigma=1", "--eps", "1", "--k", "0"], "--k"),
     (["-m", "gaussian:sigma=1", "--eps", "1", "--h", "0"], "--h"),
-    (["-m", "gencauchy:p=4,theta=1,scale=1", "--k", "2", "--eps", "1"], "gencauchy"),
+    (["-m", "polyplace:alpha=0.5,scale=1", "--eps", "1"], "alpha"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
     rc, out, err = _run(capsys, *argv)
     assert rc == 2
     assert words in err and "Traceback" not in err
+
+
+def test_polyplace_dilated_pair_composes(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = _run(capsys, "-m", "polyplace:alpha=3,scale=2,ratio=1.2", "--k", "3", "--eps", "1", "--h", "0.05")
+    assert rc == 0 and "certified PLD composition" in out and "NOT" not in out

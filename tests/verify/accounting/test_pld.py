@@ -157,13 +157,6 @@ def test_student_t_composition_bounds_are_ordered() -> None:
         assert 0 < enc.lower <= enc.upper and enc.relative_width() <= 5e-3
 
 
-def test_no_pld_for_gencauchy_or_a_dilated_pair_yet() -> None:
-    with pytest.raises(TypeError, match="gencauchy"):
-        from_curve(PrivacyCurve.gencauchy(4.0, 1.0, 1.0), 1e-2)
-    with pytest.raises(TypeError, match="ratio"):
-        from_curve(PrivacyCurve.student_t(3.0, 1.0, ratio=1.1), 1e-2)
-
-
 def test_export_to_dp_accounting() -> None:
     pytest.importorskip("dp_accounting")
     curve = PrivacyCurve.gaussian(2.0)

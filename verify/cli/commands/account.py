@@ -5,8 +5,8 @@
 eps(1e-6) instead (the mechanism is (eps_hi, 1e-6)-DP, certified).  Several ``--mechanism`` compose different
 mechanisms (all of them ``--k`` times).  A single mechanism with k = 1 uses its closed form (or the certified
 hockey-stick enclosure for GenCauchy and Student t, :class:`verify.accounting.PrivacyCurve`); anything else the
-certified PLD composition on the grid ``--h`` (:func:`verify.accounting.compose`: Gaussian, Laplace, discrete
-Laplace, and the Student t shift pair).  ``--plot PATH`` writes a PNG
+certified PLD composition on the grid ``--h`` (:func:`verify.accounting.compose`: every family, the dilated
+pairs of the smooth-sensitivity families included).  ``--plot PATH`` writes a PNG
 of the curve (both ends) with the claimed point.  Bad input: one line on stderr, exit status 2.
 """
 
@@ -69,7 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Privacy accounting with certified enclosures: delta(eps) as [lower, upper] (or eps(delta) as an "
             "interval) of one mechanism or of the composition of several, each --k times.  Mechanisms: "
             "gaussian:sigma=S, laplace:b=B, discrete_laplace:b=B (P(k) ~ e^(-|k|/b), integer sensitivity), "
-            "student_t:nu=N,scale=S and gencauchy:p=P,theta=T,scale=S (single curves only, and the declared "
+            "student_t:nu=N,scale=S, gencauchy:p=P,theta=T,scale=S and polyplace:alpha=A,scale=S (with the declared "
             "pair's scale ratio=R), each with sensitivity=D (default 1)."
         ),
     )
