@@ -7,6 +7,20 @@ import pytest
 from verify.claims.registry import (OBLIGATIONS, PROOFS, CheckContext, CheckKind, Claim, ClaimResult,
                                     ExpectedObligation, Verdict, obligation_for, proof_for, with_proof)
 from verify.proof import RecheckResult
+from verify.proof.record import register_method
+
+
+@register_method
+class _MethodX:
+    """A test proof method "x" whose re-checker accepts every record (the obligation's own re-check decides)."""
+
+    name = "x"
+
+    def recheck(self, proof, claim_id):  # type: ignore[no-untyped-def]
+        return RecheckResult(True, [], 1)
+
+    def describe(self, proof):  # type: ignore[no-untyped-def]
+        return "x"
 
 
 def _obligation(cid: str) -> ExpectedObligation:
@@ -84,3 +98,19 @@ def test_a_proof_without_an_obligation_in_code_or_of_another_domain_is_not_prove
                                                             "exact", strength="proven"))
     res = _claim("004-Test-proof-f", Verdict.VERIFIED).run(CheckContext())
     assert res.verdict is Verdict.INCONCLUSIVE and "no proof obligation" in res.summary
+
+
+def test_a_record_whose_method_has_no_registered_recheck_is_never_proven(attached):
+    """A proof method nobody registered (no independent re-checker): with_proof refuses it, and a result stated
+    proven with it is INCONCLUSIVE even when the claim's obligation names that method."""
+    ob = ExpectedObligation("004-Test-proof-g", "unregistered-method", {"domain": "p > 1"},
+                            lambda ev: RecheckResult(True, [], 1))
+    t = ClaimResult(Verdict.VERIFIED, "tested ok", {"n": 3}, "float")
+    res = with_proof(t, claim_obligation=ob, summary="proven", proof={"method": "unregistered-method"},
+                     domain="p > 1", precision="exact")
+    assert res.strength == "tested" and "no re-checker is registered" in res.evidence["proof_not_attached"]
+    obligation_for("004-Test-proof-g")(lambda scale: ob)
+    attached("004-Test-proof-g", lambda ctx, t: ClaimResult(Verdict.VERIFIED, "proven", {
+        "proof": {"method": "unregistered-method"}, "domain": "p > 1"}, "exact", strength="proven"))
+    res = _claim("004-Test-proof-g", Verdict.VERIFIED).run(CheckContext())
+    assert res.verdict is Verdict.INCONCLUSIVE and "no re-checker is registered" in res.summary

@@ -29,8 +29,9 @@ import pkgutil
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from verify.proof.record import is_registered
 from verify.serialise import jsonable
 
 __all__ = [
@@ -60,6 +61,10 @@ __all__ = [
     "proof_method",
     "with_proof",
     "with_evidence",
+    "STRENGTHS",
+    "PROVEN_STRENGTHS",
+    "WHOLE_STATEMENT",
+    "obligation_coverage",
     "load_registry",
     "Omission",
     "OMISSIONS",
@@ -126,6 +131,15 @@ RULE_VERDICT: Mapping[str, str] = {"R-VER": "VERIFIED", "R-INVALID": "REFUTED", 
                                    "R-SLIP": "ERRATUM", "R-UNDEC": "INCONCLUSIVE"}
 
 
+#: The strength of a VERIFIED result: "proven" (proofs cover every obligation of the claim), "partly proven"
+#: (proofs cover some, the rest rests on the claim's test) or "tested" (no proof).
+STRENGTHS = ("proven", "partly proven", "tested")
+#: The strengths that carry a proof record (evidence["proof"], evidence["domain"]).
+PROVEN_STRENGTHS = ("proven", "partly proven")
+#: The one obligation of a claim that names none: its whole statement.
+WHOLE_STATEMENT = "statement"
+
+
 def rule_id(rule: str) -> str:
     """The rule id of a ``ClaimResult.rule`` string ("R-FALSE: reason" -> "R-FALSE")."""
     return rule.split(":", 1)[0].strip()
@@ -176,8 +190,10 @@ class ClaimResult:
     (R-UNDEC, R-FALSE, with the summary as reason); an ERRATUM must name its rule (a slip needs the
     argument why it is one).  A rule that gives another verdict is refused.
     ``strength`` (VERIFIED only): "proven" -- a rigorous proof on a stated domain, re-checked, in
-    ``evidence["proof"]`` / ``evidence["domain"]`` (verify.proof) -- or "tested" (a check at a stated
-    budget / precision found no violation).
+    ``evidence["proof"]`` / ``evidence["domain"]`` (verify.proof), covering every obligation of the claim --
+    "partly proven" (a proof covering some of the claim's obligations, ``evidence["coverage"]`` says which
+    are proven and which rest on the test), or "tested" (a check at a stated budget / precision found no
+    violation).
     """
 
     verdict: Verdict
@@ -189,11 +205,12 @@ class ClaimResult:
     strength: str = "tested"
 
     def __post_init__(self) -> None:
-        if self.strength not in ("proven", "tested"):
-            raise ValueError(f"strength must be 'proven' or 'tested'; got strength={self.strength!r}")
-        if self.strength == "proven" and (self.verdict is not Verdict.VERIFIED or "proof" not in self.evidence
-                                          or "domain" not in self.evidence):
-            raise ValueError("strength 'proven' needs verdict VERIFIED and evidence['proof'], evidence['domain']")
+        if self.strength not in STRENGTHS:
+            raise ValueError(f"strength must be one of {STRENGTHS}; got strength={self.strength!r}")
+        if self.strength in PROVEN_STRENGTHS and (self.verdict is not Verdict.VERIFIED or "proof" not in self.evidence
+                                                  or "domain" not in self.evidence):
+            raise ValueError(f"strength {self.strength!r} needs verdict VERIFIED and evidence['proof'], "
+                             f"evidence['domain']")
         rule = self.rule
         if not rule:
             if self.verdict is Verdict.INCONCLUSIVE:
@@ -213,10 +230,20 @@ class ClaimResult:
     def rule_id(self) -> str:
         return rule_id(self.rule) if self.rule else "R-VER"
 
+    @property
+    def obligations(self) -> dict[str, list[str]] | None:
+        """{"proven": [...], "tested": [...]}: the claim's obligations covered by its proof and those resting on
+        its test (a proven result's ``evidence["coverage"]``), None where the result does not say."""
+        ob = self.evidence.get("coverage") if isinstance(self.evidence, Mapping) else None
+        if isinstance(ob, Mapping) and isinstance(ob.get("proven"), list) and isinstance(ob.get("tested"), list):
+            return {"proven": [str(x) for x in ob["proven"]], "tested": [str(x) for x in ob["tested"]]}
+        return None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict.value,
             "strength": self.strength if self.verdict is Verdict.VERIFIED else None,
+            "obligations": self.obligations if self.verdict is Verdict.VERIFIED else None,
             "rule": self.rule_id,
             "rule_reason": self.rule.split(":", 1)[1].strip() if ":" in self.rule else "",
             "summary": self.summary,
@@ -237,6 +264,8 @@ class Claim:
     ``kind``      how it is checked (:class:`CheckKind`).
     ``check``     function of a :class:`CheckContext` returning a :class:`ClaimResult`.
     ``code``      the code the claim covers (module path), so proof and code point to each other.
+    ``obligations`` what the claim needs proven to be "proven" (names, e.g. ("rate", "bstar")); empty: its
+                  whole statement (:data:`WHOLE_STATEMENT`), or the obligations its proof obligation states.
     """
 
     id: str
@@ -247,6 +276,13 @@ class Claim:
     check: Callable[[CheckContext], ClaimResult]
     code: str = ""
     tags: tuple[str, ...] = ()
+    obligations: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        obs = tuple(self.obligations)
+        if not all(isinstance(o, str) and o for o in obs) or len(set(obs)) != len(obs):
+            raise ValueError(f"claim {self.id!r}: obligations must be distinct non-empty names; got {obs!r}")
+        object.__setattr__(self, "obligations", obs)
 
     @property
     def source_file(self) -> str:
@@ -268,7 +304,7 @@ class Claim:
             )
         if res.verdict is Verdict.VERIFIED and res.strength == "tested" and self.id in PROOFS:
             res = _attempt_proof(self.id, ctx, res)
-        if res.verdict is Verdict.VERIFIED and res.strength == "proven":
+        if res.verdict is Verdict.VERIFIED and res.strength in PROVEN_STRENGTHS:
             res = _proven_or_inconclusive(self, res)
         dt = time.perf_counter() - t0
         return ClaimResult(res.verdict, res.summary, res.evidence, res.precision, dt, res.rule, res.strength)
@@ -297,7 +333,7 @@ class Registry:
     def __len__(self) -> int:
         return len(self._claims)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[Claim]:
         return iter(self._claims.values())
 
     def __contains__(self, cid: object) -> bool:
@@ -431,6 +467,7 @@ def claim(
     code: str = "",
     tags: tuple[str, ...] = (),
     registry: Registry | None = None,
+    obligations: tuple[str, ...] = (),
 ) -> Callable[[Callable[[CheckContext], ClaimResult]], Callable[[CheckContext], ClaimResult]]:
     """Decorator: register the decorated check function as the claim ``id``.
 
@@ -439,7 +476,8 @@ def claim(
     refused.  ``@claim("id", seed=..., section=..., statement=..., kind=..., code=..., tags=...)``: a
     claim stated in code (a user's claim file, an installed package, generated claims); seed, section,
     statement and kind are then required, and an id that the catalogue lists is refused (one id, one
-    statement)."""
+    statement).  ``obligations`` (either form): what a proof must cover for the claim to be "proven", e.g.
+    ``("rate", "bstar")``; a proof covering some of them makes it "partly proven" (:func:`with_proof`)."""
     stated = {"seed": seed, "section": section, "statement": statement, "kind": kind}
     if all(v is None for v in stated.values()) and not code and not tags:
         entry = catalogue().get(id)
@@ -459,7 +497,7 @@ def claim(
 
     def deco(fn: Callable[[CheckContext], ClaimResult]) -> Callable[[CheckContext], ClaimResult]:
         reg = registry if registry is not None else REGISTRY  # an empty Registry is falsy (len 0)
-        reg.add(Claim(id=id, check=fn, **meta))
+        reg.add(Claim(id=id, check=fn, obligations=tuple(obligations), **meta))
         if reg is REGISTRY and id in catalogue():
             _FROM_CATALOGUE.add(id)
         return fn
@@ -532,16 +570,29 @@ class ExpectedObligation:
     ``recheck``  ``evidence -> RecheckResult``: the record's certificate (boxes, steps, witnesses) re-checked
                  against the obligation rebuilt here (objective, threshold, parts, spec): never against
                  what the record says it proves;
-    ``covers``   what of the claim's statement the proof establishes (shown by the re-check).
+    ``covers``   what of the claim's statement the proof establishes (shown by the re-check);
+    ``proves``   the claim's obligations the proof covers (names, e.g. ("rate",)); empty: all of them;
+    ``obligations`` the claim's obligations, when the code states them here rather than on the claim.
 
-    A record is accepted only if its method is ``method``, every field equals the derived one, and
-    ``recheck`` accepts a non-empty certificate (:meth:`problems`)."""
+    A record is accepted only if its method is ``method`` (a method with a registered re-checker,
+    :func:`verify.proof.record.register_method`), every field equals the derived one, and ``recheck``
+    accepts a non-empty certificate (:meth:`problems`)."""
 
     claim_id: str
     method: str
     fields: Mapping[str, Any]
     recheck: Callable[[Mapping[str, Any]], Any]
     covers: str = ""
+    proves: tuple[str, ...] = ()
+    obligations: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("proves", "obligations"):
+            val = tuple(getattr(self, name))
+            if not all(isinstance(o, str) and o for o in val) or len(set(val)) != len(val):
+                raise ValueError(f"obligation of claim {self.claim_id!r}: {name} must be distinct non-empty names; "
+                                 f"got {val!r}")
+            object.__setattr__(self, name, val)
 
     def header_problems(self, evidence: Mapping[str, Any]) -> list[str]:
         """The displayed fields of ``evidence`` that differ from the derived ones, each naming its field."""
@@ -549,6 +600,9 @@ class ExpectedObligation:
         if not isinstance(proof, Mapping):
             return ["the evidence carries no proof record"]
         out = []
+        if not is_registered(proof_method(proof)):
+            out.append(f"field 'method': no re-checker is registered for the proof method {proof_method(proof)!r} "
+                       f"(verify.proof.register_method): a record of it proves nothing")
         if proof_method(proof) != self.method:
             out.append(f"field 'method': the record's proof method {proof_method(proof)!r} is not the one the code of "
                        f"claim {self.claim_id} uses ({self.method!r})")
@@ -628,6 +682,41 @@ def record_scale(evidence: Mapping[str, Any]) -> str:
     return "full" if scales == {"full"} else "test"
 
 
+def obligation_coverage(claim_obligations: tuple[str, ...], ob: ExpectedObligation) -> tuple[list[str], list[str],
+                                                                                               list[str]]:
+    """(proven, tested, problems) of a claim whose proof carries the obligation ``ob``: the claim's obligations
+    are ``claim_obligations`` (the claim's own), else ``ob.obligations``, else its whole statement
+    (:data:`WHOLE_STATEMENT`); the proof covers ``ob.proves`` (empty: every one).  ``problems``: the claim and
+    its proof obligation state different obligations, or the proof states it covers one the claim does not
+    have (a proof of something else is not a proof of part of the claim)."""
+    problems = []
+    if claim_obligations and ob.obligations and tuple(claim_obligations) != ob.obligations:
+        problems.append(f"the claim states the obligations {list(claim_obligations)}, its proof obligation "
+                        f"{list(ob.obligations)}")
+    needed = tuple(claim_obligations) or ob.obligations or (WHOLE_STATEMENT,)
+    proves = ob.proves or needed
+    unknown = [p for p in proves if p not in needed]
+    if unknown:
+        problems.append(f"the proof states it covers {unknown}, which are not obligations of claim {ob.claim_id} "
+                        f"({list(needed)})")
+    proven = [n for n in needed if n in proves]
+    return proven, [n for n in needed if n not in proves], problems
+
+
+def _with_coverage(c: Claim, res: ClaimResult, ob: ExpectedObligation) -> tuple[ClaimResult, list[str]]:
+    """``res`` with the strength and ``evidence["coverage"]`` the coverage of claim ``c`` by ``ob`` gives
+    ("proven" when every obligation is covered, "partly proven" otherwise), or the problems that keep it
+    from being proven at all."""
+    proven, tested, problems = obligation_coverage(c.obligations, ob)
+    if problems:
+        return res, problems
+    if not proven:
+        return res, [f"the proof covers none of the obligations of claim {c.id}"]
+    strength = "proven" if not tested else "partly proven"
+    ev = {**dict(res.evidence), "coverage": {"proven": proven, "tested": tested}}
+    return ClaimResult(res.verdict, res.summary, ev, res.precision, res.seconds, res.rule, strength), []
+
+
 def _proven_or_inconclusive(c: Claim, res: ClaimResult) -> ClaimResult:
     """``res`` (VERIFIED, proven) if its proof record carries the obligation the code of claim ``c`` declares
     (method and displayed fields) -- and, for a user claim, if the independent re-checker accepts it (the
@@ -637,6 +726,8 @@ def _proven_or_inconclusive(c: Claim, res: ClaimResult) -> ClaimResult:
         ob = expected_obligation(c.id, record_scale(res.evidence))
         why = (["no proof obligation is declared in code for this claim (verify.claims.obligation_for)"]
                if ob is None else ob.header_problems(res.evidence))
+        if not why and ob is not None:
+            res, why = _with_coverage(c, res, ob)
         if not why and c.seed == USER_SEED:
             from verify.claims.sets.proofs import recheck_claim  # noqa: PLC0415
 
@@ -660,8 +751,11 @@ def with_proof(tested: ClaimResult, *, claim_obligation: ExpectedObligation, sum
     Rule: a proof makes the claim "proven" only if it carries the claim's whole obligation:
     ``claim_obligation`` (the claim's :class:`ExpectedObligation`, derived by code) must agree with the record
     on the method and on every displayed field (domain, statement, parts, threshold, ...).  A record
-    that covers another claim, or only part of what the claim states, is refused: the tested result is
-    returned with the reason under ``"proof_not_attached"`` (never "proven")."""
+    that covers another claim, or a statement other than the one the claim's obligation derives, is
+    refused: the tested result is returned with the reason under ``"proof_not_attached"`` (never "proven").
+    A proof whose obligation covers only some of the claim's obligations (``claim_obligation.proves``)
+    gives "partly proven": ``evidence["coverage"]`` lists those proven and those resting on ``tested``
+    (:meth:`Claim.run` settles the strength against the claim's own ``obligations``)."""
     if tested.verdict is not Verdict.VERIFIED:
         raise ValueError(f"with_proof needs a VERIFIED tested result; got verdict={tested.verdict.value}")
     if not isinstance(claim_obligation, ExpectedObligation):
@@ -669,10 +763,19 @@ def with_proof(tested: ClaimResult, *, claim_obligation: ExpectedObligation, sum
     ev = {**evidence, "proof": dict(proof), "domain": domain,
           "tested": {"summary": tested.summary, "precision": tested.precision, "evidence": dict(tested.evidence)}}
     why = claim_obligation.header_problems(ev)
+    cid = claim_obligation.claim_id
+    # the claim's own obligations when it is registered; else those the proof obligation states (Claim.run
+    # settles the strength against the claim it runs)
+    stated = (REGISTRY.get(cid).obligations if cid in REGISTRY else ()) or claim_obligation.obligations \
+        or claim_obligation.proves
+    proven, rest, more = obligation_coverage(stated, claim_obligation)
+    why += more or ([] if proven else ["the proof covers none of the claim's obligations"])
     if why:
         return with_evidence(tested, {"proof_not_attached": (
             f"the proof does not carry the obligation of claim {claim_obligation.claim_id}: {'; '.join(why[:3])}")})
-    return ClaimResult(Verdict.VERIFIED, summary, ev, precision, tested.seconds, strength="proven")
+    ev["coverage"] = {"proven": proven, "tested": rest}
+    return ClaimResult(Verdict.VERIFIED, summary, ev, precision, tested.seconds,
+                       strength="proven" if not rest else "partly proven")
 
 
 def with_evidence(tested: ClaimResult, extra: Mapping[str, Any]) -> ClaimResult:
@@ -732,6 +835,11 @@ def load_registry() -> Registry:
         orphans = sorted(set(PROOFS) - {c.id for c in REGISTRY})
         if orphans:
             raise ValueError(f"proofs attached to unknown claim ids: {orphans}")
+        from verify.proof import symbolic  # noqa: PLC0415 - SymPy, loaded with the claim sets
+
+        bare = symbolic.specs_without_witnesses()
+        if bare:
+            raise ValueError(f"symbolic specs without a witness function (verify.proof.symbolic.witnesses_for): {bare}")
         unchecked = unchecked_catalogue_entries()
         if unchecked:
             raise ValueError(f"catalogue entries without a check (no @claim(id) in verify.claims.sets): {unchecked}")

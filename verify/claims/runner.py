@@ -36,6 +36,7 @@ from verify.claims import (
     CheckContext,
     Claim,
     ClaimResult,
+    WHOLE_STATEMENT,
     Verdict,
     load_registry,
 )
@@ -84,8 +85,28 @@ class AuditEntry:
         if self.planted:
             return f"{v} (planted: {'caught' if self.result.verdict is Verdict.REFUTED else 'MISSED'})"
         if self.result.verdict is Verdict.VERIFIED:
-            return f"{v} ({self.result.strength})"  # "VERIFIED (proven)" / "VERIFIED (tested)"
+            return f"{v} ({self.result.strength})"  # "VERIFIED (proven)" / "(partly proven)" / "(tested)"
         return v
+
+    @property
+    def obligations(self) -> dict[str, list[str]] | None:
+        """A VERIFIED claim's obligations: {"proven": [...], "tested": [...]} (those its proof covers, those
+        resting on its test; a tested claim's obligations all rest on the test), None for other verdicts."""
+        if self.result.verdict is not Verdict.VERIFIED:
+            return None
+        shown = self.result.obligations
+        if shown is not None and self.result.strength != "tested":
+            return shown
+        return {"proven": [], "tested": list(self.claim.obligations or (WHOLE_STATEMENT,))}
+
+    @property
+    def obligations_note(self) -> str:
+        """"[proven: rate; tested: bstar]" for a claim with named obligations or a partly proven one, else ""."""
+        ob = self.obligations
+        if ob is None or (not self.claim.obligations and self.result.strength != "partly proven"):
+            return ""
+        parts = [f"{k}: {', '.join(v)}" for k, v in (("proven", ob["proven"]), ("tested", ob["tested"])) if v]
+        return f"[{'; '.join(parts)}] "
 
     def to_json(self) -> dict[str, Any]:
         c = self.claim
@@ -101,6 +122,7 @@ class AuditEntry:
             "planted_control": self.planted,
             "internal_error": self.internal_error,
             **self.result.to_json(),
+            "obligations": self.obligations,
         }
 
 
@@ -126,7 +148,8 @@ class AuditReport:
                 t[e.result.verdict.value] += 1
         ver = [e for e in self.entries if not e.planted and e.result.verdict is Verdict.VERIFIED]
         t["verified_proven"] = sum(1 for e in ver if e.result.strength == "proven")
-        t["verified_tested"] = len(ver) - t["verified_proven"]
+        t["verified_partly_proven"] = sum(1 for e in ver if e.result.strength == "partly proven")
+        t["verified_tested"] = len(ver) - t["verified_proven"] - t["verified_partly_proven"]
         t["planted_caught"] = sum(1 for e in self.entries if e.planted and e.result.verdict is Verdict.REFUTED)
         t["planted_missed"] = sum(1 for e in self.entries if e.planted and e.result.verdict is not Verdict.REFUTED)
         t["internal_errors"] = sum(1 for e in self.entries if e.internal_error)
@@ -169,7 +192,7 @@ class AuditReport:
             if e.claim.seed != seed:
                 seed = e.claim.seed
                 lines.append(f"[{seed}] {PAPERS.get(seed, '')}")
-            text = textwrap.wrap(" ".join(e.result.summary.split()), room, break_long_words=True,
+            text = textwrap.wrap(e.obligations_note + " ".join(e.result.summary.split()), room, break_long_words=True,
                                  break_on_hyphens=False) or [""]
             lines.append(f"{e.claim.id:<{w0}}  {tv(e):<{w1}}  {text[0]}")
             lines.extend(pad + t for t in text[1:])
@@ -177,7 +200,9 @@ class AuditReport:
 
     def totals_line(self) -> str:
         t = self.totals()
-        paper = ", ".join(f"{t[v.value]} {v.value}" + (f" ({t['verified_proven']} proven, {t['verified_tested']} tested)"
+        partly = f"{t['verified_partly_proven']} partly proven, " if t["verified_partly_proven"] else ""
+        paper = ", ".join(f"{t[v.value]} {v.value}" + (f" ({t['verified_proven']} proven, {partly}"
+                                                       f"{t['verified_tested']} tested)"
                                                        if v is Verdict.VERIFIED else "") for v in Verdict)
         return (f"{t['claims']} claims in {self.seconds:.1f} s: {paper}; planted controls caught "
                 f"{t['planted_caught']}/{t['planted_caught'] + t['planted_missed']}; internal errors "
@@ -237,7 +262,8 @@ class AuditReport:
                   "INCONCLUSIVE (undecided; reason given).  Planted controls are deliberately wrong "
                   "mechanisms that the auditor must refute.  VERIFIED (proven): a rigorous proof on the stated "
                   "domain (ball arithmetic, re-checked; `smoothsens audit --claim ID --recheck-proof`); VERIFIED "
-                  "(tested): no violation found at the stated budget and precision.\n")
+                  "(partly proven): proofs cover some of the claim's obligations (listed), the rest rests on the test; "
+                  "VERIFIED (tested): no violation found at the stated budget and precision.\n")
         md.append("## Verdict rules\n")
         md.append("Every verdict is placed by one written rule (precedence R-INVALID, R-FALSE, R-SLIP: a statement "
                   "false in substance is never a slip); the rule of each claim is in the Summary table.\n")
@@ -252,6 +278,8 @@ class AuditReport:
             md.append(f"| {v.value} | {t[v.value]} |")
             if v is Verdict.VERIFIED:
                 md.append(f"| VERIFIED (proven: rigorous proof on a stated domain, re-checked) | {t['verified_proven']} |")
+                md.append(f"| VERIFIED (partly proven: proofs cover some of the claim's obligations, the rest is "
+                          f"tested) | {t['verified_partly_proven']} |")
                 md.append(f"| VERIFIED (tested: no violation at the stated budget) | {t['verified_tested']} |")
         md.append(f"| planted controls caught | {t['planted_caught']} of {t['planted_caught'] + t['planted_missed']} |")
         md.append(f"| internal errors | {t['internal_errors']} |\n")
@@ -308,6 +336,9 @@ class AuditReport:
             md.append(f"- verdict: **{e.display_verdict}** ({e.result.seconds:.2f} s; precision: "
                       f"{_md(e.result.precision) or '-'})")
             md.append(f"- rule: {_md(e.result.rule) or 'R-VER (holds as printed)'}")
+            if e.obligations is not None:
+                md.append(f"- obligations proven: {', '.join(e.obligations['proven']) or 'none'}; resting on tests: "
+                          f"{', '.join(e.obligations['tested']) or 'none'}")
             md.append(f"- evidence summary: {_md(e.result.summary)}\n")
             ev = json.dumps(jsonable(e.result.evidence), indent=1, default=str)
             if len(ev) > 6000:
@@ -488,9 +519,10 @@ def run_audit(claims: Iterable[Claim], ctx: CheckContext, *, workers: int = 1, p
     t0 = time.perf_counter()
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     own = executor is None
-    if own:
+    ex: Executor
+    if executor is None:
         if scheduler:
-            ex: Executor = DaskExecutor(scheduler)
+            ex = DaskExecutor(scheduler)
         elif workers > 1 and len(claims) > 1:
             ex = LocalPoolExecutor(min(workers, len(claims)))
         else:

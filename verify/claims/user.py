@@ -21,6 +21,15 @@ source is the user's file, not one of the four papers::
   mypkg = "mypkg.dp_claims"``) and returns their claims.
 
 Importing a file twice registers its claims once (the module is cached under a path-derived name).
+
+A user's claim may carry a proof (``examples/my_proofs.py``): the file declares what a proof must prove
+with :func:`verify.claims.obligation_for` and :func:`interval_obligation` (an inequality F <= threshold
+on the box of an objective its own code builds), proves it with :func:`verify.proof.prove_le`, and
+attaches it with :func:`verify.claims.with_proof`.  The claim is VERIFIED (proven) only if the
+independent re-checker accepts the record against the obligation rebuilt from the file; a claim that
+states several obligations (``@claim(..., obligations=("rate", "bstar"))``) whose proof covers some
+(``interval_obligation(..., proves=("rate",))``) is VERIFIED (partly proven), the rest resting on its
+test.  ``smoothsens audit --claims FILE --recheck-proof [PATH]`` re-checks it later the same way.
 """
 
 from __future__ import annotations
@@ -32,9 +41,9 @@ from typing import Any
 
 from verify.audit.blackbox._callables import _import_file
 
-from .registry import REGISTRY, Claim
+from .registry import REGISTRY, Claim, ExpectedObligation
 
-__all__ = ["ENTRY_POINT_GROUP", "load_claim_file", "load_entry_point_claims"]
+__all__ = ["ENTRY_POINT_GROUP", "load_claim_file", "load_entry_point_claims", "interval_obligation"]
 
 ENTRY_POINT_GROUP = "smoothsens.claims"
 
@@ -89,3 +98,14 @@ def load_entry_point_claims() -> list[Claim]:
 
         out.extend(_claims_added_by(key, load))
     return out
+
+
+def interval_obligation(claim_id: str, build: Any, *, domain: str, statement: str, threshold: Any = 0,
+                        proves: tuple[str, ...] = ()) -> ExpectedObligation:
+    """What a branch-and-bound proof of the user claim ``claim_id`` must prove: F <= ``threshold`` on the box
+    of ``build()`` (a fresh :class:`verify.proof.Objective` from the claim file's own code), displayed as
+    ``statement`` on ``domain``; ``proves`` names the claim's obligations it covers (empty: all).  Declare it
+    with :func:`verify.claims.obligation_for` in the claim file (:func:`verify.claims.sets.proofs.interval_obligation`)."""
+    from .sets.proofs import interval_obligation as _interval  # noqa: PLC0415
+
+    return _interval(claim_id, build, domain=domain, statement=statement, threshold=threshold, proves=proves)

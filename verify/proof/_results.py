@@ -2,7 +2,7 @@
 
 Every re-checker of :mod:`verify.proof` (:func:`verify.proof.recheck.recheck` on ball boxes,
 :func:`verify.proof.symbolic.recheck` on SymPy steps, and the method re-checkers named in
-``verify.claims.sets.proofs.METHOD_RECHECKERS``) answers with a :class:`RecheckOutcome`: ``ok``
+the registry of proof methods, :mod:`verify.proof.record`) answers with a :class:`RecheckOutcome`: ``ok``
 iff every check passed, ``problems`` the failures found.  Its subclasses add what their method
 counts (boxes, or SymPy steps and ball points), the arb precision and the time taken;
 ``describe_recheck`` reads ``ok``, ``problems``, ``n_boxes``, ``prec`` and ``seconds`` from any of them.

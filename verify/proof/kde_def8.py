@@ -51,6 +51,8 @@ import time
 from functools import lru_cache
 from typing import Any, Mapping
 
+from .record import describe_record, register_method
+
 __all__ = ["DOMAIN", "RELIES_ON", "OBLIGATIONS", "KDE_CANDIDATES", "SHAPE_FACTS", "sympy_checks", "enumerate_cases",
            "planted_controls", "prove", "recheck", "summary"]
 
@@ -796,3 +798,17 @@ def summary() -> dict[str, Any]:
                                if sid == "(iv)" else {})}
                       for sid, text in STEPS.items()},
             "relies_on": list(RELIES_ON)}
+
+
+@register_method
+class KdeDef8Method:
+    """The method :data:`METHOD` of this module: its record re-checked by :func:`recheck`, which rebuilds every
+    step from this module's definitions as the proof of the claim named by the caller."""
+
+    name = METHOD
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str) -> Any:
+        return recheck(proof, claim_id=claim_id)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

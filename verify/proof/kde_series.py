@@ -71,6 +71,8 @@ from fractions import Fraction as Q
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
 
+from .record import describe_record, register_method
+
 __all__ = ["METHOD", "E_MAX", "G_MAX", "SIGMA", "SIGMA_G", "N", "SERIES", "STATED", "DOMAIN", "RELIES_ON",
            "exact_errors", "ball_errors", "bounds", "prove", "refute", "recheck", "core_domain", "planted"]
 
@@ -641,3 +643,17 @@ def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
             problems.append(f"{key}: the record's K is missing")
     n = len(STEPS)
     return RecheckResult(not problems, problems[:20], n, _PREC + 64, time.perf_counter() - t0)
+
+
+@register_method
+class KdeSeriesMethod:
+    """The method :data:`METHOD` of this module: its record re-checked by :func:`recheck`, which rebuilds every
+    step from this module's definitions as the proof of the claim named by the caller."""
+
+    name = METHOD
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str) -> Any:
+        return recheck(proof, claim_id=claim_id)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

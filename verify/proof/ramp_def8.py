@@ -66,6 +66,7 @@ from typing import Any, Mapping
 import sympy as sp
 
 from .recheck import RecheckResult
+from .record import describe_record, register_method
 
 __all__ = ["METHOD", "DOMAIN", "RELIES_ON", "Spec", "spec", "controls", "prove", "recheck", "summary",
            "counterexample", "compare_core", "run_steps"]
@@ -888,3 +889,17 @@ def compare_core(n: int = 400, seed: int = 0, dps: int = 30) -> dict[str, Any]:
                     if err > worst:
                         worst, where = err, {"what": what, "growth": g, "d": dv, "w": wv, "Lambda": Lv, "gamma": gv}
     return {"n": 2 * n, "max_rel_err": worst, "worst": where}
+
+
+@register_method
+class RampDef8Method:
+    """The method :data:`METHOD` of this module: its record re-checked by :func:`recheck`, which rebuilds every
+    step from this module's definitions as the proof of the claim named by the caller."""
+
+    name = METHOD
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str) -> Any:
+        return recheck(proof, claim_id=claim_id)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

@@ -39,7 +39,7 @@ import itertools
 import math
 import time
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import sympy as sp
 
@@ -47,6 +47,7 @@ from ._results import RecheckResult
 from .ball_eval import enclose, interval_ball, upper_bound
 from .functions import Objective, lower_fraction, upper_fraction, workprec
 from .prover import SWITCHING_PARTS, ProofResult, box_from_json, switching_parts
+from .record import describe_record, register_method
 
 __all__ = ["RecheckResult", "recheck", "recheck_switching", "covers"]
 
@@ -401,3 +402,41 @@ def recheck_switching(proof: dict[str, Any], objective: Any, *, threshold: Fract
         n += rc.n_boxes
         problems += [f"part {name}: {p}" for p in rc.problems]
     return RecheckResult(not problems, problems[:20], n, prec, time.perf_counter() - t0)
+
+
+@register_method
+class IntervalMethod:
+    """Branch and bound on arb balls (:func:`verify.proof.prove_le`): a box list with a certified bound on
+    each, re-checked by :func:`recheck` against the objective the *claim's code* rebuilds.  The record alone
+    names no objective that could be trusted, so :meth:`recheck` needs ``objective`` (and the claim's
+    ``threshold``); without it the record is rejected."""
+
+    name = "interval"
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str, *, objective: Any = None,
+                threshold: Fraction | int | str = 0) -> RecheckResult:
+        if objective is None:
+            return RecheckResult(False, [f"claim {claim_id}: an interval proof is re-checked against the objective "
+                                         f"its claim's code rebuilds; none was given"])
+        return recheck(dict(proof), objective, threshold=threshold, monotone={})
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)
+
+
+@register_method
+class ConvexSwitchingMethod:
+    """The convex switching lemma (:func:`verify.proof.prover.prove_switching`), re-checked part by part by
+    :func:`recheck_switching` against the objective the claim's code rebuilds (``objective`` required)."""
+
+    name = "convex-switching"
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str, *, objective: Any = None,
+                threshold: Fraction | int | str = 0) -> RecheckResult:
+        if objective is None:
+            return RecheckResult(False, [f"claim {claim_id}: a switching proof is re-checked against the objective "
+                                         f"its claim's code rebuilds; none was given"])
+        return recheck_switching(dict(proof), objective, threshold=threshold)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

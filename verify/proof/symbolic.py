@@ -33,7 +33,7 @@ record; they are not re-proven here.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Sequence
@@ -41,6 +41,7 @@ from typing import Any, Callable, Mapping, Sequence
 import sympy as sp
 
 from ._results import RecheckOutcome
+from .record import describe_record, register_method
 
 __all__ = ["Spec", "SPECS", "SymbolicRecheck", "recheck", "make_record", "is_zero", "arb_eval", "describe"]
 
@@ -309,9 +310,47 @@ class Spec:
     steps: Callable[[Mapping[str, sp.Expr], Mapping[str, sp.Expr]], list[tuple[Any, ...]]]
     balls: Callable[[Mapping[str, sp.Expr], Mapping[str, sp.Expr]], list[dict[str, Any]]]
     relies_on: tuple[str, ...] = ()
+    #: the derivation of the witnesses, () -> (witnesses, derivation record): registered with the spec by
+    #: :func:`witnesses_for` (a spec without one proves nothing: :func:`specs_without_witnesses`)
+    derive: Callable[[], tuple[dict[str, Any], dict[str, Any]]] | None = None
 
 
 SPECS: dict[str, Spec] = {}
+
+WitnessFn = Callable[[], tuple[dict[str, Any], dict[str, Any]]]
+
+
+def witnesses_for(spec_id: str) -> Callable[[WitnessFn], WitnessFn]:
+    """Decorator: the function ``() -> (witnesses, derivation)`` deriving the witnesses of the spec ``spec_id``
+    (from the SymPy derivations), carried by the spec from then on (:attr:`Spec.derive`).  An unknown spec or
+    a second witness function for one spec is refused (ValueError)."""
+
+    def deco(fn: WitnessFn) -> WitnessFn:
+        spec = SPECS.get(spec_id)
+        if spec is None:
+            raise ValueError(f"no symbolic spec {spec_id!r} to attach witnesses to; specs: {sorted(SPECS)}")
+        if spec.derive is not None and spec.derive is not fn:
+            raise ValueError(f"the symbolic spec {spec_id!r} already has its witness function")
+        SPECS[spec_id] = replace(spec, derive=fn)
+        return fn
+
+    return deco
+
+
+def spec_witnesses(spec_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(witnesses, derivation) of the spec ``spec_id`` from its registered witness function; ValueError when
+    the spec has none."""
+    spec = SPECS.get(spec_id)
+    if spec is None:
+        raise ValueError(f"no symbolic spec {spec_id!r}")
+    if spec.derive is None:
+        raise ValueError(f"the symbolic spec {spec_id!r} has no witness function (verify.proof.symbolic.witnesses_for)")
+    return spec.derive()
+
+
+def specs_without_witnesses() -> list[str]:
+    """The specs no witness function was registered for (empty once every claim module is loaded)."""
+    return sorted(k for k, s in SPECS.items() if s.derive is None)
 
 
 def _spec(**kw: Any) -> Spec:
@@ -2896,3 +2935,17 @@ def _h12_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
 _spec(claim="004-Lemma-3.6-chain", domain=_H12_DOMAIN, witnesses=("tail_antiderivative", "threshold"),
       printed_forms=_h12_printed, steps=_h12_steps, balls=_h12_balls, relies_on=_H12_RELIES)
 # ==== end of H12 block ====
+
+
+@register_method
+class SymbolicMethod:
+    """SymPy steps from the definition with the derivation's witnesses, re-checked by :func:`recheck_for` as the
+    proof of the spec named by the claim's code."""
+
+    name = "symbolic"
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str) -> SymbolicRecheck:
+        return recheck_for(proof, claim_id=claim_id)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

@@ -43,7 +43,6 @@ Needs python-flint (the ``[proof]`` extra); without it every claim here is INCON
 from __future__ import annotations
 
 import functools
-import importlib
 
 import copy
 import time
@@ -55,11 +54,13 @@ from typing import Any, Callable, Mapping
 from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
 from verify.claims.registry import (ABSENT, ExpectedObligation, expected_obligation, obligation_for,
                                     with_evidence, with_proof)
+from verify.proof.record import method_named
+from verify.serialise import jsonable
 from verify.proof.obligation_check import BUDGET, flint_missing, obligation, prove_obligation, recheck_boxes, \
     recheck_obligation_proof
 from verify.proof.obligation_check import proof_summary as _proof_summary
 
-__all__ = ["PAPER_OBLIGATIONS", "PLANTED", "TIGHT", "BUDGET", "METHOD_RECHECKERS", "check_obligation", "check_tight",
+__all__ = ["PAPER_OBLIGATIONS", "PLANTED", "TIGHT", "BUDGET", "check_obligation", "check_tight",
            "recheck_claim", "recheck_evidence", "recheck_obligation_proof", "recheck_tight_certificate", "describe_recheck",
            "obligation_expectation", "composite_expectation", "method_expectation", "interval_obligation",
            "tight_expectation", "privacy_expectation"]
@@ -252,13 +253,14 @@ def _recheck_parts(claim_id: str, wanted: list[tuple[str, str]], proof: Any, evi
 
 
 def interval_obligation(claim_id: str, build: Any, *, domain: str, statement: str,
-                        threshold: Any = 0) -> ExpectedObligation:
+                        threshold: Any = 0, proves: tuple[str, ...] = ()) -> ExpectedObligation:
     """The :class:`ExpectedObligation` of a claim proven by branch and bound (:func:`verify.proof.prove_le`):
     F <= ``threshold`` on the box of the objective ``build()`` (a fresh :class:`verify.proof.functions.Objective`
     from the claim's own code; a user claim file declares it with :func:`verify.claims.registry.obligation_for`,
     so ``smoothsens audit --claims FILE --recheck-proof`` rebuilds it from the file).  The record's ``domain``
     and ``statement`` must be ``domain`` and ``statement``; its proof must carry F's description, F's box and
-    the threshold, and its boxes are re-checked against a fresh ``build()``::
+    the threshold, and its boxes are re-checked against a fresh ``build()``.  ``proves``: the claim's
+    obligations this inequality covers (empty: all of them; fewer makes the claim "partly proven")::
 
         @obligation_for("user-my-bound")
         def my_obligation(scale):
@@ -282,7 +284,7 @@ def interval_obligation(claim_id: str, build: Any, *, domain: str, statement: st
             return _reject(["the certificate has no box"])
         return out
 
-    return ExpectedObligation(claim_id, "interval", fields, rc, f"{statement} on {domain}")
+    return ExpectedObligation(claim_id, "interval", fields, rc, f"{statement} on {domain}", proves=tuple(proves))
 
 
 def recheck_claim(claim_id: str, record: Mapping[str, Any], *, prec: int = 128) -> Any:
@@ -296,7 +298,7 @@ def recheck_claim(claim_id: str, record: Mapping[str, Any], *, prec: int = 128) 
     (proven); another proof method; a displayed field (domain, statement, objective, relies_on, variable
     box, rebuild, threshold, enclosure ends) other than the derived one; a certificate the re-checker
     rejects or one with zero parts/steps/boxes.  Returns a :class:`verify.proof.RecheckResult`."""
-    from verify.claims.registry import REGISTRY, record_scale  # noqa: PLC0415
+    from verify.claims.registry import REGISTRY, obligation_coverage, record_scale  # noqa: PLC0415
     from verify.proof import RecheckResult  # noqa: PLC0415
 
     t0 = time.perf_counter()
@@ -314,11 +316,20 @@ def recheck_claim(claim_id: str, record: Mapping[str, Any], *, prec: int = 128) 
     problems: list[str] = []
     if "statement" in record and claim_id in REGISTRY and record.get("statement") != REGISTRY.get(claim_id).statement:
         problems.append(f"field 'statement': the record's statement is not the registry's for claim {claim_id}")
-    if record.get("verdict") != "VERIFIED" or record.get("strength") != "proven":
-        problems.append(f"field 'verdict': the record says {record.get('verdict')} ({record.get('strength')}); a proof "
-                        f"that re-checks supports VERIFIED (proven) only")
-    try:
-        more, rc = ob.problems(ev)
+    proven, tested, cover_problems = obligation_coverage(
+        REGISTRY.get(claim_id).obligations if claim_id in REGISTRY else (), ob)
+    problems += cover_problems
+    strength = "proven" if not tested else "partly proven"
+    if record.get("verdict") != "VERIFIED" or record.get("strength") != strength:
+        problems.append(f"field 'verdict': the record says {record.get('verdict')} ({record.get('strength')}); the "
+                        f"proof of claim {claim_id} covers {proven} of its obligations {proven + tested}, so it "
+                        f"supports VERIFIED ({strength}) only")
+    shown = ev.get("coverage")
+    if shown is not None and jsonable(shown) != {"proven": proven, "tested": tested}:
+        problems.append(f"field 'coverage': the record shows {shown!r}, the code of claim {claim_id} derives "
+                        f"proven {proven}, tested {tested}")
+    try:  # a record already rejected by its header is not re-checked further (nothing it holds could pass)
+        more, rc = (ob.header_problems(ev), None) if problems else ob.problems(ev)
     except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
         more, rc = [f"malformed proof record ({type(exc).__name__}: {exc})"], None
     problems += more
@@ -327,36 +338,20 @@ def recheck_claim(claim_id: str, record: Mapping[str, Any], *, prec: int = 128) 
     return RecheckResult(not problems, problems[:20], n, rprec, time.perf_counter() - t0)
 
 
-#: Proof methods with their own independent re-checker: method -> (module, function).  Each function
-#: takes the proof record and ``claim_id`` (the claim it is re-checked for: it rebuilds its parts from that
-#: id, never from the record) and returns an object with ``ok``, ``problems``, ``n_boxes``
-#: (:class:`verify.proof.RecheckResult`).  A claim names its method in its :class:`ExpectedObligation`.
-METHOD_RECHECKERS: dict[str, tuple[str, str]] = {
-    "symbolic": ("verify.proof.symbolic", "recheck_for"),  # verify.claims.sets.proofs_symbolic, proofs_geometry
-    "ramp-def8": ("verify.proof.ramp_def8", "recheck"),    # 004 Def. 8 for the ramp closed forms, any Lambda
-    "kde-def8": ("verify.proof.kde_def8", "recheck"),      # 004 Def. 8 for the KDE closed form (chain (i)-(iv))
-    "def8-smoothness": ("verify.claims.sets.proofs_def8", "recheck_smoothness"),  # the two together
-    "closed-form-bstar": ("verify.claims.sets.proofs_closed_forms", "recheck_closed_form"),  # printed B* = Phi(d+)
-    "kde-series": ("verify.proof.kde_series", "recheck"),  # kde.py's series branches (proofs_kde_series)
-    "tight-calibration": ("verify.claims.sets.proofs_tight", "recheck"),  # the *-tight claims (proofs_tight)
-    "composed-privacy": ("verify.claims.sets.proofs_composed", "recheck_composition"),  # proofs_composed
-    "privacy-chain": ("verify.claims.sets.proofs_privacy_more", "recheck"),  # 002 Lemma 9, 000 Lemma 2 (chains)
-    "approx-chain": ("verify.claims.sets.proofs_approx", "recheck"),  # 004 Lemma 3.6 (proofs_approx)
-}
-
-
-def method_expectation(claim_id: str, method: str, fields: Mapping[str, Any], covers: str) -> ExpectedObligation:
-    """The :class:`ExpectedObligation` of a claim proven by a method of :data:`METHOD_RECHECKERS`: the record's
-    proof is re-checked by that method's re-checker, told ``claim_id``; ``fields`` are the displayed fields the
-    claim's prover writes (derived by its code)."""
-    if method not in METHOD_RECHECKERS:
-        raise ValueError(f"method must be one of {sorted(METHOD_RECHECKERS)}; got {method!r}")
-    module, name = METHOD_RECHECKERS[method]
+def method_expectation(claim_id: str, method: str, fields: Mapping[str, Any], covers: str, *,
+                       proves: tuple[str, ...] = (), obligations: tuple[str, ...] = ()) -> ExpectedObligation:
+    """The :class:`ExpectedObligation` of a claim proven by the registered proof method ``method``
+    (:func:`verify.proof.record.method_named`): the record's proof is re-checked by that method's
+    re-checker, told ``claim_id``; ``fields`` are the displayed fields the claim's prover writes (derived
+    by its code); ``proves`` the claim's obligations the proof covers (empty: all of them); ``obligations``
+    the claim's obligations, when its code states them here (a catalogue claim)."""
+    pm = method_named(method)  # ValueError naming the registered methods
 
     def rc(evidence: Mapping[str, Any]) -> Any:
-        return getattr(importlib.import_module(module), name)(evidence["proof"], claim_id=claim_id)
+        return pm.recheck(evidence["proof"], claim_id)
 
-    return ExpectedObligation(claim_id, method, dict(fields), rc, covers)
+    return ExpectedObligation(claim_id, method, dict(fields), rc, covers, proves=tuple(proves),
+                              obligations=tuple(obligations))
 
 
 def _tight_point(family: str) -> dict[str, Any]:
@@ -456,7 +451,10 @@ def tight_expectation(claim_id: str, family: str) -> ExpectedObligation:
 def recheck_evidence(evidence: Mapping[str, Any], *, claim_id: str, prec: int = 128) -> Any:
     """:func:`recheck_claim` of a claim's ``evidence`` as a VERIFIED (proven) result of ``claim_id`` (the
     claim id is required: a proof is only ever re-checked as the proof of a named claim)."""
-    return recheck_claim(claim_id, {"verdict": "VERIFIED", "strength": "proven", "evidence": evidence}, prec=prec)
+    shown = evidence.get("coverage")
+    partly = isinstance(shown, Mapping) and bool(shown.get("tested"))  # checked against the code by recheck_claim
+    return recheck_claim(claim_id, {"verdict": "VERIFIED", "strength": "partly proven" if partly else "proven",
+                                    "evidence": evidence}, prec=prec)
 
 
 def describe_recheck(claim_id: str, rc: Any) -> str:
@@ -465,6 +463,12 @@ def describe_recheck(claim_id: str, rc: Any) -> str:
         return "proof REJECTED: " + "; ".join(rc.problems)
     ob = expected_obligation(claim_id)
     covers = ob.covers if ob is not None else "?"
+    if ob is not None:
+        from verify.claims.registry import REGISTRY, obligation_coverage  # noqa: PLC0415
+
+        proven, tested, _ = obligation_coverage(REGISTRY.get(claim_id).obligations if claim_id in REGISTRY else (), ob)
+        if tested:
+            covers += f" (obligations proven: {', '.join(proven)}; resting on tests: {', '.join(tested)})"
     return (f"proof re-checked: {rc.n_boxes} steps/boxes cover {covers} (arb {rc.prec} bits, {rc.seconds:.1f} s)"
             if rc.prec else f"proof re-checked: {rc.n_boxes} steps/boxes cover {covers} ({rc.seconds:.1f} s)")
 
@@ -989,11 +993,11 @@ def _symbolic_privacy_proof(cid: str, spec: _PrivacyProof, tested: ClaimResult) 
     verify.proof.symbolic.recheck), the reduction :data:`SUP_REDUCTION`, and every catalogued mechanism
     of the claim inside that domain with eps = m gamma U + eta C (mpmath 50 digits).  Branch and bound
     does not prove C: the bound is attained at an interior z* (a tangency; shift_sup_objective)."""
-    from verify.claims.sets.proofs_symbolic import WITNESSES  # noqa: PLC0415
+    from verify.claims.sets import proofs_symbolic  # noqa: F401, PLC0415 - registers the specs' witness functions
     from verify.proof import symbolic as S  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    witnesses, derivation = WITNESSES[spec.symbolic]()
+    witnesses, derivation = S.spec_witnesses(spec.symbolic)
     record = S.make_record(spec.symbolic, witnesses, derivation=derivation)
     rc = S.recheck(record)
     if not rc.ok:

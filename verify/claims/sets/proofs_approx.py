@@ -24,7 +24,7 @@ signs, the Laplace tail from an antiderivative and its limit), with ball checks 
 claim's gamma, eta > 0, 0 < delta < 1, eps = eta + gamma ln(1/delta) to CALIBRATION_RTOL at 50 digits).
 
 Records have method :data:`METHOD` ("approx-chain"), re-checked by :func:`recheck` (one line in
-``verify.claims.sets.proofs.METHOD_RECHECKERS``).  Verdicts: VERIFIED (proven) when the chain re-checks and the
+the method registry, :func:`verify.proof.record.method_named`).  Verdicts: VERIFIED (proven) when the chain re-checks and the
 mechanisms are inside; REFUTED when a ball check certifies delta - H < 0 at a rational point (planted controls,
 :func:`attempt`); else the tested result stands.  Cost: well under 1 s; left out below the quick budget.
 """
@@ -37,6 +37,7 @@ from typing import Any, Mapping
 
 import sympy as sp
 
+from verify.proof.record import describe_record, register_method
 from verify.claims import CheckContext, ClaimResult, Verdict
 from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 
@@ -74,10 +75,19 @@ def chain_record() -> tuple[dict[str, Any], Any]:
     if SPEC not in _RECORD:
         from verify.proof import symbolic as S  # noqa: PLC0415
 
-        w, derivation = _witnesses()
+        w, derivation = S.spec_witnesses(SPEC)
         rec = S.make_record(SPEC, w, derivation=derivation)
         _RECORD[SPEC] = (rec, S.recheck(rec))
     return _RECORD[SPEC]
+
+
+def _register_witnesses() -> None:
+    from verify.proof import symbolic as S  # noqa: PLC0415
+
+    S.witnesses_for(SPEC)(_witnesses)  # the spec carries its witness function from now on
+
+
+_register_witnesses()
 
 
 def attempt(printed: Mapping[str, sp.Expr] | None = None) -> dict[str, Any]:
@@ -116,7 +126,7 @@ def membership() -> list[dict[str, Any]]:
             eta, eps, delta, gamma = float(m.eta), float(m.eps), float(m.delta), float(m.growth.gamma)
             row = {"name": m.name, "eta": eta, "eps": eps, "delta": delta, "gamma": gamma, "metric": m.metric}
             why = [w for w, bad in (
-                ("noise is not Laplace", type(m.noise).__name__ != "Laplace"),
+                ("noise is not Laplace", getattr(m.noise, "name", None) != "laplace"),
                 ("noise not centred with scale 1", float(m.noise.loc) != 0.0 or float(m.noise.scale) != 1.0),
                 ("growth is not g_L", m.growth.kind != "linear"), ("eta <= 0", not eta > 0),
                 ("gamma <= 0", not gamma > 0), ("delta not in (0, 1)", not 0 < delta < 1)) if bad]
@@ -220,3 +230,17 @@ def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
         problems.append("the record's mechanisms are not the claim's")
     problems += [f"mechanism {r['name']} outside: {', '.join(r['outside_because'])}" for r in mine if not r["inside"]]
     return RecheckResult(not problems, problems[:20], n, S.PREC, time.perf_counter() - t0)
+
+
+@register_method
+class ApproxChainMethod:
+    """The proof method of this module, re-checked by :func:`recheck` (every part rebuilt from this module's own
+    definitions as the proof of the claim named by the caller, never from the record)."""
+
+    name = METHOD
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str) -> Any:
+        return recheck(proof, claim_id=claim_id)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

@@ -45,6 +45,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from verify.proof.record import describe_record, register_method
 from verify.claims import CheckContext, ClaimResult, Verdict
 from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 from verify.proof._results import count_checks
@@ -550,3 +551,17 @@ def prove_lemma_3_1(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
         proof=sm["record"], domain=LEMMA_31_DOMAIN, precision="exact (SymPy, exact rationals); arb ball arithmetic",
         recheck={"ok": rc.ok, "problems": list(rc.problems), "n_checks": rc.n_boxes},
         seconds_proof=round(sm["seconds"], 3))
+
+
+@register_method
+class ClosedFormBStarMethod:
+    """The proof method of this module, re-checked by :func:`recheck_closed_form` (every part rebuilt from this module's own
+    definitions as the proof of the claim named by the caller, never from the record)."""
+
+    name = METHOD
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str) -> Any:
+        return recheck_closed_form(proof, claim_id=claim_id)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

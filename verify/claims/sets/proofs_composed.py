@@ -28,7 +28,7 @@
   both mechanisms' B and f against Phi(d+) and clip(x + 1/2, 0, 1) in mpmath on a grid of [-12, 12]).
 
 The two compositions carry a record of method :data:`METHOD` ("composed-privacy"), re-checked by
-:func:`recheck_composition` (registered in ``verify.claims.sets.proofs.METHOD_RECHECKERS``): the parts this
+:func:`recheck_composition` (registered in the method registry, :func:`verify.proof.record.method_named`): the parts this
 module requires for the claim (never the record's list), each by its own re-checker (``symbolic``,
 ``ramp-def8``), the record's domain and ``relies_on`` against this module's, and the mechanisms' membership
 recomputed from this module's own construction of them.  An edited record fails.
@@ -45,11 +45,12 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import sympy as sp
 
+from verify.proof.record import describe_record, register_method
 from verify.claims import CheckContext, ClaimResult, Verdict
 from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 from verify.claims.sets.proofs_symbolic import declare_symbolic, symbolic_proven
@@ -92,10 +93,10 @@ def _w_l23() -> tuple[dict[str, Any], dict[str, Any]]:
 def _w_nrs(printed: Mapping[str, sp.Expr] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The bound eta C + gamma U at the NRS07 calibration, from the derivation of 004 Lemma 3.3's eps
     (derivations.privacy_loss.derive_gencauchy_gp via proofs_symbolic) at theta = 1."""
-    from verify.claims.sets.proofs_symbolic import WITNESSES  # noqa: PLC0415
+    from verify.claims.sets import proofs_symbolic  # noqa: F401, PLC0415 - registers the specs' witness functions
     from verify.proof import symbolic as S  # noqa: PLC0415
 
-    w, _ = WITNESSES["004-Lemma-3.3-epsilon"]()
+    w, _ = S.spec_witnesses("004-Lemma-3.3-epsilon")
     syms = {x.name: x for x in w["eps"].free_symbols}
     pr = {**S._nrs_printed(), **(printed or {})}
     bound = w["eps"].subs(syms["theta"], 1).subs({syms["gamma"]: pr["gamma_max"], syms["eta"]: pr["eta"]})
@@ -104,32 +105,17 @@ def _w_nrs(printed: Mapping[str, sp.Expr] | None = None) -> tuple[dict[str, Any]
                   "(p-1)^((p-1)/p)) at theta = 1, gamma = gamma_max, eta = the printed eta"}
 
 
-def _w_registered(spec_claim: str) -> Callable[[], tuple[dict[str, Any], dict[str, Any]]]:
-    def w() -> tuple[dict[str, Any], dict[str, Any]]:
-        from verify.claims.sets.proofs_symbolic import WITNESSES  # noqa: PLC0415
+def _register_witnesses() -> None:
+    """The witness functions of this module's symbolic specs, carried by the specs from now on."""
+    from verify.proof import symbolic as S  # noqa: PLC0415
 
-        return WITNESSES[spec_claim]()
+    S.witnesses_for("002-Lemma-9-eq-2")(_w_eq2)
+    S.witnesses_for("004-Lemma-2.3")(_w_l23)
+    S.witnesses_for("004-Lemma-2.2-cauchy")(_w_nrs)
 
-    return w
 
-
-#: symbolic spec id -> the function that derives its witnesses (SymPy), used by :func:`symbolic_record`;
-#: other claim modules add theirs with :func:`register_witnesses`
-_WITNESS: dict[str, Callable[[], tuple[dict[str, Any], dict[str, Any]]]] = {
-    "002-Lemma-9-eq-2": _w_eq2, "004-Lemma-2.3": _w_l23, "004-Lemma-2.2-cauchy": _w_nrs,
-    "004-Lemma-3.3-epsilon": _w_registered("004-Lemma-3.3-epsilon"),
-    "004-Lemma-3.5-epsilon": _w_registered("004-Lemma-3.5-epsilon"),
-}
+_register_witnesses()
 _RECORDS: dict[str, tuple[dict[str, Any], Any]] = {}
-
-
-def register_witnesses(witnesses: Mapping[str, Callable[[], tuple[dict[str, Any], dict[str, Any]]]]) -> None:
-    """Make :func:`symbolic_record` / :func:`prove_identity` find the witness functions of more symbolic
-    specs (spec id -> function returning (witnesses, derivation)); an id registered twice is refused."""
-    twice = sorted(set(witnesses) & set(_WITNESS))
-    if twice:
-        raise ValueError(f"witnesses already registered for {twice}")
-    _WITNESS.update(witnesses)
 
 
 def symbolic_record(spec_claim: str) -> tuple[dict[str, Any], Any]:
@@ -138,7 +124,7 @@ def symbolic_record(spec_claim: str) -> tuple[dict[str, Any], Any]:
     if spec_claim not in _RECORDS:
         from verify.proof import symbolic as S  # noqa: PLC0415
 
-        w, derivation = _WITNESS[spec_claim]()
+        w, derivation = S.spec_witnesses(spec_claim)
         rec = S.make_record(spec_claim, w, derivation=derivation)
         _RECORDS[spec_claim] = (rec, S.recheck(rec))
     return _RECORDS[spec_claim]
@@ -265,36 +251,37 @@ def _float_caveat(mech: Any, n: int = 97) -> dict[str, Any]:
             "ok": worst_b <= CORE_RTOL and worst_f <= CORE_RTOL}
 
 
+#: the noise families (by their own ``name``) whose rate the compositions prove, and their shape parameters
+PROVEN_SHAPES: Mapping[str, tuple[str, ...]] = {"gencauchy": ("p", "theta"), "student_t": ("nu",)}
+
+
 def membership(cid: str, mechs: Sequence[Any]) -> list[dict[str, Any]]:
     """Each mechanism against the proven domain of ``cid``: its parameters read from the mechanism, the
     proven eps' (50 digits) from its exact binary values, and why it is outside (empty: inside)."""
     rows = []
     for mech in mechs:
         noise, gamma, eta = mech.noise, float(mech.growth.gamma), float(mech.eta)
-        fam = type(noise).__name__
-        row: dict[str, Any] = {"name": mech.name, "family": fam, "gamma": gamma, "eta": eta, "eps": mech.eps,
+        fam = str(getattr(noise, "name", ""))  # the family answers for itself (ContinuousDistribution.name)
+        row: dict[str, Any] = {"name": mech.name, "family": type(noise).__name__, "gamma": gamma, "eta": eta, "eps": mech.eps,
                                "m": int(mech.m), "metric": mech.metric, "growth": mech.growth.kind,
                                "Lambda": float(mech.Lambda)}
         why = [w for w, bad in (("gamma <= 0", not gamma > 0), ("eta <= 0", not eta > 0), ("m != 1", int(mech.m) != 1),
                                 (f"growth {mech.growth.kind!r} is not g_E", mech.growth.kind != "exp"),
                                 ("delta != 0", mech.delta != 0)) if bad]
-        if fam == "GenCauchy":
-            params = {"p": float(noise.p), "theta": float(noise.theta)}
-        elif fam == "StudentT":
-            params = {"nu": float(noise.nu)}
-        else:
+        if fam not in PROVEN_SHAPES:
             rows.append({**row, "inside": False, "outside_because": [f"noise {fam} is not GenCauchy / Student's t"]})
             continue
+        params = {k: float(getattr(noise, k)) for k in PROVEN_SHAPES[fam]}  # the family's shape parameters
         if float(getattr(noise, "loc", 0.0)) != 0.0 or float(getattr(noise, "scale", 1.0)) != 1.0:
             why.append("noise not standardised (loc 0, scale 1)")
         row.update(params)
-        eps_p = _proven_eps("gencauchy" if fam == "GenCauchy" else "student_t", params, gamma, eta)
+        eps_p = _proven_eps(fam, params, gamma, eta)
         row["eps_proven"] = str(sp.N(eps_p, 50))
         if cid == "004-Lemma-2.2-cauchy":
             p = params.get("p", float("nan"))
-            stated = _exact(EPS_CLAIM) / (2 * (_exact(p) + 1)) if fam == "GenCauchy" else sp.nan
+            stated = _exact(EPS_CLAIM) / (2 * (_exact(p) + 1)) if fam == "gencauchy" else sp.nan
             row.update(gamma_max=str(stated), eps_proven_le_eps=bool(eps_p <= _exact(EPS_CLAIM)))
-            gc, rnd = fam == "GenCauchy", sp.Rational(1, 10**14)  # binary64 rounding of gamma, eta
+            gc, rnd = fam == "gencauchy", sp.Rational(1, 10**14)  # binary64 rounding of gamma, eta
             why += [w for w, bad in (
                 ("not GenCauchy", not gc), ("p <= 1", not p > 1), ("theta != 1", params.get("theta") != 1.0),
                 ("metric is not hamming", mech.metric != "hamming"),
@@ -447,10 +434,8 @@ def recheck_composition(record: Mapping[str, Any], *, claim_id: str) -> Any:
     symbolic specs), each by its own independent re-checker; the domain and relies_on this module states;
     the mechanisms' membership recomputed from this module's construction (never the record's rows).
     Returns a :class:`verify.proof.RecheckResult`."""
-    import importlib  # noqa: PLC0415
-
-    from verify.claims.sets.proofs import METHOD_RECHECKERS  # noqa: PLC0415
     from verify.proof import RecheckResult  # noqa: PLC0415
+    from verify.proof.record import method_named  # noqa: PLC0415
 
     t0 = time.perf_counter()
     cid = claim_id  # the parts are rebuilt from the claim re-checked, never from the record's "claim"
@@ -474,8 +459,7 @@ def recheck_composition(record: Mapping[str, Any], *, claim_id: str) -> Any:
                 or (spec_claim and proof.get("claim") != spec_claim)):
             problems.append(f"part {key}: not a {method!r} proof{' of ' + spec_claim if spec_claim else ''}")
             continue
-        module, name = METHOD_RECHECKERS[method]
-        rc = getattr(importlib.import_module(module), name)(proof, claim_id=spec_claim or PART_CLAIMS[method])
+        rc = method_named(method).recheck(proof, spec_claim or PART_CLAIMS[method])
         n += int(rc.n_boxes)
         problems += [f"part {key}: {q}" for q in rc.problems]
     members = membership(cid, _mechanisms(cid))
@@ -514,3 +498,17 @@ def prove_lemma_2_2_cauchy(ctx: CheckContext, tested: ClaimResult) -> ClaimResul
 @proof_for("004-Lemma-3.5-privacy-threshold")
 def prove_threshold(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     return prove_composition("004-Lemma-3.5-privacy-threshold", ctx, tested)
+
+
+@register_method
+class ComposedPrivacyMethod:
+    """The proof method of this module, re-checked by :func:`recheck_composition` (every part rebuilt from this module's own
+    definitions as the proof of the claim named by the caller, never from the record)."""
+
+    name = METHOD
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str) -> Any:
+        return recheck_composition(proof, claim_id=claim_id)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

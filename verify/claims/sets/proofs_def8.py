@@ -102,6 +102,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
+from verify.proof.record import describe_record, register_method
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
 from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 from verify.proof._results import count_checks
@@ -289,11 +290,11 @@ def check_kde_constants(ctx: CheckContext) -> ClaimResult:
 # ---------------------------------------------------------------------------------------------------
 # 004 Def. 8 for every closed form of the package: the ramp proof and the KDE proof together
 # ---------------------------------------------------------------------------------------------------
-#: proof["method"] of the combined record (re-checked by :func:`recheck_smoothness`, registered in
-#: verify.claims.sets.proofs.METHOD_RECHECKERS)
+#: proof["method"] of the combined record (re-checked by :func:`recheck_smoothness`, registered as
+#: :class:`Def8SmoothnessMethod`)
 SMOOTHNESS_METHOD = "def8-smoothness"
-#: the parts of the combined record: (key, proof module, its proof method), in this order
-_SMOOTHNESS_PARTS = (("ramp", "verify.proof.ramp_def8", "ramp-def8"), ("kde", "verify.proof.kde_def8", "kde-def8"))
+#: the parts of the combined record: (key, its proof method), in this order
+_SMOOTHNESS_PARTS = (("ramp", "ramp-def8"), ("kde", "kde-def8"))
 #: the claim whose proof each part is
 _PART_CLAIMS = {"ramp": "004-Def-8-ramp-proof", "kde": "004-Def-8-KDE-proof"}
 
@@ -327,10 +328,11 @@ def recheck_smoothness(record: Mapping[str, Any], *, claim_id: str) -> Any:
 def _recheck_smoothness(record: Mapping[str, Any], known: Mapping[int, Any]) -> Any:
     """:func:`recheck_smoothness`, taking the re-check of a part whose proof record *is* (same object)
     one already re-checked in this process from ``known`` (id(record) -> RecheckResult)."""
-    import importlib  # noqa: PLC0415
     import time  # noqa: PLC0415
 
     from verify.proof import RecheckResult  # noqa: PLC0415
+    from verify.proof import kde_def8, ramp_def8  # noqa: F401, PLC0415 - their modules register the two methods
+    from verify.proof.record import method_named  # noqa: PLC0415
 
     t0 = time.perf_counter()
     problems: list[str] = []
@@ -340,15 +342,15 @@ def _recheck_smoothness(record: Mapping[str, Any], known: Mapping[int, Any]) -> 
         problems.append("the record's domain is not the one the two proofs establish")
     parts = list(record.get("parts") or [])
     keys = [p.get("key") for p in parts if isinstance(p, Mapping)]
-    if keys != [k for k, _, _ in _SMOOTHNESS_PARTS]:
-        problems.append(f"the record's parts are {keys}, not {[k for k, _, _ in _SMOOTHNESS_PARTS]}")
+    if keys != [k for k, _ in _SMOOTHNESS_PARTS]:
+        problems.append(f"the record's parts are {keys}, not {[k for k, _ in _SMOOTHNESS_PARTS]}")
     n = 0
-    for (key, module, method), part in zip(_SMOOTHNESS_PARTS, parts):
+    for (key, method), part in zip(_SMOOTHNESS_PARTS, parts):
         proof = part.get("proof") if isinstance(part, Mapping) else None
         if not isinstance(proof, Mapping) or proof.get("method") != method:
             problems.append(f"part {key}: not a {method!r} proof record")
             continue
-        rc = known.get(id(proof)) or importlib.import_module(module).recheck(proof, claim_id=_PART_CLAIMS[key])
+        rc = known.get(id(proof)) or method_named(method).recheck(proof, _PART_CLAIMS[key])
         n += int(rc.n_boxes)
         problems += [f"part {key}: {q}" for q in rc.problems]
     return RecheckResult(not problems, problems[:20], n, 0, time.perf_counter() - t0)
@@ -489,3 +491,17 @@ def _kde_ids() -> dict[str, str]:
 
 
 _declare_obligations()
+
+
+@register_method
+class Def8SmoothnessMethod:
+    """The proof method of this module, re-checked by :func:`recheck_smoothness` (every part rebuilt from this module's own
+    definitions as the proof of the claim named by the caller, never from the record)."""
+
+    name = SMOOTHNESS_METHOD
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str) -> Any:
+        return recheck_smoothness(proof, claim_id=claim_id)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

@@ -37,11 +37,11 @@ import sympy as sp
 
 from verify.claims import CheckContext, ClaimResult
 from verify.claims.registry import proof_for
-from verify.claims.sets import proofs_composed as PC
 from verify.claims.sets.proofs_composed import prove_identity
 from verify.claims.sets.proofs_symbolic import declare_symbolic
+from verify.proof import symbolic as S
 
-__all__ = ["CLAIMS", "WITNESSES"]
+__all__ = ["CLAIMS"]
 
 CLAIMS = ("004-Lemma-4.5", "004-Lemma-4.8", "004-Sec-4.1.1-mse")
 
@@ -103,8 +103,8 @@ def _w_mse() -> tuple[dict[str, Any], dict[str, Any]]:
                        "patterns of three independent users, s_i^2 = 1"})
 
 
-WITNESSES = {"004-Lemma-4.5": _w_l45, "004-Lemma-4.8": _w_l48, "004-Sec-4.1.1-mse": _w_mse}
-PC.register_witnesses(WITNESSES)  # prove_identity / symbolic_record find the witnesses of these specs
+for _cid, _derive in zip(CLAIMS, (_w_l45, _w_l48, _w_mse), strict=True):
+    S.witnesses_for(_cid)(_derive)  # the spec of the claim's id carries its witness function
 
 
 def _prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:

@@ -27,7 +27,7 @@
   condition) is the core's float test ``satisfies_lemma2_conditions`` (relative 1e-12): TESTED, not proven.
 
 Records have method :data:`METHOD` ("privacy-chain"), re-checked by :func:`recheck` (one line in
-``verify.claims.sets.proofs.METHOD_RECHECKERS``): the parts this module requires (never the record's list), each by
+the method registry, :func:`verify.proof.record.method_named`): the parts this module requires (never the record's list), each by
 :func:`verify.proof.symbolic.recheck`; the domain and ``relies_on`` against this module's; the mechanisms recomputed
 (002: rebuilt from the grid; 000: each recorded instance's parameters against the domain by this module's formulas).
 
@@ -42,10 +42,11 @@ from __future__ import annotations
 import functools
 import time
 from fractions import Fraction
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import sympy as sp
 
+from verify.proof.record import Domain, Range, describe_record, register_method
 from verify.claims import CheckContext, ClaimResult, Verdict
 from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 
@@ -127,20 +128,15 @@ def _w_l2_chain() -> tuple[dict[str, Any], dict[str, Any]]:
                                            "real root", "D_shift": str(d)}
 
 
-def _witness(spec_claim: str) -> Callable[[], tuple[dict[str, Any], dict[str, Any]]]:
-    if spec_claim == "002-Lemma-9-chain":
-        return _w_l9_chain
-    if spec_claim == "000-Lemma-2-chain":
-        return _w_l2_chain
+def _register_witnesses() -> None:
+    """The witness functions of this module's chain specs, carried by the specs from now on."""
+    from verify.proof import symbolic as S  # noqa: PLC0415
 
-    def w() -> tuple[dict[str, Any], dict[str, Any]]:
-        from verify.claims.sets.proofs_symbolic import WITNESSES  # noqa: PLC0415
-
-        return WITNESSES[spec_claim]()
-
-    return w
+    S.witnesses_for("002-Lemma-9-chain")(_w_l9_chain)
+    S.witnesses_for("000-Lemma-2-chain")(_w_l2_chain)
 
 
+_register_witnesses()
 _RECORDS: dict[str, tuple[dict[str, Any], Any]] = {}
 
 
@@ -154,7 +150,7 @@ def chain_record(spec_claim: str) -> tuple[dict[str, Any], Any]:
     if spec_claim not in _RECORDS:
         from verify.proof import symbolic as S  # noqa: PLC0415
 
-        w, derivation = _witness(spec_claim)()
+        w, derivation = S.spec_witnesses(spec_claim)
         rec = S.make_record(spec_claim, w, derivation=derivation)
         _RECORDS[spec_claim] = (rec, S.recheck(rec))
     return _RECORDS[spec_claim]
@@ -194,6 +190,11 @@ def _l9_mechanisms() -> list[tuple[float, float, Any]]:
             for e, g in LEMMA_9_GRID]
 
 
+#: the noise of 002 Lemma 9's proven domain: PolyPlace (by the family's own name) with s = 1 (the scaling (2)
+#: reduces every s to 1; the mechanisms of the claim use s = 1)
+L9_NOISE = Domain(family="polyplace", noise=(Range("s", 1, 1),))
+
+
 def _l9_membership() -> list[dict[str, Any]]:
     import mpmath  # noqa: PLC0415
 
@@ -203,6 +204,10 @@ def _l9_membership() -> list[dict[str, Any]]:
     with mpmath.workdps(50):
         for eps, gamma, mech in _l9_mechanisms():
             noise = mech.noise
+            _, fam_why = L9_NOISE.contains(mech)  # the family answers for itself: its name, its s
+            if getattr(noise, "name", None) != L9_NOISE.family:
+                rows.append({"name": mech.name, "eps": eps, "gamma": gamma, "inside": False, "outside_because": fam_why})
+                continue
             alpha = float(noise.alpha)
             eps_p = _mp(alpha) * _mp(float(mech.growth.gamma))
             rel = abs(eps_p / _mp(eps) - 1)
@@ -211,8 +216,7 @@ def _l9_membership() -> list[dict[str, Any]]:
                    "eps_proven": mpmath.nstr(eps_p, 40), "calibration_rel_diff": float(rel)}
             why = [w for w, bad in (
                 ("not 0 < gamma < eps (exact binary values)", not 0 < Fraction(gamma) < Fraction(eps)),
-                (f"noise {type(noise).__name__} is not PolyPlace", type(noise).__name__ != "PolyPlace"),
-                ("s != 1", float(noise.s) != 1.0), ("eta != gamma", float(mech.eta) != gamma),
+                *((w, True) for w in fam_why), ("eta != gamma", float(mech.eta) != gamma),
                 ("growth is not g_E with gamma", mech.growth.kind != "exp" or float(mech.growth.gamma) != gamma),
                 ("metric is not hamming", mech.metric != "hamming"), ("alpha <= 1", not alpha > 1),
                 (f"alpha gamma != eps (relative {float(rel):.2g} > {CALIBRATION_RTOL:g})", rel > CALIBRATION_RTOL)) if bad]
@@ -363,3 +367,17 @@ def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
 for _cid in PARTS:  # the proof of each claim: prove(cid, ctx, tested)
     proof_for(_cid)(functools.partial(prove, _cid))
     obligation_for(_cid)(lambda scale, cid=_cid: expectation(cid))
+
+
+@register_method
+class PrivacyChainMethod:
+    """The proof method of this module, re-checked by :func:`recheck` (every part rebuilt from this module's own
+    definitions as the proof of the claim named by the caller, never from the record)."""
+
+    name = METHOD
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str) -> Any:
+        return recheck(proof, claim_id=claim_id)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

@@ -10,7 +10,7 @@ It is about the closed-form formulas in exact arithmetic; that the core's floats
 (``_ramp.ramp_lipschitz`` / ``ramp_smooth_sensitivity``) equal them is the tested part (mpmath
 comparison at random points), kept as the claim's tested evidence.  ``smoothsens audit --claim
 004-Def-8-ramp-proof --recheck-proof`` re-checks the record through
-:data:`verify.claims.sets.proofs.METHOD_RECHECKERS` (:func:`verify.proof.ramp_def8.recheck`).
+the method registry (:func:`verify.proof.record.method_named`) (:func:`verify.proof.ramp_def8.recheck`).
 
 Verdicts: VERIFIED (proven) when every step passes and the re-check accepts the record; REFUTED when
 a step fails and :func:`verify.proof.ramp_def8.counterexample` certifies (mpmath, 50 digits) a point

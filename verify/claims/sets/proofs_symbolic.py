@@ -24,6 +24,7 @@ the proven domain says so).
 
 from __future__ import annotations
 
+import functools
 import time
 from functools import lru_cache
 from typing import Any, Callable, Mapping
@@ -33,7 +34,46 @@ import sympy as sp
 from verify.claims.registry import (CheckContext, ClaimResult, ExpectedObligation, Verdict, obligation_for, proof_for,
                                     with_proof)
 
-__all__ = ["WITNESSES", "prove_symbolic", "symbolic_expectation", "declare_symbolic"]
+__all__ = ["SYMBOLIC_CLAIMS", "symbolic_proof", "prove_symbolic", "symbolic_expectation", "declare_symbolic"]
+
+
+#: the claims proven by the symbolic spec of the same id (filled by :func:`symbolic_proof`)
+SYMBOLIC_CLAIMS: list[str] = []
+
+WitnessFn = Callable[[], tuple[dict[str, Any], dict[str, Any]]]
+
+
+#: claim id -> (the claim's obligations, those its symbolic proof covers) where the proof covers less than the
+#: claim states (filled by :func:`symbolic_proof`)
+PARTIAL: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def symbolic_proof(claim_id: str, *, obligations: tuple[str, ...] = (),
+                   proves: tuple[str, ...] = ()) -> Callable[[WitnessFn], WitnessFn]:
+    """Decorator: the decorated function (() -> (witnesses, derivation)) derives the witnesses of the symbolic
+    spec ``claim_id``; it is registered with the spec (:func:`verify.proof.symbolic.witnesses_for`: the spec
+    carries it) and the symbolic proof is attached to the claim of the same id
+    (:func:`verify.claims.registry.proof_for`, with its obligation declared).  ``obligations`` / ``proves``:
+    the claim's obligations and those the symbolic proof covers, where it covers less than the claim states
+    (the claim is then "partly proven", the rest resting on its test)."""
+
+    def deco(fn: WitnessFn) -> WitnessFn:
+        from verify.proof import symbolic as S  # noqa: PLC0415
+
+        S.witnesses_for(claim_id)(fn)
+        if obligations or proves:
+            PARTIAL[claim_id] = (tuple(obligations), tuple(proves))
+
+        def proof(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
+            return prove_symbolic(claim_id, tested)
+
+        proof.__name__ = f"proof_{claim_id.replace('-', '_').replace('.', '_')}"
+        proof_for(claim_id)(proof)
+        obligation_for(claim_id)(lambda scale: symbolic_expectation(claim_id))
+        SYMBOLIC_CLAIMS.append(claim_id)
+        return fn
+
+    return deco
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -43,6 +83,7 @@ def _sym_cmps(cmps: Any) -> list[dict[str, Any]]:
     return [{"name": c.name, "method": c.method, "agree": c.agree} for c in cmps]
 
 
+@symbolic_proof("004-Claim-3.4")
 @lru_cache(maxsize=None)
 def _w_claim34() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import gencauchy as gc  # noqa: PLC0415
@@ -52,6 +93,7 @@ def _w_claim34() -> tuple[dict[str, Any], dict[str, Any]]:
                                                    "comparisons": _sym_cmps(cmps)}
 
 
+@symbolic_proof("004-App-A.1-student-t-lipschitz")
 @lru_cache(maxsize=None)
 def _w_a1() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import student_t as st  # noqa: PLC0415
@@ -82,6 +124,7 @@ def _w_gc_eps(m_coords: bool) -> tuple[dict[str, Any], dict[str, Any]]:
              "comparisons": _sym_cmps(cmps)})
 
 
+@symbolic_proof("004-Lemma-3.5-epsilon")
 @lru_cache(maxsize=None)
 def _w_t_eps() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import privacy_loss as pl  # noqa: PLC0415
@@ -93,6 +136,7 @@ def _w_t_eps() -> tuple[dict[str, Any], dict[str, Any]]:
              "comparisons": _sym_cmps(cmps)})
 
 
+@symbolic_proof("004-Lemma-3.6-epsilon")
 @lru_cache(maxsize=None)
 def _w_lap() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import privacy_loss as pl  # noqa: PLC0415
@@ -104,6 +148,7 @@ def _w_lap() -> tuple[dict[str, Any], dict[str, Any]]:
              "comparisons": _sym_cmps(cmps)})
 
 
+@symbolic_proof("004-Sec-3.1.2-growth-axioms")
 @lru_cache(maxsize=None)
 def _w_growth() -> tuple[dict[str, Any], dict[str, Any]]:
     g = sp.Symbol("gamma", positive=True)
@@ -114,6 +159,7 @@ def _w_growth() -> tuple[dict[str, Any], dict[str, Any]]:
             {"source": "SymPy: g0(r1) g0(r2) - g0(r1 + r2) simplified from the definitions of g_E, g_L (004 Sec. 3.1.2)"})
 
 
+@symbolic_proof("004-Sec-2.1-student-t")
 @lru_cache(maxsize=None)
 def _w_student_t() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import student_t as st  # noqa: PLC0415
@@ -124,6 +170,7 @@ def _w_student_t() -> tuple[dict[str, Any], dict[str, Any]]:
                                   "comparisons": _sym_cmps([c1, c2])}
 
 
+@symbolic_proof("004-Sec-2.1-gencauchy-variance")
 @lru_cache(maxsize=None)
 def _w_gc_var() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import gencauchy as gc  # noqa: PLC0415
@@ -132,6 +179,7 @@ def _w_gc_var() -> tuple[dict[str, Any], dict[str, Any]]:
     return {"var": var}, {"source": "derivations.gencauchy.derive_variance", "comparisons": _sym_cmps(cmps)}
 
 
+@symbolic_proof("004-App-C.1")
 @lru_cache(maxsize=None)
 def _w_c1() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import gencauchy as gc  # noqa: PLC0415
@@ -143,6 +191,7 @@ def _w_c1() -> tuple[dict[str, Any], dict[str, Any]]:
             {"source": "derivations.gencauchy.derive_cdf_p4", "comparisons": _sym_cmps(cmps)})
 
 
+@symbolic_proof("004-Sec-2.1-gencauchy-cdf-p6")
 @lru_cache(maxsize=None)
 def _w_p6() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import gencauchy as gc  # noqa: PLC0415
@@ -173,6 +222,7 @@ def _pp_antiderivatives() -> dict[str, sp.Expr]:
     return {"G1": N * (a - 1) * g1.subs(n, a), "G2": N * (a + 1) * (1 - 1 / a**2) ** a * g2.subs(n, a)}
 
 
+@symbolic_proof("002-Def-6-normalisation")
 @lru_cache(maxsize=None)
 def _w_def6() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import polyplace as pp  # noqa: PLC0415
@@ -182,6 +232,7 @@ def _w_def6() -> tuple[dict[str, Any], dict[str, Any]]:
                                                    "of the two branches", "comparisons": _sym_cmps([cmp])}
 
 
+@symbolic_proof("002-Lemma-7")
 @lru_cache(maxsize=None)
 def _w_lemma7() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import polyplace as pp  # noqa: PLC0415
@@ -192,6 +243,7 @@ def _w_lemma7() -> tuple[dict[str, Any], dict[str, Any]]:
             {"source": "derivations.polyplace.derive_antiderivatives", "comparisons": _sym_cmps(cmps)})
 
 
+@symbolic_proof("002-Lemma-12")
 @lru_cache(maxsize=None)
 def _w_lemma12() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import polyplace as pp  # noqa: PLC0415
@@ -205,6 +257,7 @@ def _w_lemma12() -> tuple[dict[str, Any], dict[str, Any]]:
                "sums": {br: str(res[br]["sum"]) for br in res}}
 
 
+@symbolic_proof("002-Claim-17")
 @lru_cache(maxsize=None)
 def _w_claim17() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import stddev_002 as sd  # noqa: PLC0415
@@ -215,6 +268,7 @@ def _w_claim17() -> tuple[dict[str, Any], dict[str, Any]]:
             {"source": "derivations.stddev_002.derive_claim17", "comparisons": _sym_cmps(cmps)})
 
 
+@symbolic_proof("004-Claim-4.4")
 @lru_cache(maxsize=None)
 def _w_c44() -> tuple[dict[str, Any], dict[str, Any]]:
     """The check's derivation (004-Claim-4.4): stationary points of c e^{-c^2/2} on c > 0 and the value there."""
@@ -228,6 +282,7 @@ def _w_c44() -> tuple[dict[str, Any], dict[str, Any]]:
              "critical_points": [str(r) for r in crit]})
 
 
+@symbolic_proof("004-Claim-4.2")
 @lru_cache(maxsize=None)
 def _w_c42() -> tuple[dict[str, Any], dict[str, Any]]:
     """004 Claim 4.2: |grad D|^2 on the region where both offsets are positive (D = ||c0 - p||) and the
@@ -241,6 +296,7 @@ def _w_c42() -> tuple[dict[str, Any], dict[str, Any]]:
             {"source": "SymPy: gradient of ||max(c0 - p, 0)|| on its smooth region, times 1/tau (004 App. A.2)"})
 
 
+@symbolic_proof("004-App-A.4-derivatives")
 @lru_cache(maxsize=None)
 def _w_a4() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations.stationary_004 import derive_kde_partials  # noqa: PLC0415
@@ -250,6 +306,7 @@ def _w_a4() -> tuple[dict[str, Any], dict[str, Any]]:
             {"source": "derivations.stationary_004.derive_kde_partials", "comparisons": _sym_cmps(d["comparisons"])})
 
 
+@symbolic_proof("003-Cor-V.5")
 @lru_cache(maxsize=None)
 def _w_v5() -> tuple[dict[str, Any], dict[str, Any]]:
     z = sp.Symbol("z", positive=True)
@@ -259,6 +316,7 @@ def _w_v5() -> tuple[dict[str, Any], dict[str, Any]]:
             {"source": "SymPy: integrate the one-sided density of 003 Def. V.3 (antiderivatives and int_0^oo z f)"})
 
 
+@symbolic_proof("002-Claim-16")
 @lru_cache(maxsize=None)
 def _w_c16() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import gencauchy as gc  # noqa: PLC0415
@@ -285,12 +343,16 @@ def _powerlaw_half_integral() -> tuple[sp.Expr, dict[str, Any]]:
     return val, {"beta_coefficient": str(coef)}
 
 
+@symbolic_proof("000-Thm-1-normalisation", obligations=("normaliser identity", "core pdf/CDF/sampler"),
+                proves=("normaliser identity",))
 @lru_cache(maxsize=None)
 def _w_thm1() -> tuple[dict[str, Any], dict[str, Any]]:
     half, info = _powerlaw_half_integral()
     return {"C": 2 * half}, {"source": "SymPy: Beta substitution of int_0^oo dz/(z^k + l), gammasimp (reflection)", **info}
 
 
+@symbolic_proof("000-Lemma-2-halves", obligations=("halves are densities, mixture is h", "core pdf/CDF/sampler"),
+                proves=("halves are densities, mixture is h",))
 @lru_cache(maxsize=None)
 def _w_halves() -> tuple[dict[str, Any], dict[str, Any]]:
     half, info = _powerlaw_half_integral()
@@ -300,6 +362,7 @@ def _w_halves() -> tuple[dict[str, Any], dict[str, Any]]:
             {"source": "SymPy: int_0^oo h+ = 2 int_0^oo dz/(C (z^k + l)) by the Beta substitution, gammasimp", **info})
 
 
+@symbolic_proof("002-Cor-14")
 @lru_cache(maxsize=None)
 def _w_cor14() -> tuple[dict[str, Any], dict[str, Any]]:
     """002 Cor. 14: antiderivatives of x^2 f_{1,alpha} (SymPy, exponent free then n = alpha, the derivation's N),
@@ -321,6 +384,7 @@ def _w_cor14() -> tuple[dict[str, Any], dict[str, Any]]:
                        "(series in u = gamma/eps to O(u^2))", "comparisons": _sym_cmps([vcmp, scmp])})
 
 
+@symbolic_proof("002-Lemma-15")
 @lru_cache(maxsize=None)
 def _w_lemma15() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import polyplace as pp  # noqa: PLC0415
@@ -329,35 +393,6 @@ def _w_lemma15() -> tuple[dict[str, Any], dict[str, Any]]:
     return ({f"lim{k}": v for k, v in lims.items()},
             {"source": "derivations.polyplace.derive_lemma15 (SymPy limit gamma -> 0+ of each branch)",
              "comparisons": _sym_cmps(cmps)})
-
-
-#: claim id -> the function giving (witnesses, derivation record)
-WITNESSES: dict[str, Callable[[], tuple[dict[str, Any], dict[str, Any]]]] = {
-    "004-Claim-3.4": _w_claim34,
-    "004-App-A.1-student-t-lipschitz": _w_a1,
-    "004-Lemma-3.3-epsilon": lambda: _w_gc_eps(False),
-    "004-Cor-3.2-epsilon": lambda: _w_gc_eps(True),
-    "004-Lemma-3.5-epsilon": _w_t_eps,
-    "004-Lemma-3.6-epsilon": _w_lap,
-    "004-Sec-3.1.2-growth-axioms": _w_growth,
-    "004-Sec-2.1-student-t": _w_student_t,
-    "004-Sec-2.1-gencauchy-variance": _w_gc_var,
-    "004-App-C.1": _w_c1,
-    "004-Sec-2.1-gencauchy-cdf-p6": _w_p6,
-    "002-Def-6-normalisation": _w_def6,
-    "002-Lemma-7": _w_lemma7,
-    "002-Lemma-12": _w_lemma12,
-    "002-Claim-17": _w_claim17,
-    "004-Claim-4.2": _w_c42,
-    "004-Claim-4.4": _w_c44,
-    "004-App-A.4-derivatives": _w_a4,
-    "003-Cor-V.5": _w_v5,
-    "002-Claim-16": _w_c16,
-    "000-Thm-1-normalisation": _w_thm1,
-    "000-Lemma-2-halves": _w_halves,
-    "002-Cor-14": _w_cor14,
-    "002-Lemma-15": _w_lemma15,
-}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -370,7 +405,7 @@ def prove_symbolic(claim_id: str, tested: ClaimResult, *, printed: Mapping[str, 
     from verify.proof import symbolic as S  # noqa: PLC0415
 
     t0 = time.perf_counter()
-    witnesses, derivation = WITNESSES[claim_id]()
+    witnesses, derivation = S.spec_witnesses(claim_id)
     record = S.make_record(claim_id, witnesses, derivation=derivation)
     t_derive = time.perf_counter() - t0
     rc = S.recheck(record, printed=printed)
@@ -394,9 +429,10 @@ def symbolic_expectation(claim_id: str) -> ExpectedObligation:
 
     spec = S.SPECS[claim_id]
     relies = f"; relies on: {'; '.join(spec.relies_on)}" if spec.relies_on else ""
+    obligations, proves = PARTIAL.get(claim_id, ((), ()))
     return method_expectation(claim_id, "symbolic", {"domain": spec.domain + relies, "proof.domain": spec.domain,
                                                      "proof.claim": claim_id, "proof.relies_on": list(spec.relies_on)},
-                              spec.domain + relies)
+                              spec.domain + relies, obligations=obligations, proves=proves)
 
 
 def declare_symbolic(claim_id: str) -> None:
@@ -429,14 +465,5 @@ def symbolic_proven(tested: ClaimResult, claim_id: str, record: Mapping[str, Any
                       recheck=recheck_json(rc), seconds_proof=seconds_proof)
 
 
-def _attach(cid: str) -> None:
-    def proof(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
-        return prove_symbolic(cid, tested)
-
-    proof.__name__ = f"proof_{cid.replace('-', '_').replace('.', '_')}"
-    proof_for(cid)(proof)
-    declare_symbolic(cid)
-
-
-for _cid in WITNESSES:
-    _attach(_cid)
+symbolic_proof("004-Lemma-3.3-epsilon")(functools.partial(_w_gc_eps, False))
+symbolic_proof("004-Cor-3.2-epsilon")(functools.partial(_w_gc_eps, True))

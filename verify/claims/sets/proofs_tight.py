@@ -35,7 +35,7 @@ For PolyPlace eta_tight(DP) = the printed eta and the rate proof (c) bounds the 
 (:data:`~verify.claims.sets.proofs.GP_REDUCTION`); the DP shave stays tested.
 
 Re-check (``smoothsens audit --claim ID --recheck-proof``): :func:`recheck` (method
-"tight-calibration" in ``proofs.METHOD_RECHECKERS``) rebuilds the claim's points, printed eps and
+"tight-calibration" in the method registry) rebuilds the claim's points, printed eps and
 tested-calibration etas from the core's own definitions (not from the record), re-checks every
 enclosure through the existing enclosure path (:func:`verify.claims.sets.proofs.recheck_evidence` on a
 ``rebuild`` "tight" record), the symbolic part through its own re-checker, compares every upper end
@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
+from verify.proof.record import describe_record, register_method
 from verify.claims import CheckContext, ClaimResult
 from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
 
@@ -251,7 +252,7 @@ def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     """The proof of claim ``cid`` (module docstring) on the test's VERIFIED result ``tested``."""
     from verify.claims.sets.proofs import SUP_REDUCTION, GP_REDUCTION, THM8_REDUCTION  # noqa: PLC0415
     from verify.proof.obligation_check import flint_missing  # noqa: PLC0415
-    from verify.claims.sets.proofs_symbolic import WITNESSES  # noqa: PLC0415
+    from verify.claims.sets import proofs_symbolic  # noqa: F401, PLC0415 - registers the specs' witness functions
     from verify.proof import symbolic as S  # noqa: PLC0415
 
     if ctx.budget < 0.5 and not ctx.prove_all:
@@ -271,7 +272,7 @@ def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
             return with_evidence(tested, {"proof_not_attached": (
                 f"{p['role']} at {_fmt_pt(p)}: enclosure not within {float(_width(p['role'])):g}: {exc}")})
     parts = enclosed
-    witnesses, derivation = WITNESSES[spec.symbolic]()
+    witnesses, derivation = S.spec_witnesses(spec.symbolic)
     sym = {"role": "symbolic", "rebuild": {"what": "symbolic", "claim": spec.symbolic},
            "proof": S.make_record(spec.symbolic, witnesses, derivation=derivation)}
     exact = _pp_exact(default) if spec.kind == "polyplace" else []
@@ -348,7 +349,7 @@ def _domain_summary(cid: str, spec: _TightSpec, nt: list[dict[str, Any]], tv: li
 
 
 # ---------------------------------------------------------------------------------------------------
-# the re-checker (proofs.METHOD_RECHECKERS["tight-calibration"])
+# the re-checker (registered as TightCalibrationMethod)
 # ---------------------------------------------------------------------------------------------------
 def expectation(cid: str) -> ExpectedObligation:
     """What a proof of ``cid`` (a claim of :data:`TIGHT_PROOFS`) must prove: method "tight-calibration", the
@@ -472,3 +473,17 @@ def _attach() -> None:
 
 
 _attach()
+
+
+@register_method
+class TightCalibrationMethod:
+    """The proof method of this module, re-checked by :func:`recheck` (every part rebuilt from this module's own
+    definitions as the proof of the claim named by the caller, never from the record)."""
+
+    name = "tight-calibration"
+
+    def recheck(self, proof: Mapping[str, Any], claim_id: str) -> Any:
+        return recheck(proof, claim_id=claim_id)
+
+    def describe(self, proof: Mapping[str, Any]) -> str:
+        return describe_record(proof)

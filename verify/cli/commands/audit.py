@@ -48,12 +48,15 @@ EPILOG = textwrap.dedent(
       smoothsens audit --claim 004-Lemma-3 --strict
       smoothsens audit --list
       smoothsens audit --claims my_claims.py   # a user's own @claim functions (seed "user")
+      smoothsens audit --claims examples/my_proofs.py --recheck-proof  # a user's own proofs, re-checked
       smoothsens audit --claim 004-Lemma-3.5-rate-proof --recheck-proof          # run, then re-check the proof
       smoothsens audit --claim 004-Lemma-3.5-rate-proof --recheck-proof out.json # re-check an earlier run's proof
       smoothsens audit --paper 004 --prove-all  # proofs on the full parameter boxes (minutes to hours)
 
-    VERIFIED is "proven" (a rigorous proof on a stated domain, re-checkable with --recheck-proof) or
-    "tested" (no violation found at the stated budget); the totals count both.
+    VERIFIED is "proven" (rigorous proofs on a stated domain cover every obligation of the claim,
+    re-checkable with --recheck-proof), "partly proven" (proofs cover some obligations, the others rest
+    on the test; listed per claim) or "tested" (no violation found at the stated budget); the totals
+    count each.
     """
 )
 
@@ -241,7 +244,7 @@ def _recheck_entries(entries: list[tuple[str, dict[str, Any]]]) -> int:
         raw = js.get("evidence")
         ev: dict[str, Any] = raw if isinstance(raw, dict) else {}
         if "proof" not in ev:
-            if js.get("strength") == "proven":
+            if js.get("strength") in ("proven", "partly proven"):
                 print(f"{cid}: stated proven but carries no proof")
                 failed += 1
             else:
