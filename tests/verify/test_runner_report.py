@@ -38,3 +38,22 @@ def test_terminal_table_wraps_long_evidence_and_names_the_papers():
 def test_markdown_report_lists_paper_titles():
     md = _report(["003-Def-IV.1"], "ok").to_markdown()
     assert "| 003 | Takagi, Kato, Cao & Yoshikawa, Asymmetric Differential Privacy |" in md
+
+
+def test_partly_proven_claims_are_counted_and_show_their_obligations():
+    """A claim whose proof covers "rate" of ("rate", "bstar"): counted apart in the totals line, its obligations
+    in the table, the JSON and the Markdown details; a tested claim's obligations all rest on its test."""
+    c = Claim(id="004-Test-partly", seed="004", section="s", statement="st", kind=CheckKind.NUMERIC,
+              check=lambda ctx: ClaimResult(Verdict.VERIFIED, "x", {}, ""), obligations=("rate", "bstar"))
+    partly = ClaimResult(Verdict.VERIFIED, "rate proven", {"proof": {"method": "interval"}, "domain": "d",
+                                                          "coverage": {"proven": ["rate"], "tested": ["bstar"]}},
+                         "arb", strength="partly proven")
+    rep = AuditReport([AuditEntry(c, partly), AuditEntry(_claim("002-Thm-8"), ClaimResult(Verdict.VERIFIED, "t"))],
+                      CheckContext())
+    assert "2 VERIFIED (0 proven, 1 partly proven, 1 tested)" in rep.totals_line()
+    assert "VERIFIED (partly proven)" in rep.table(width=120) and "[proven: rate; tested: bstar]" in rep.table(120)
+    js = {e.claim.id: e.to_json() for e in rep.entries}
+    assert js["004-Test-partly"]["obligations"] == {"proven": ["rate"], "tested": ["bstar"]}
+    assert js["002-Thm-8"]["obligations"] == {"proven": [], "tested": ["statement"]}
+    assert "- obligations proven: rate; resting on tests: bstar" in rep.to_markdown()
+    assert "| VERIFIED (partly proven" in rep.to_markdown()

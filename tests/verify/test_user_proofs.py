@@ -16,9 +16,9 @@ import pytest
 
 pytest.importorskip("flint")
 
-from verify.claims import REGISTRY, CheckContext  # noqa: E402
-from verify.claims.sets.proofs import recheck_claim  # noqa: E402
-from verify.claims.user import load_claim_file  # noqa: E402
+from verify.claims import REGISTRY, CheckContext
+from verify.claims.sets.proofs import recheck_claim
+from verify.claims.user import load_claim_file
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 IDS = ("user-ln1p-lower-bound", "user-cauchy-rate", "user-cauchy-mechanism")
@@ -88,7 +88,7 @@ def test_a_partly_proven_record_relabelled_proven_is_rejected(records):
 
 @pytest.mark.long
 def test_cli_audit_of_the_users_proofs_and_recheck_from_the_report(tmp_path, capsys):
-    from verify.cli import main
+    from verify.cli import main  # noqa: PLC0415 - the CLI is needed by this long test only
 
     out = tmp_path / "out"
     assert main(["audit", "--claims", str(EXAMPLES / "my_proofs.py"), "--no-progress", "--out", str(out),

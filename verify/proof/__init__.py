@@ -36,6 +36,8 @@ Typical use (a claim module attaches the result to its claim)::
     assert proof.status == "proven" and recheck(proof.to_json(), ob.build(), threshold=0).ok
 """
 
+from typing import Any
+
 from ._results import RecheckResult
 from .record import Domain, ProofMethod, ProofRecord, Range, is_registered, method_named, register_method, \
     registered_methods
@@ -58,7 +60,7 @@ _NEEDS_FLINT = frozenset({"Objective", "Variable", "compile_arb", "ProofResult",
                           "enclose_sup", "recheck", "loss_rate_objective", "density_rate_objective"})
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     """Without python-flint, the ball-arithmetic names raise the ImportError that says how to install it."""
     if name in _NEEDS_FLINT and _FLINT_ERROR is not None:
         raise ImportError(str(_FLINT_ERROR)) from _FLINT_ERROR

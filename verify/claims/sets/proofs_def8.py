@@ -351,7 +351,7 @@ def _recheck_smoothness(record: Mapping[str, Any], known: Mapping[int, Any]) -> 
             problems.append(f"part {key}: not a {method!r} proof record")
             continue
         rc = known.get(id(proof)) or method_named(method).recheck(proof, _PART_CLAIMS[key])
-        n += int(rc.n_boxes)
+        n += int(getattr(rc, "n_boxes", 0))
         problems += [f"part {key}: {q}" for q in rc.problems]
     return RecheckResult(not problems, problems[:20], n, 0, time.perf_counter() - t0)
 
