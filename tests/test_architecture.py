@@ -1,4 +1,5 @@
-"""The import boundary of the house style: the core never needs SymPy (STYLE.md, Architecture)."""
+"""The import boundaries of the house style (STYLE.md, Architecture): the core never needs SymPy; no import
+cycles in ``smoothsens_core`` and ``derivations``; the proof and audit layers never call up into the claims."""
 
 import ast
 import pathlib
@@ -150,3 +151,122 @@ def test_one_mpmath_reference_per_density():
     # the signatures do match the reference's own formulas (every family), and no core file is scanned in vain
     ref = _density_copies(root / "verify/reference/distributions.py")
     assert set(ref) == set(DENSITY_SIGNATURES), sorted(set(DENSITY_SIGNATURES) - set(ref))
+
+
+# ---- the import graph, read from the source (ast): every import statement counts, at module level or
+# inside a function, since a function-level import that closes a cycle is a cycle deferred, not removed.
+
+def _module_name(root: pathlib.Path, path: pathlib.Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _import_graph(root: pathlib.Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
+    """{module: the modules it imports}, for every ``.py`` file under ``root/<package>`` of ``packages``.
+
+    ``import a.b`` and ``from a.b import c`` name the module ``a.b``, and ``a.b.c`` instead when ``c`` is
+    itself a module (a file or a package under ``root``); relative imports are resolved against the
+    importing module's package.  Importing a submodule does not count as importing its parent package
+    (Python runs the parent's ``__init__`` first, but that is not an edge of a cycle).  Only modules under
+    ``root`` appear as targets; the standard library and third-party packages are left out."""
+    files = {_module_name(root, f): f for pkg in packages for f in (root / pkg).rglob("*.py")}
+    known = set(files)
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        is_pkg = path.name == "__init__.py"
+        package = name if is_pkg else name.rpartition(".")[0]
+        out: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base_parts = package.split(".")
+                    base_parts = base_parts[: len(base_parts) - (node.level - 1)]
+                    base = ".".join(base_parts + ([node.module] if node.module else []))
+                else:
+                    base = node.module or ""
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+            else:
+                continue
+            out |= {t for t in targets if t in known and t != name}
+        graph[name] = out
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def test_import_cycle_finder_sees_a_function_level_cycle(tmp_path):
+    # the shape of the former engine <-> engine_piecewise cycle: a module-level import one way, a
+    # function-level import of a private name the other way; a package __init__ re-exporting its submodule
+    # (pkg/__init__ -> pkg.sub) is no cycle by itself, but the submodule importing a name from it is
+    (tmp_path / "lib" / "pkg").mkdir(parents=True)
+    (tmp_path / "lib" / "__init__.py").write_text("")
+    (tmp_path / "lib" / "a.py").write_text("from lib.b import g\n")
+    (tmp_path / "lib" / "b.py").write_text("def g():\n    from lib.a import _h  # noqa: PLC0415\n    return _h\n")
+    (tmp_path / "lib" / "c.py").write_text("from . import a\n")
+    (tmp_path / "lib" / "pkg" / "__init__.py").write_text("from .sub import f\nX = 1\n")
+    (tmp_path / "lib" / "pkg" / "sub.py").write_text("def f():\n    from . import X\n    return X\n")
+    (tmp_path / "lib" / "pkg" / "ok.py").write_text("from .sub import f\n")
+    graph = _import_graph(tmp_path, ("lib",))
+    assert graph["lib.c"] == {"lib.a"} and graph["lib.pkg.ok"] == {"lib.pkg.sub"}
+    assert _cycles(graph) == [["lib.a", "lib.b"], ["lib.pkg", "lib.pkg.sub"]]
+
+
+def test_no_import_cycles_in_core_and_derivations():
+    """No two modules of ``smoothsens_core`` and ``derivations`` import each other, directly or through others
+    (function-level imports included): a cycle makes the import order matter and hides which module is
+    the lower layer."""
+    root = pathlib.Path(__file__).resolve().parents[1]
+    cycles = _cycles(_import_graph(root, ("smoothsens_core", "derivations")))
+    assert not cycles, f"import cycles (modules that import each other, directly or through others): {cycles}"
+
+
+def test_proof_and_audit_never_import_claims():
+    """The layers call down only: ``verify.proof`` (prove and re-check) and ``verify.audit`` (the auditors)
+    never import ``verify.claims`` (the verdicts built on them), not even inside a function."""
+    root = pathlib.Path(__file__).resolve().parents[1]
+    graph = _import_graph(root, ("verify",))
+    bad = {m: sorted(t for t in targets if t == "verify.claims" or t.startswith("verify.claims."))
+           for m, targets in graph.items()
+           if m.split(".")[:2] in (["verify", "proof"], ["verify", "audit"])}
+    bad = {m: t for m, t in bad.items() if t}
+    assert not bad, f"verify.proof / verify.audit modules importing verify.claims: {bad}"
+
