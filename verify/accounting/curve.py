@@ -507,6 +507,13 @@ class PrivacyCurve:
             hi[i] = enc.upper if enc.certified else math.inf
         return lo, hi
 
+    def plot(self, ax: Any = None, claim: tuple[float, float] | None = None, **kwargs: Any) -> Any:
+        """The curve (both ends) with the claimed point (eps, delta) on a matplotlib Axes
+        (:func:`verify.accounting.plot.plot_curve`); returns the Axes."""
+        from .plot import plot_curve  # noqa: PLC0415 - matplotlib only when plotting
+
+        return plot_curve(self, ax, claim, title=kwargs.pop("title", self.label()), **kwargs)
+
     def epsilon(self, delta: float, *, rtol: float = 1e-9) -> EpsilonInterval:
         """eps(delta) bracketed by certified bisection (:func:`invert_delta`); for Laplace and discrete Laplace
         the search stops at the largest loss Delta/b (delta = 0 beyond it)."""

@@ -78,7 +78,8 @@ from .ballforms import output_law
 from .curve import EpsilonInterval, PrivacyCurve, invert_delta
 from .losscells import LossCells, loss_cells
 
-__all__ = ["GridPLD", "from_curve", "compose", "natural_step", "common_step", "to_dp_accounting_pld", "BITS"]
+__all__ = ["GridPLD", "from_curve", "compose", "natural_step", "common_step", "to_dp_accounting_pld",
+           "to_dp_accounting", "BITS"]
 
 #: Quantisation of the masses for the exact convolution: units of 2^-BITS.
 BITS = 96
@@ -181,6 +182,18 @@ class GridPLD:
         lo = np.array([self.delta(float(e)).lower for e in grid])
         hi = np.array([self.delta(float(e)).upper for e in grid])
         return lo, hi
+
+    def plot(self, ax: Any = None, claim: tuple[float, float] | None = None, **kwargs: Any) -> Any:
+        """The curve (both ends) with the claimed point (eps, delta) on a matplotlib Axes
+        (:func:`verify.accounting.plot.plot_curve`); returns the Axes."""
+        from .plot import plot_curve  # noqa: PLC0415 - matplotlib only when plotting
+
+        return plot_curve(self, ax, claim, title=kwargs.pop("title", self.label), **kwargs)
+
+    def to_dp_accounting(self) -> Any:
+        """This PLD's pessimistic (upper) side as dp-accounting's ``PrivacyLossDistribution``
+        (:func:`to_dp_accounting_pld`)."""
+        return to_dp_accounting_pld(self)
 
     def epsilon(self, delta: float, *, rtol: float = 1e-9) -> EpsilonInterval:
         """eps(delta) bracketed by certified bisection on the two ends (:func:`verify.accounting.curve.invert_delta`)."""
@@ -863,3 +876,9 @@ def to_dp_accounting_pld(obj: PrivacyCurve | GridPLD, *, h: float = 1e-4) -> Any
     pmf = {off + j: float(v) for j, v in enumerate(m) if v > 0}
     return pldmod.PrivacyLossDistribution.create_from_rounded_probability(
         pmf, inf, grid.h, pessimistic_estimate=True)
+
+
+def to_dp_accounting(obj: PrivacyCurve | GridPLD, *, h: float = 1e-4) -> Any:
+    """The pessimistic side of a curve or grid PLD as dp-accounting's ``PrivacyLossDistribution``
+    (:func:`to_dp_accounting_pld`, of which this is the short name)."""
+    return to_dp_accounting_pld(obj, h=h)

@@ -5,8 +5,8 @@ References:
 * the single-mechanism hockey-stick enclosure of PrivacyCurve.delta (verify.audit.exact.enclosure, an
   independent route: root isolation of the loss minus eps, not loss cells);
 * an mpmath quadrature written here from the definition delta(eps) = max over both directions of
-  P(S) - e^eps Q(S), S = {ln p - ln q > eps}: the roots of ln p - ln q - eps found by a sign scan on 401 points
-  y = c + sinh(t) and mpmath.findroot (40 digits), the masses P(S), Q(S) from the tails of the mpmath reference
+  P(S) - e^eps Q(S), S = {ln p - ln q > eps}: the roots of ln p - ln q - eps found by a sign scan on 241 points
+  y = c + sinh(t) and mpmath.findroot (30 digits), the masses P(S), Q(S) from the tails of the mpmath reference
   laws of verify.reference.distributions (regularised incomplete beta, PolyPlace's closed tail);
 * the composition of k eps0-DP mechanisms is (k eps0)-DP (Dwork & Roth 2014, Thm. 3.14): delta(k eps0) = 0;
   and it is (eps', delta')-DP with eps' = sqrt(2 k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1) (Dwork, Rothblum &
@@ -26,8 +26,8 @@ from verify.accounting import PrivacyCurve, compose, from_curve
 from verify.accounting.ballforms import output_law
 from verify.reference.distributions import reference_for
 
-DPS = 40
-H = 2e-2
+DPS = 30
+H = 4e-2
 
 
 def _laws(curve: PrivacyCurve) -> tuple[object, object]:
@@ -47,7 +47,7 @@ def _hockey_stick(P: object, Q: object, eps: float, centre: float) -> mpmath.mpf
         def g(y: mpmath.mpf) -> mpmath.mpf:
             return P.logpdf(y) - Q.logpdf(y) - e  # type: ignore[attr-defined]
 
-        ts = mpmath.linspace(-mpmath.asinh(1e6), mpmath.asinh(1e6), 401)
+        ts = mpmath.linspace(-mpmath.asinh(1e6), mpmath.asinh(1e6), 241)
         ys = [centre + mpmath.sinh(t) for t in ts]
         vals = [g(y) for y in ys]
         roots = [mpmath.findroot(g, (ys[i], ys[i + 1]), solver="anderson")
@@ -86,7 +86,7 @@ def test_smooth_family_pld_encloses_quadrature_and_meets_the_hockey_stick(curve:
     truth = _truth(curve, eps)
     with mpmath.workdps(DPS):
         assert mpmath.mpf(enc.lower) <= truth <= mpmath.mpf(enc.upper), (enc.lower, truth, enc.upper)
-    assert enc.relative_width() < 1e-2
+    assert enc.relative_width() < 3e-2
 
 
 def test_polyplace_curve_encloses_quadrature() -> None:
@@ -132,3 +132,29 @@ def test_calibrated_student_t_composition_is_ordered_and_respects_composition_th
 def test_from_calibration_rejects_other_families() -> None:
     with pytest.raises(ValueError, match="calibration"):
         PrivacyCurve.from_calibration(calibrate_laplace_approx(1.0, 1e-6))
+
+
+def test_plot_marks_the_claim_with_its_verdict() -> None:
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - after the backend is chosen
+
+    curve = PrivacyCurve.laplace(1.0)
+    fig, ax = plt.subplots()
+    assert curve.plot(ax=ax, claim=(0.5, 0.3)) is ax            # delta(0.5) = 1 - e^(-1/4) = 0.221 <= 0.3
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("holds" in t for t in labels)
+    ax2 = PrivacyCurve.laplace(1.0).plot(claim=(0.5, 0.1))      # 0.221 > 0.1: refuted by the lower end
+    assert any("fails" in t.get_text() for t in ax2.get_legend().get_texts())
+    plt.close("all")
+
+
+def test_to_dp_accounting_round_trip_of_a_composed_smooth_pld() -> None:
+    pytest.importorskip("dp_accounting")
+    ours = from_curve(PrivacyCurve.polyplace(3.0, 2.0, ratio=1.2), 0.1)
+    theirs = ours.to_dp_accounting()
+    for eps in (0.0, 0.5, 1.0):                       # one mechanism: the same masses, the same delta
+        assert theirs.get_delta_for_epsilon(eps) == pytest.approx(ours.delta(eps).upper, rel=1e-9)
+    twice_ours, twice_theirs = ours.compose(ours), theirs.compose(theirs)
+    for eps in (0.5, 1.0):                            # their FFT composition of our upper side
+        assert twice_theirs.get_delta_for_epsilon(eps) == pytest.approx(twice_ours.delta(eps).upper, rel=1e-6)

@@ -143,22 +143,12 @@ def _plot(obj: Any, path: str, point: tuple[float, float] | None, title: str) ->
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415 - after the backend is chosen
-    import numpy as np  # noqa: PLC0415
 
-    top = 2.0 * point[0] if point and point[0] > 0 else 4.0
-    grid = np.linspace(0.0, max(top, 1.0), 60)
-    lo, hi = obj.deltas(grid)
+    from verify.accounting import plot_curve  # noqa: PLC0415 - as above
+
     fig, ax = plt.subplots(figsize=(6, 4))
-    pos = hi > 0
-    ax.semilogy(grid[pos], hi[pos], label="delta upper (certified)")
-    pos = lo > 0
-    ax.semilogy(grid[pos], lo[pos], "--", label="delta lower (certified)")
-    if point is not None and point[1] > 0:
-        ax.plot([point[0]], [point[1]], "o", color="black", label=f"claimed ({point[0]:.4g}, {point[1]:.3g})")
-    ax.set_xlabel("eps")
-    ax.set_ylabel("delta(eps)")
-    ax.set_title(title if len(title) < 70 else title[:67] + "...", fontsize=9)
-    ax.legend(fontsize=8)
+    plot_curve(obj, ax, point if point is not None and point[1] > 0 else None,
+               eps_max=max(2.0 * point[0], 1.0) if point and point[0] > 0 else 4.0, points=60, title=title)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
