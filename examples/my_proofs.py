@@ -20,6 +20,7 @@ boxes against it with the independent evaluator.
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -80,6 +81,12 @@ def cauchy_rate_objective() -> Objective:
     return density_rate_objective(-sp.log(1 + Z**2), Z, G, 1 - G, G_BOX, name="Cauchy loss rate <= eps")
 
 
+@functools.lru_cache(maxsize=1)
+def _proven_rate():
+    """The branch-and-bound proof of F <= 0 for the Cauchy rate (one run per process; both claims use it)."""
+    return prove_le(cauchy_rate_objective())
+
+
 def _rate_proof(claim_id: str, proves: tuple[str, ...]):
     """The rate obligation of ``claim_id`` (covering the claim's obligations ``proves``; empty: all)."""
     return interval_obligation(claim_id, cauchy_rate_objective, domain=RATE_DOMAIN, statement=RATE_STATEMENT,
@@ -107,7 +114,7 @@ def cauchy_rate(ctx):
     worst, tested = _rate_tested(ctx)
     if worst > 1:
         return ClaimResult(Verdict.REFUTED, f"rate {worst:.6f} > 1 at a grid point", {"max_rate": worst})
-    res = prove_le(cauchy_rate_objective())
+    res = _proven_rate()
     if res.status != "proven":
         return tested
     return with_proof(tested, claim_obligation=rate_obligation("test"), proof=res.to_json(), domain=RATE_DOMAIN,
@@ -147,7 +154,7 @@ def cauchy_mechanism(ctx):
     tested = ClaimResult(Verdict.VERIFIED, f"rate <= {worst:.6f} <= 1 and B >= B* on grids (max B* - B = "
                          f"{max(gaps.values()):.3g})", {"max_rate": worst, "bstar_gap": {str(k): v for k, v in gaps.items()}},
                          "float64")
-    res = prove_le(cauchy_rate_objective())
+    res = _proven_rate()
     if res.status != "proven":
         return tested
     return with_proof(tested, claim_obligation=mech_obligation("test"), proof=res.to_json(), domain=RATE_DOMAIN,
