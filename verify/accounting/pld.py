@@ -55,8 +55,15 @@ densities e^((l - a)/2)/4 under P, e^(-(l + a)/2)/4 under Q on (-a, a)), discret
 losses (Delta - 2k)/b, k = 0..Delta, with the masses of {K <= 0}, {K = k}, {K >= Delta}), Student t of the
 shift pair (the set {L > c} is bounded by the roots of a quadratic, and its masses come from the t tails;
 :func:`_student_t_cells`).  The PLD is the one under P of the shifted pair; these pairs are symmetric (reflection
-y -> Delta - y), so it is also the PLD of (Q, P) and composition covers both directions.  GenCauchy and a dilated
-Student t pair (ratio != 1) have no PLD here (TypeError): only their single curves.
+y -> Delta - y), so it is also the PLD of (Q, P) and composition covers both directions.
+
+GenCauchy, PolyPlace and the dilated pairs (ratio != 1) of the smooth-sensitivity families, whose loss is not
+monotone, get their cell masses from :func:`verify.accounting.losscells.loss_cells` (certified root isolation of
+the loss's derivative, inversion on each monotone piece, tails in arb).  A dilated pair is not symmetric; its
+upper vector is the PLD of a pair dominating both orientations (:func:`_symmetric_hull`), its lower vector that
+of one orientation, so a composition is enclosed whatever the orientation of each step.
+
+``deltas(grid)`` evaluates a whole eps grid at once from suffix sums (:meth:`GridPLD._side_deltas`).
 """
 
 from __future__ import annotations
@@ -177,11 +184,58 @@ class GridPLD:
                          cells=self.upper.size(), notes=(f"PLD on the grid h={self.h!r}: {self.label}",))
 
     def deltas(self, eps_grid: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """(lower, upper) arrays of the enclosures over an eps grid."""
+        """(lower, upper) arrays of the enclosures over an eps grid, all points at once (:meth:`_side_deltas`)."""
         grid = np.atleast_1d(np.asarray(eps_grid, dtype=float))
-        lo = np.array([self.delta(float(e)).lower for e in grid])
-        hi = np.array([self.delta(float(e)).upper for e in grid])
-        return lo, hi
+        if grid.size and not (np.all(np.isfinite(grid)) and np.all(grid >= 0)):
+            raise ValueError("eps must be in [0, inf) at every grid point")
+        return self._side_deltas(self.lower, grid, False), self._side_deltas(self.upper, grid, True)
+
+    def _side_deltas(self, side: _Side, grid: NDArray[np.float64], up: bool) -> NDArray[np.float64]:
+        """delta at every eps of ``grid`` from one side, by suffix sums: with j0 the first index above eps and
+        d0 = l_{j0} - eps in (0, h] (exact rationals, rounded once),
+
+            delta(eps) = S_{j0} - e^(-d0) R_{j0} + inf mass,   S_j = sum_{i >= j} m_i,  R_j = m_j + e^(-h) R_{j+1}.
+
+        R is summed as e^(jh) sum_{i >= j} m_i e^(-ih) (or by the recursion when n h >= 600).  Rounding: the masses
+        carry relative error u (u = 2^-53), the running sums (n terms), the exponentials (i h is rounded with
+        relative error u, so e^(+-ih) has relative error <= (i h + 2) u: the pair e^(jh) e^(-ih) at most
+        (2 n h + 4) u) and the products at most gamma_N = N u/(1 - N u), N = 2n + 8 + 2 n h, of
+        S_{j0} + e^(-d0) R_{j0} (all terms >= 0); that bound is added to the upper end and subtracted from the lower one.  It is relative to
+        S_{j0}, not to delta, so a delta far below S_{j0} is looser than :meth:`delta` gives (still certified)."""
+        out = np.empty(grid.shape)
+        inf_f = side.inf * 2.0 ** -BITS
+        n = side.size()
+        if n == 0:
+            out[:] = _nudge(inf_f, up)
+            return out
+        m = _masses(side)
+        S = np.cumsum(m[::-1])[::-1]
+        if n * self.h < 600.0:            # R_j = e^(jh) sum_{i >= j} m_i e^(-ih): no overflow while n h < 600
+            ih = np.arange(n) * self.h
+            R = np.exp(ih) * np.cumsum((m * np.exp(-ih))[::-1])[::-1]
+        else:
+            r = math.exp(-self.h)
+            R = np.empty(n)
+            acc = 0.0
+            for j in range(n - 1, -1, -1):
+                acc = m[j] + r * acc
+                R[j] = acc
+        g = (2 * n + 8 + 2 * n * self.h) * _U
+        gam = g / (1 - g)
+        for t, e in enumerate(grid):
+            j0 = max(math.floor(Fraction(float(e)) / self.step) + 1 - side.offset, 0)
+            if j0 >= n:
+                val, err = 0.0, 0.0
+            else:
+                d0 = float((side.offset + j0) * self.step - Fraction(float(e)))
+                w = math.exp(-d0)
+                val = S[j0] - w * R[j0]
+                err = gam * (S[j0] + w * R[j0])
+            if up:
+                out[t] = _nudge(max(val, 0.0) + err + inf_f * (1 + 2 * _U), True)
+            else:
+                out[t] = max(0.0, _nudge(val - err + inf_f * (1 - 2 * _U), False))
+        return out
 
     def plot(self, ax: Any = None, claim: tuple[float, float] | None = None, **kwargs: Any) -> Any:
         """The curve (both ends) with the claimed point (eps, delta) on a matplotlib Axes
@@ -256,37 +310,70 @@ def _convolve(a: _Side, b: _Side, up: bool, tail_mass: float) -> _Side:
     """Exact product of the two integer mass vectors, re-quantised to 2^-BITS (up: ceiling, else floor), the
     +inf mass of the product inf_a (fin_b + inf_b) + fin_a inf_b, and the tails of mass <= ``tail_mass`` folded
     (upper: the top tail to +inf, the bottom tail onto the lowest kept point; lower: the top tail onto the highest
-    kept point, the bottom tail dropped: the bounds are kept, only the width changes)."""
+    kept point, the bottom tail dropped: the bounds are kept, only the width changes).  Everything stays in
+    ``fmpz_poly`` (coefficient-wise floor division, truncations, sums as the value at x = 1): exact."""
     flint = _flint()
     prod = a.coeffs * b.coeffs
-    if up:
-        c = [-((-v) >> BITS) for v in prod.coeffs()]
-    else:
-        c = [v >> BITS for v in prod.coeffs()]
+    q = flint.fmpz(1 << BITS)
+    c = -((-prod) // q) if up else prod // q
     one = flint.fmpz(1)
     fin_a, fin_b = int(a.coeffs(one)), int(b.coeffs(one))
-    q = 1 << BITS
     inf = a.inf * (fin_b + b.inf) + fin_a * b.inf
-    inf = -((-inf) // q) if up else inf // q
-    n = len(c)
+    inf = -((-inf) // int(q)) if up else inf // int(q)
+    n = int(c.length())
+    offset = a.offset + b.offset
     if n < 3 or tail_mass <= 0:
-        return _trimmed(a.offset + b.offset, c, inf)
+        return _poly_side(offset, c, inf)
     budget = int(tail_mass * 2.0 ** BITS)
-    lo_cut, low_mass = 0, 0
-    while lo_cut < n - 1 and low_mass + c[lo_cut] <= budget:
-        low_mass += c[lo_cut]
-        lo_cut += 1
-    hi_cut, high_mass = n, 0
-    while hi_cut - 1 > lo_cut and high_mass + c[hi_cut - 1] <= budget:
-        high_mass += c[hi_cut - 1]
-        hi_cut -= 1
-    kept = c[lo_cut:hi_cut]
+
+    def low(m: int) -> int:              # sum of the m lowest coefficients
+        return int(c.truncate(m)(one)) if m > 0 else 0
+
+    def high(m: int) -> int:             # sum of the coefficients from index m on
+        return int(c.right_shift(m)(one)) if m < n else 0
+
+    # the largest lo_cut with low(lo_cut) <= budget, lo_cut <= n - 1 (sums are monotone: binary search)
+    lo, hi = 0, n - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if low(mid) <= budget:
+            lo = mid
+        else:
+            hi = mid - 1
+    lo_cut = lo
+    # the smallest hi_cut > lo_cut with high(hi_cut) <= budget
+    lo2, hi2 = lo_cut + 1, n
+    while lo2 < hi2:
+        mid = (lo2 + hi2) // 2
+        if high(mid) <= budget:
+            hi2 = mid
+        else:
+            lo2 = mid + 1
+    hi_cut = lo2
+    low_mass, high_mass = low(lo_cut), high(hi_cut)
+    kept = c.right_shift(lo_cut).truncate(hi_cut - lo_cut)
     if up:
-        kept[0] += low_mass          # bottom tail raised onto the lowest kept loss
-        inf += int(high_mass)        # top tail raised to +inf
-    else:
-        kept[-1] += high_mass        # top tail lowered onto the highest kept loss; bottom tail dropped
-    return _trimmed(a.offset + b.offset + lo_cut, kept, inf)
+        kept = kept + flint.fmpz_poly([low_mass])          # bottom tail raised onto the lowest kept loss
+        inf += high_mass                                    # top tail raised to +inf
+    elif high_mass:
+        kept = kept + flint.fmpz_poly([high_mass]).left_shift(hi_cut - lo_cut - 1)   # top tail lowered
+    return _poly_side(offset + lo_cut, kept, inf)
+
+
+def _poly_side(offset: int, poly: Any, inf: int) -> _Side:
+    """A side from an fmpz_poly, its leading zero coefficients dropped (the offset raised to match)."""
+    one = _flint().fmpz(1)
+    n = int(poly.length())
+    if n == 0 or poly[0] != 0:
+        return _Side(offset, poly, int(inf))
+    lo, hi = 0, n - 1                     # the number of leading zeros: the largest m with sum of m lowest = 0
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if int(poly.truncate(mid)(one)) == 0:
+            lo = mid
+        else:
+            hi = mid - 1
+    return _Side(offset + lo, poly.right_shift(lo), int(inf))
 
 
 # --- PLDs of the families ----------------------------------------------------------------------------------

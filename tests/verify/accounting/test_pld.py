@@ -165,3 +165,17 @@ def test_export_to_dp_accounting() -> None:
     for eps in (0.0, 0.5, 1.5):
         assert theirs.get_delta_for_epsilon(eps) == pytest.approx(ours.delta(eps).upper, rel=1e-9)
     assert isinstance(ours, GridPLD)
+
+
+def test_deltas_on_a_grid_enclose_the_closed_form_like_delta() -> None:
+    pld = compose(PrivacyCurve.gaussian(math.sqrt(10)), k=10, h=1e-3)   # one Gaussian with sigma = 1 (GDP)
+    grid = [0.0, 0.7, 2.0, 4.5, 6.0]
+    lo, hi = pld.deltas(grid)
+    for e, a, b in zip(grid, lo, hi, strict=True):
+        truth = gaussian_delta_balle_wang(e, 1.0, 1.0, dps=DPS)
+        with mpmath.workdps(DPS):
+            assert mpmath.mpf(a) <= truth <= mpmath.mpf(b)
+        one = pld.delta(e)
+        assert max(a, one.lower) <= min(b, one.upper) and (b - a) <= 1e-4 * b + 1e-300
+    with pytest.raises(ValueError, match="eps"):
+        pld.deltas([0.5, -1.0])
