@@ -60,10 +60,10 @@ def test_input_search_by_successive_halving_lists_every_pair_and_keeps_the_best(
         return A + rng.laplace(scale=0.5, size=A.shape)
 
     rep = audit_blackbox_mechanism(hist_half_scale, 1.0, relation=QueryAnswers("l1", 1.0),
-                                   search=InputSearch(base=[1.0, 1.0, 1.0], candidates=8, keep=2), budget=20_000,
+                                   search=InputSearch(base=[1.0, 1.0, 1.0], candidates=8, keep=2, rounds=2), budget=20_000,
                                    rng=0, vectorised=True, events=("projection",), density=False)
     assert len(rep.pairs_tried) == 8 and len({p.x_prime.__repr__() for p in rep.pairs}) <= 2
-    assert sum("left out after round" in t for t in rep.pairs_tried) == 6  # 8 -> 4 -> 2 survivors
+    assert sum("left out after round 1" in t for t in rep.pairs_tried) == 4  # 8 -> 4 survivors, 2 kept
     assert rep.violated and 1.0 < rep.eps_lower <= 2.0
 
 

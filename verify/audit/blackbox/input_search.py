@@ -5,8 +5,8 @@ Without a pair, the audit generates candidates from a base input with the relati
 vectors -- one above, one below, one above rest below, one below rest above, half-half, all above,
 all below, x-shape (Ding et al. CCS 2018, Sec. 5.1) --, random one-record changes, removals and
 additions for datasets, pairs at log-spaced distances for Geo-Privacy), spends ``share`` of the budget
-screening them by successive halving (rounds of fresh draws, each on the better half of the candidates
-left; a candidate is scored on all its screening draws: an event of :mod:`verify.audit.blackbox.events`
+screening them (in one round, or by successive halving in two: the second half of the draws on the
+better half of the candidates; a candidate is scored on all its screening draws: an event of :mod:`verify.audit.blackbox.events`
 chosen on 60 % of them and its log-ratio (minus one standard deviation) counted on the other 40 %) and
 keeps the best ``keep`` pairs.  The final audit draws afresh (other child seeds): the pair is a function of the
 screening draws only, so the bound for it holds at its stated confidence (the same argument as the
@@ -33,16 +33,21 @@ __all__ = ["InputSearch", "search_pairs"]
 class InputSearch:
     """What the input search starts from: ``base`` (an input: a query-answer vector, a dataset, a point),
     ``universe`` (record values for dataset relations; default: the base's values +- 1), ``candidates``
-    (how many pairs to screen), ``share`` (of the budget per input spent screening, in (0, 0.9]) and
-    ``keep`` (pairs audited on fresh draws)."""
+    (how many pairs to screen), ``share`` (of the budget per input spent screening, in (0, 0.9]),
+    ``keep`` (pairs audited on fresh draws) and ``rounds`` (1: every candidate screened on the same number
+    of draws; 2: successive halving, the second half of the screening draws on the better half)."""
 
     base: Any
     universe: Sequence[float] | None = None
     candidates: int = 10
     share: float = 0.3
     keep: int = 3
+    rounds: int = 1
 
     def __post_init__(self) -> None:
+        check_integer("rounds", self.rounds, minimum=1)
+        if self.rounds > 2:
+            raise ValueError(f"rounds must be 1 or 2; got rounds={self.rounds}")
         check_integer("candidates", self.candidates, minimum=1)
         check_in_interval("share", self.share, 0.0, 0.9, closed_high=True)
         check_integer("keep", self.keep, minimum=1)
@@ -55,9 +60,14 @@ def _text(x: Any) -> str:
 
 def search_pairs(release: Callable[..., Any], relation: Relation, search: InputSearch, eps: float, delta: float,
                  n: int, beta: float, gen: np.random.Generator, vectorised: bool | None,
-                 families: Sequence[str], say: Callable[[str], None]) -> tuple[list[tuple[Any, Any]], tuple[str, ...], int]:
+                 families: Sequence[str], say: Callable[[str], None],
+                 kept_draws: list[tuple[np.ndarray, np.ndarray]] | None = None,
+                 ) -> tuple[list[tuple[Any, Any]], tuple[str, ...], int]:
     """Screen the relation's candidate pairs around ``search.base``; return the kept pairs, a line per pair
-    tried (with its predicted lower bound), and the budget per input left for the final audit."""
+    tried (with its predicted lower bound), and the budget per input left for the final audit.  With a list
+    ``kept_draws``, the screening draws (features of M(x), of M(x')) of each kept pair are appended to it:
+    they are independent of the final audit's estimation draws, so the final audit may choose its events
+    on them too."""
     from .shaped import draw_features  # noqa: PLC0415 - shaped imports mechanism, which imports this module
 
     cand_gen, draw_gen = gen.spawn(2)
@@ -74,12 +84,10 @@ def search_pairs(release: Callable[..., Any], relation: Relation, search: InputS
                          f"{relation.describe()}")
     n_screen = int(search.share * n)
     n_final = max(n - n_screen, 200)
-    # successive halving (Jamieson & Talwalkar 2016): the screening draws are spent in rounds, each round
-    # on the better half of the candidates of the previous one, with fresh draws added to each survivor's
-    # own; a candidate is scored on all its screening draws so far.  Events of small probability (those
-    # that give the largest bounds on sparse-vector outputs) are seen only with many draws, which a
-    # single uniform round cannot give every candidate.
-    rounds = max(1, math.ceil(math.log2(max(len(good) / search.keep, 1.0))) + 1)
+    # one round by default (``rounds=1``): every candidate gets the same screening draws.  With
+    # ``rounds=2``, successive halving (Jamieson & Talwalkar 2016): half the screening draws on every
+    # candidate, the other half on the better half of them (at least ``keep``), added to each survivor's own.
+    rounds = search.rounds if len(good) > search.keep else 1
     per_round = n_screen // rounds
     say(f"input search: {len(good)} candidate pairs, {rounds} round(s) of successive halving, "
         f"{per_round} screening draws per input per round")
@@ -124,6 +132,8 @@ def search_pairs(release: Callable[..., Any], relation: Relation, search: InputS
                   + (f" (left out after round {last[i][1]} of {rounds})" if last[i][1] < rounds else "")
                   for i in order)
     kept = [good[i] for i in final[: search.keep]]
+    if kept_draws is not None:
+        kept_draws.extend(draws[i] for i in final[: search.keep])
     return kept, tried, n_final
 
 

@@ -831,13 +831,14 @@ def audit_blackbox_mechanism(
     seed = rng if isinstance(rng, (int, np.integer)) else "generator"
     gen = check_rng(rng)
     pairs_tried: tuple[str, ...] = ()
+    screen_draws: list[tuple[FloatArray, FloatArray]] = []  # the kept pairs' screening draws (shaped outputs)
     pre_notes: list[str] = []
     if pairs is None:
         if search is None:
             raise ValueError("pairs=None needs search=InputSearch(base=...) (the input search) or a list of pairs")
         search_gen, gen = gen.spawn(2)
         pair_list, pairs_tried, n = search_pairs(release, relation, search, eps, delta, n, beta, search_gen,
-                                                 vectorised, events, say)
+                                                 vectorised, events, say, kept_draws=screen_draws)
         pre_notes.append(f"input search: {len(pairs_tried)} candidate pairs screened with {search.share:.0%} of the "
                          f"budget on separate draws; the bounds are for the pair(s) it kept, on fresh draws "
                          f"({n} per input)")
@@ -870,7 +871,7 @@ def audit_blackbox_mechanism(
         rep_ = audit_shaped_pairs(release, eps, delta, relation, pair_list, dists, n=n, beta=beta, gen=sample_gen,
                                   vectorised=vec, families=events, seed=seed, progress=say,
                                   notes=pre_notes + ([str(rng_use.warning)] if rng_use.ignores_rng else []), t0=t0,
-                                  extra={"pairs_tried": pairs_tried})
+                                  extra={"pairs_tried": pairs_tried, "selection_draws": screen_draws})
         return dataclasses.replace(rep_, rng_use=rng_use,
                                    output_shape="scalar" if rel.scalar else "vector")
     n_sel = min(max(n // 10, 100), chunk)  # the events need few draws to be chosen; the bounds need many

@@ -4,16 +4,18 @@ The claim and the bound are those of :mod:`verify.audit.blackbox.mechanism`: for
 (:mod:`verify.audit.blackbox.relations`, unit count d) and a fixed event S,
 eps >= ln((P[M(x) in S] - delta) / P[M(x') in S]) / d.  Per pair:
 
-1. selection: ``n_sel`` draws of M(x) and of M(x'); the events of :mod:`verify.audit.blackbox.events`
+1. selection: ``n_sel`` draws of M(x) and of M(x') (after an input search, with the screening draws of the
+   pair before them: they too are independent of the estimation draws); the events of :mod:`verify.audit.blackbox.events`
    (support sets, classifier, projection tails) are fitted on the first half and scored on the second,
    in both directions for a symmetric relation and only x -> x' for an ordered one;
 2. estimation: ``n_est`` fresh draws of each, counted in the two chosen events (the eps event, with the
-   largest predicted eps bound, and the delta event, with the largest predicted p - e^(eps d) q); the eps
-   bound is the joint exact test of :func:`verify.audit.blackbox.mechanism._eps_lower_joint` inverted in
-   eps on the eps event, the delta bound at the claimed eps the same test inverted in delta
-   (:func:`_delta_lower_joint`) on the delta event, each at level
-   beta / (2 P) for P pairs: by the union bound every reported bound holds simultaneously with
-   probability >= 1 - beta, because the event is fixed given the selection draws.
+   largest predicted eps bound, and the delta event, with the largest predicted p - e^(eps d) q); on each of the two events, the eps bound (the joint exact test of
+   :func:`verify.audit.blackbox.mechanism._eps_lower_joint` inverted in eps) and the delta bound at the
+   claimed eps (the same test inverted in delta, :func:`_delta_lower_joint`), each of the 4 P tests at
+   level beta / (4 P) for P pairs: by the union bound every reported bound holds simultaneously with
+   probability >= 1 - beta, because the events are fixed given the selection draws.  (The delta event
+   is chosen without the winner's-curse term of the eps event: it is often the small high-ratio event,
+   whose eps bound is then the larger one.)
 
 Draws: one call per draw (``release(x, rng)`` returning one output), or, when the caller declares
 ``vectorised=True``, one call on a stack of k copies of x returning k outputs (an array with leading
@@ -90,14 +92,21 @@ def audit_shaped_pairs(release: Callable[..., Any], eps: float, delta: float, re
     notes = list(notes or [])
     n_sel = max(n // 5, 200)
     n_est = n - n_sel
-    level = beta / (2 * len(pairs))
+    # per pair two events (the eps event and the delta event), each tested twice (the eps bound at the
+    # claimed delta and the delta bound at the claimed eps): 4 tests per pair, each at beta / (4 P)
+    level = beta / (4 * len(pairs))
     estimates: list[PairEstimate] = []
     fam_used: list[str] = []
+    prior = list((extra or {}).get("selection_draws", ()))
     for i, ((x, xp), dd) in enumerate(zip(pairs, dists, strict=True)):
         seeds = gen.spawn(4)
         say(f"pair {i + 1}/{len(pairs)}: {n_sel} selection draws per input")
         SA = draw_features(release, x, n_sel, seeds[0], vectorised)
         SB = draw_features(release, xp, n_sel, seeds[1], vectorised)
+        if i < len(prior) and prior[i][0].shape[1] == SA.shape[1] and prior[i][1].shape[1] == SB.shape[1]:
+            # the input search's draws of this pair: independent of the estimation draws below, so they
+            # may choose the event too (the first half of the selection draws fits, the second scores)
+            SA, SB = np.concatenate([prior[i][0], SA]), np.concatenate([prior[i][1], SB])
         c = _exp_ratio(eps * dd)
         sel = select_event(SA, SB, families, n_est=n_est, d=dd, delta=delta, level=level,
                            symmetric=relation.symmetric, notes=notes, c_ratio=c)
@@ -115,7 +124,8 @@ def audit_shaped_pairs(release: Callable[..., Any], eps: float, delta: float, re
                    (math.inf if k1 > 0 else -math.inf))
         fam_used.append(sel.event.family)
         estimates.append(PairEstimate(xa, xb, dd, sel.event.text, sel.counts, (k1, k2), n_est, float(p1), float(p2),
-                                      eps_lo, eps_hat, level, criterion="eps", delta_lower=-math.inf,
+                                      eps_lo, eps_hat, level, criterion="eps",
+                                      delta_lower=_delta_lower_joint(k1, k2, n_est, c, level),
                                       claimed_eps=eps, event_family=sel.event.family))
         # the delta event (chosen on the same selection draws), counted on the same fresh draws: the
         # joint exact test of p - e^(eps d) q inverted in delta at level beta / (2 P)
@@ -128,7 +138,8 @@ def audit_shaped_pairs(release: Callable[..., Any], eps: float, delta: float, re
             eps_hat_d = ((math.log(k1d / n_est) - math.log(k2d / n_est)) / dd if k1d > 0 and k2d > 0 else
                          (math.inf if k1d > 0 else -math.inf))
             estimates.append(PairEstimate(xa, xb, dd, sel.delta_event.text, sel.delta_counts, (k1d, k2d), n_est,
-                                          float(p1d), float(p2d), -math.inf, eps_hat_d, level, criterion="delta",
+                                          float(p1d), float(p2d), _eps_lower_joint(k1d, k2d, n_est, dd, delta, level, eps),
+                                          eps_hat_d, level, criterion="delta",
                                           delta_lower=_delta_lower_joint(k1d, k2d, n_est, c, level),
                                           claimed_eps=eps, event_family=sel.delta_event.family))
     eps_lower = max(e.eps_lower for e in estimates)
