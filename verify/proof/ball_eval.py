@@ -32,20 +32,58 @@ a guard is a relation a*v + b rel 0 in one variable (:func:`_restrict`).
 :func:`mean_value` is the mean-value form F(c) + sum_i dF/dv_i(B)(B_i - c_i) with the derivative
 from ``sp.diff`` of the decided expression, used only when that expression has no Piecewise,
 sign, Heaviside, Abs, Max or Min left (then it is smooth wherever its ball is finite).
+
+This module is the definition (an interpreter of the SymPy tree, run when the environment variable
+``SMOOTHSENS_BALL_EVAL`` is ``interpret`` or inside :func:`interpreted`); by default the public
+functions run :mod:`verify.proof.ball_compile`, which performs the same arb operations on each box
+from closures compiled once per expression and keeps the box-independent SymPy results, and
+returns the same balls.
 """
 
 from __future__ import annotations
 
+import os
+from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import sympy as sp
 from flint import arb, fmpq
 from sympy.codegen.cfunctions import log1p as _sp_log1p
 
-__all__ = ["enclose", "enclose_decided", "upper_bound", "decide", "mean_value", "point_ball", "interval_ball"]
+__all__ = ["enclose", "enclose_decided", "upper_bound", "decide", "mean_value", "point_ball", "interval_ball",
+           "interpreted"]
 
 _NAN = arb("nan")
+
+# the compiled evaluator (default) or this module's interpreter (SMOOTHSENS_BALL_EVAL=interpret)
+_INTERPRET = os.environ.get("SMOOTHSENS_BALL_EVAL", "compiled").strip().lower() == "interpret"
+_COMPILED_MODULE: Any = None
+
+
+def _compiled() -> Any:
+    """:mod:`verify.proof.ball_compile`, or None while the interpreter is selected."""
+    global _COMPILED_MODULE
+    if _INTERPRET:
+        return None
+    if _COMPILED_MODULE is None:
+        from . import ball_compile  # noqa: PLC0415 - it imports this module's arb primitives (an import cycle)
+
+        _COMPILED_MODULE = ball_compile
+    return _COMPILED_MODULE
+
+
+@contextmanager
+def interpreted(flag: bool = True) -> Iterator[None]:
+    """Within the block, evaluate by this module's interpreter (``flag`` True) or by the compiled
+    evaluator (``flag`` False); the previous choice is restored on exit."""
+    global _INTERPRET
+    before = _INTERPRET
+    _INTERPRET = flag
+    try:
+        yield
+    finally:
+        _INTERPRET = before
 
 
 def point_ball(q: Fraction) -> arb:
@@ -149,8 +187,8 @@ def _cond(c: Any, env: Mapping[sp.Symbol, arb], memo: dict) -> bool | None:
         s = [_cond(a, env, memo) for a in c.args]
         return True if True in s else (False if all(x is False for x in s) else None)
     if isinstance(c, sp.Not):
-        s = _cond(c.args[0], env, memo)
-        return None if s is None else not s
+        s1 = _cond(c.args[0], env, memo)
+        return None if s1 is None else not s1
     if not isinstance(c, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
         return None  # Eq, Ne, anything else: undecided (both branches possible)
     d = _enc(sp.sympify(c.lhs - c.rhs), env, memo)
@@ -287,6 +325,8 @@ def _enc_node(e: sp.Expr, env: Mapping[sp.Symbol, arb], memo: dict) -> arb:
 
 def enclose(expr: sp.Expr, env: Mapping[sp.Symbol, arb]) -> arb:
     """A ball containing expr over the box given by ``env`` (symbol -> ball); NaN if not enclosed."""
+    if (fast := _compiled()) is not None:
+        return fast.enclose(expr, env)
     return _enc(sp.sympify(expr), env, {})
 
 
@@ -304,8 +344,8 @@ def _cond_strong(c: Any, env: Mapping[sp.Symbol, arb], memo: dict, ctx: tuple) -
             return False if False in s else (True if all(x is True for x in s) else None)
         return True if True in s else (False if all(x is False for x in s) else None)
     if isinstance(c, sp.Not):
-        s = _cond_strong(c.args[0], env, memo, ctx)
-        return None if s is None else not s
+        s1 = _cond_strong(c.args[0], env, memo, ctx)
+        return None if s1 is None else not s1
     if not isinstance(c, (sp.StrictLessThan, sp.LessThan, sp.StrictGreaterThan, sp.GreaterThan)):
         return None
     symbols, box, cache = ctx
@@ -354,13 +394,15 @@ def decide(expr: sp.Expr, env: Mapping[sp.Symbol, arb], ctx: tuple | None = None
     the chosen argument (innermost first); an undecided one is kept.  With ``ctx`` = (symbols, box,
     cache) a Piecewise condition the plain enclosure leaves undecided is retried by
     :func:`_cond_strong`."""
+    if (fast := _compiled()) is not None:
+        return fast.decide(expr, env, ctx)
     memo: dict = {}
 
     def rec(e: sp.Expr) -> sp.Expr:
         if not e.args or e.is_Atom:
             return e
         if isinstance(e, sp.Piecewise):
-            kept = []
+            kept: list[tuple[Any, Any]] = []
             for ex, c in e.args:
                 st = _cond(c, env, memo) if ctx is None else _cond_strong(c, env, memo, ctx)
                 if st is False:
@@ -410,14 +452,16 @@ def mean_value(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple[
     """F(c) + sum_i dF/dv_i(B)(B_i - c_i) (c the box's centre) for an expression smooth on the box
     (no Piecewise, sign, Heaviside, Abs, Max, Min: then F is C^1 wherever its derivative's ball is
     finite); None when it does not apply."""
+    if (fast := _compiled()) is not None:
+        return fast.mean_value(expr, symbols, box, derivative_cache)
     if expr.has(*_ROUGH) or all(lo == hi for lo, hi in box):
         return None
     cache = derivative_cache if derivative_cache is not None else {}
     mids = [(lo + hi) / 2 for lo, hi in box]
-    env_c = {s: point_ball(m) for s, m in zip(symbols, mids)}
-    env_b = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
+    env_c = {s: point_ball(m) for s, m in zip(symbols, mids, strict=False)}
+    env_b = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box, strict=False)}
     v = enclose(expr, env_c)
-    for s, (lo, hi), m in zip(symbols, box, mids):
+    for s, (lo, hi), m in zip(symbols, box, mids, strict=False):
         if lo == hi:
             continue
         key = (expr, s)
@@ -438,8 +482,10 @@ def enclose_decided(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[t
     """Of three valid enclosures of ``expr`` on the box -- the plain one, the plain enclosure of its
     decided and cancelled form (:func:`decide`), and that form's mean-value form -- the one with
     the least upper end (used for its upper end)."""
+    if (fast := _compiled()) is not None:
+        return fast.enclose_decided(expr, symbols, box, cache)
     cache = cache if cache is not None else {}
-    env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
+    env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box, strict=False)}
     best = enclose(expr, env)
     dec = decide(expr, env)
     key = ("simplified", dec)
@@ -526,17 +572,19 @@ def _restrict(c: Any, symbols: Sequence[sp.Symbol], box: list, negate: bool = Fa
     the closed half-line it states (a closure: a superset of the points); anything else keeps the
     box."""
     if isinstance(c, sp.And) and not negate:
+        out: list | None = box
         for a in c.args:
-            box = _restrict(a, symbols, box)
-            if box is None:
+            out = _restrict(a, symbols, out) if out is not None else None
+            if out is None:
                 return None
-        return box
+        return out
     if isinstance(c, sp.Or) and negate:  # not (A or B) = not A and not B
+        out = box
         for a in c.args:
-            box = _restrict(a, symbols, box, negate=True)
-            if box is None:
+            out = _restrict(a, symbols, out, negate=True) if out is not None else None
+            if out is None:
                 return None
-        return box
+        return out
     if isinstance(c, sp.Not):
         return _restrict(c.args[0], symbols, box, not negate)
     if not isinstance(c, _RELATIONS):
@@ -583,9 +631,11 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
     2. On a smooth decided form: where its derivative in a variable (``sp.diff``, enclosed on the
        box) has a certain sign, the sup lies on the face where it is largest: the box shrinks to
        that face (repeated).  Then :func:`enclose_decided` on what is left."""
+    if (fast := _compiled()) is not None:
+        return fast.upper_bound(expr, symbols, box, cache, splits, strong)
     cache = cache if cache is not None else {}
     box = list(box)
-    env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
+    env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box, strict=False)}
     dec = decide(expr, env, (symbols, box, cache) if strong else None)
     atom = _undecided_atom(dec) if splits > 0 else None
     if atom is not None:
@@ -620,7 +670,7 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
     if not form.has(*_ROUGH):
         # a variable in which the form is affine (second derivative identically 0): on each line
         # in that variable the sup is at an end, so sup over the box = max over its two faces
-        for i, (s, (lo, hi)) in enumerate(zip(symbols, box)):
+        for i, (s, (lo, hi)) in enumerate(zip(symbols, box, strict=False)):
             if lo == hi or not form.has(s):
                 continue
             akey = ("affine", form, s)
@@ -639,7 +689,7 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
                     return _NAN
                 return max(vals, key=lambda v: v.upper())
     for _ in range(len(box) + 1):
-        env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box)}
+        env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(symbols, box, strict=False)}
         dec = decide(dec, env, (symbols, box, cache) if strong else None)
         key = ("simplified", dec)
         if key not in cache:
@@ -648,7 +698,7 @@ def upper_bound(expr: sp.Expr, symbols: Sequence[sp.Symbol], box: Sequence[tuple
         if form.has(*_ROUGH):
             break
         moved = False
-        for i, (s, (lo, hi)) in enumerate(zip(symbols, box)):
+        for i, (s, (lo, hi)) in enumerate(zip(symbols, box, strict=False)):
             if lo == hi or not form.has(s):
                 continue
             dkey = ("factored", form, s)
