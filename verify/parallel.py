@@ -388,7 +388,7 @@ def progress_bar(total: int, desc: str, enabled: bool = True) -> Any:
     if not enabled:
         return None
     try:
-        from tqdm import tqdm  # noqa: PLC0415 - optional dependency (tqdm, the notebooks and dask extras)
+        from tqdm import tqdm  # type: ignore[import-untyped]  # noqa: PLC0415 - optional dependency (notebooks, dask extras); no type information
     except ImportError:  # pragma: no cover - tqdm is optional
         return None
     return tqdm(total=total, file=sys.stderr, unit="task", desc=desc, leave=False)

@@ -42,7 +42,7 @@ gamma (what 002 Figure 1 does numerically) or at a given split.
 
 Every eps formula, its inverse in eta and the largest admissible gamma come from
 ``smoothsens_core._generated.calibration`` (derived in derivations/privacy_loss.py and
-derivations/polyplace.py); the private names ``_eps_*`` / ``_delta_*`` are those evaluators.
+derivations/polyplace.py); the private names ``_eps_*`` are those evaluators.
 
 The package is split by topic, and this module re-exports the public names of each:
 :mod:`~smoothsens_core.calibration.record` (the :class:`Calibration` record and the defaults),

@@ -324,7 +324,8 @@ class _Run:
                  progress: Progress, bar: bool) -> None:
         self.name, self.seed, self.chunks = name, _check_seed(seed), _chunks(reps, reps_per_task)
         self.executor, self.progress, self.bar = executor, progress, bar
-        self.backend, self.events = "serial", []
+        self.backend = "serial"
+        self.events: list[str] = []
         self.t0 = time.perf_counter()
 
     def configs(self, fn: Callable[..., Any], configs: Sequence[Any], args: Callable[[Any], tuple[Any, ...]],
@@ -352,7 +353,7 @@ def _one_way_task(T: float, eps: float, name: str, c_ldp: float, n: int, seed: i
     m = build_mechanism(name, query, eps, c_ldp=c_ldp)
     out: dict[str, Any] = {"est": m.mean_estimates(x, _task_rng(seed, config, chunk), reps)}
     if with_truth:
-        out["truth"] = float(np.mean(query.f(x.reshape(-1, 1))))
+        out["truth"] = float(np.mean(np.asarray(query.f(x.reshape(-1, 1)), dtype=float)))
         if isinstance(m, mech.AdditiveNoiseMechanism):
             out["analytic"] = m.analytic_mse(x)  # Var(Z) sum_i s_i^2 / n^2 (unbiased)
         else:  # M0: the closed form of noise a priori for the ramp f_tau (estimators)

@@ -85,12 +85,20 @@ def ball(lo: Fraction, hi: Fraction) -> arb:
     return b
 
 
+def _exact_rational(q: Fraction | float) -> Any:
+    """The SymPy Rational of an exact coordinate; a float (only the compactified point at infinity is one)
+    has no exact rational and raises TypeError."""
+    if not isinstance(q, Fraction):
+        raise TypeError(f"an exact (Fraction) coordinate is needed here; got {q!r}")
+    return sp.Rational(q.numerator, q.denominator)
+
+
 def arb_to_fraction(x: arb) -> Fraction:
     """The exact value of an exact (radius 0) arb, e.g. ``b.upper()``."""
     if not x.is_finite():
         raise ValueError(f"arb value must be finite; got {x}")
-    man, exp = x.mid().man_exp()
-    man, exp = int(man), int(exp)
+    man_z, exp_z = x.mid().man_exp()
+    man, exp = int(man_z), int(exp_z)
     return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2 ** (-exp))
 
 
@@ -569,8 +577,11 @@ class _Variant:
         if not self._compiled:
             zero = compile_arb(sp.Integer(0), self._symbols) if self._fixed else None
             try:
-                self._grads = [zero if v in self._fixed else compile_arb(_gradient_form(self.expr, v), self._symbols)
-                               for v in self._symbols]
+                grads: list[ArbFunction] = []
+                for v in self._symbols:  # a fixed symbol (zero is then compiled) has derivative 0
+                    grads.append(zero if zero is not None and v in self._fixed
+                                 else compile_arb(_gradient_form(self.expr, v), self._symbols))
+                self._grads = grads
             except TypeError:
                 self._grads = None
             self._compiled = True
@@ -592,7 +603,8 @@ def _symbolic_variants(expr: sp.Expr, max_leaves: int = 64) -> dict[str, Any]:
         pws = sorted(e.atoms(sp.Piecewise), key=sp.default_sort_key)
         if pws:
             pw = pws[0]
-            children, prior = [], []
+            children: list[tuple[list[tuple[sp.Expr, bool]], dict[str, Any]]] = []
+            prior: list[tuple[sp.Expr, bool]] = []
             for ex, cond in pw.args:
                 g = _relation_guards(cond)
                 if g is None:
@@ -1009,10 +1021,10 @@ class Objective:
         ball -- the independent high-precision confirmation of a counterexample."""
         orig = self.to_original(point)
         if self.half_index is not None and orig[self.half_index] == math.inf:
-            return sp.N(sp.limit(self.expr.subs({s: sp.Rational(q.numerator, q.denominator)
+            return sp.N(sp.limit(self.expr.subs({s: _exact_rational(q)
                                                  for s, q in zip(self.symbols, orig, strict=True) if q != math.inf}),
                                  self.symbols[self.half_index], sp.oo), dps)
-        sub = {s: sp.Rational(q.numerator, q.denominator) for s, q in zip(self.symbols, orig, strict=True)}
+        sub = {s: _exact_rational(q) for s, q in zip(self.symbols, orig, strict=True)}
         return sp.N(self.expr.subs(sub), dps)
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Callable
 
 from flint import arb, arb_series
@@ -280,9 +280,9 @@ def obligations() -> list[Any]:
                          f"{nm} of {fn} on (1, inf) enclosed: the sign change of {dv} on [L_lo, L_hi], {bn} in "
                          f"[b(L_lo), b(L_hi)] subset [b_lo, b_hi], min {fn} in [V_lo, V_hi]",
                          f"L = -ln(1 + s) in [L_lo, L_hi], a bisection bracket of {dv} = 0 in the window "
-                         f"KDE_TURN[{k!r}] (its ends are in the objective's meta)", lambda k=k: turn_objective(k)),
+                         f"KDE_TURN[{k!r}] (its ends are in the objective's meta)", partial(turn_objective, k)),
               Obligation(CORE[k], src,
                          f"kde.py's float {bn} is a {DELTA}-minimiser: {fn}(b^core) <= V_lo + {DELTA} <= min {fn} + {DELTA}",
                          "L = -ln(1 + s) in [Lc1, Lc2], a bisection bracket of b(L) = b^core (ends in the meta)",
-                         lambda k=k: turn_objective(k, "core")))],
+                         partial(turn_objective, k, "core")))],
     ]

@@ -206,7 +206,7 @@ def tail_pieces(which: str, slack: Fraction = Fraction(0)) -> list[tuple[Fractio
     if which not in want:
         raise ValueError(f"which must be 'curve', 'gE', 'gL' or 'chord'; got which={which!r}")
     sl = arb(slack.numerator) / slack.denominator
-    out = []
+    out: list[tuple[Fraction, Fraction, Callable[[Any], Any]]] = []
     for key, sign in want[which]:
         f = _series_fn(sign * forms[key])
 

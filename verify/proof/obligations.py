@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Callable
 
 import sympy as sp
@@ -252,7 +252,7 @@ def threshold_def8_objective(b_box: tuple[Fraction, Fraction], gamma_box: tuple[
 # ---------------------------------------------------------------------------------------------------
 # 004 Def. 8 condition (2) with g_L for the ramp-profile closed forms (threshold, bounded range, two-way)
 # ---------------------------------------------------------------------------------------------------
-def ramp_def8_linear_objective(b_box: tuple[Fraction, Fraction], gamma_box: tuple[Fraction, Fraction], *,
+def ramp_def8_linear_objective(b_box: tuple[Fraction, Fraction | float], gamma_box: tuple[Fraction, Fraction], *,
                                slack: Fraction = Fraction(0)) -> Objective:
     """004 Def. 8 (2) with g_L(x, x') = 1 + gamma |x - x'| for the ramp-profile B* (Lambda = inf).
 
@@ -665,14 +665,16 @@ def ineq5_example_objective(printed: Fraction = Fraction(84, 10)) -> Objective:
 def tight_points(eps: float = 1.0) -> list[dict[str, Any]]:
     """The calibrations behind ``tight_table(eps)`` (family, shape, gamma, eta1 = eta / noise scale)."""
     g = DEFAULT_GAMMA_FRACTION * eps
-    rows = [("Student t(nu=3)", "student_t", {"nu": 3}, calibrate_student_t(eps, g, 3.0)),
+    rows: list[tuple[str, str, dict[str, float] | None, Any]] = [
+            ("Student t(nu=3)", "student_t", {"nu": 3}, calibrate_student_t(eps, g, 3.0)),
             ("Student t(nu=4)", "student_t", {"nu": 4}, calibrate_student_t(eps, g, 4.0)),
             ("GenCauchy(p=4, theta=1)", "gencauchy", {"p": 4, "theta": 1}, calibrate_gencauchy(eps, g, 4.0, 1.0)),
             ("PolyPlace", "polyplace", None, calibrate_polyplace(eps, g))]
     out = []
     for label, fam, shape, cal in rows:
         noise = cal.noise
-        sigma = float(getattr(noise, "s", None) or getattr(noise, "scale", 1.0))
+        s_attr: Any = getattr(noise, "s", None)
+        sigma = float(s_attr or getattr(noise, "scale", 1.0))
         if fam == "polyplace":
             shape = {"alpha": float(noise.alpha)}
         out.append({"family": label, "kind": fam, "shape": shape, "gamma": cal.gamma, "eta": cal.eta,
@@ -771,7 +773,7 @@ def catalogue(scale: str = "test") -> list[Obligation]:
         obs.append(Obligation(f"004-Lemma-4.1-Def-8-(2)-gamma[{lo},{hi}]", "004 Def. 8 (2), Lemma 4.1",
                               "|(ln B)'(x)| <= gamma tau for B of Lemma 4.1 (g_E), i.e. B(x) <= e^{gamma|x-x'|} B(x')",
                               f"|x - T|/tau in [1/2, 10], gamma tau in [{lo}, {hi}]",
-                              lambda lo=lo, hi=hi: threshold_def8_objective((Q(0), Q(19, 2)), (lo, hi))))
+                              partial(threshold_def8_objective, (Q(0), Q(19, 2)), (lo, hi))))
     obs.append(Obligation(THR_TANGENT, "004 Def. 8 (2), Lemma 4.1",
                           "|(ln B)'(x)| <= gamma tau for B of Lemma 4.1 (g_E), i.e. B(x) <= e^{gamma|x-x'|} B(x'), "
                           "at the tangency gamma tau -> 1",
@@ -794,7 +796,7 @@ def catalogue(scale: str = "test") -> list[Obligation]:
                               f"b in [0, inf): s in [0, {KDE_S_END}] (b <= 1), L = -ln(1 + s) in [0, {KDE_L_END}] "
                               f"(1 <= b <= b({KDE_L_END}) = 11.31), u = 1/sqrt(L) in [0, 1/8] (b >= 11.31, u = 0 is "
                               "b = inf; e^{-L} = eta u^4, eta in [0, 64^2 e^{-64}])",
-                              lambda which=which: kde_shape_objective(which)))
+                              partial(kde_shape_objective, which)))
     obs.append(Obligation(KDE_CHORD_TANGENT, "004 Sec. 4.3, Lemmas 4.5-4.6 (kde.py closed form), step (ii)",
                           "chord >= tangent: ell(b) = alpha e^{-alpha^2/2} >= |k'(b)| = b e^{-b^2/2}, i.e. "
                           "H = alpha - b (1 + s) >= 0 on the chord-partner curve (H = a s^2 U(s), U(0) = 1/3)",
@@ -851,7 +853,7 @@ def controls() -> list[Obligation]:
                    lambda: _m_dropped(), expect="refuted"),
         *[Obligation(f"control-{lab}-shift-sup-minus-1e-6", "control (planted)",
                      f"sup|psi| <= C - 1e-6 ({lab}, C = {c}, attained at z*): must fail next to z*",
-                     dom, lambda fam=fam, box=box: shift_sup_objective(box, fam, slack=Q(1, 10**6)), expect="refuted")
+                     dom, partial(shift_sup_objective, box, fam, slack=Q(1, 10**6)), expect="refuted")
           for lab, fam, c, box, dom in (
               # at a catalogued shape point (over a shape box the depth-first search zooms onto the edge of
               # the sliver {F > 0} and stops at the minimal width without a certified point)
@@ -874,7 +876,7 @@ def controls() -> list[Obligation]:
                      f"(true for b < {where}, beyond the former window b <= b(4096) = 90.5; the quantity tends to "
                      "0): must fail",
                      "u = 1/sqrt(L) in [2^-30, 1/8] (L in [64, 2^60]), e^{-L} = eta u^4, eta in [0, 64^2 e^{-64}]",
-                     lambda w=w: _kde_tail_control(w), expect="refuted")
+                     partial(_kde_tail_control, w), expect="refuted")
           for w, txt, where in (("curve", "b_L >= 1e-6", "1e6"), ("gE", "D <= -1e-6", "1e6"),
                                 ("gL", "D^2 b_L + D_L >= 1e-6", "126"))],
         Obligation("control-KDE-chord-tangent-margin-1e-6", "control (planted)",
@@ -956,5 +958,7 @@ def run(ob: Obligation, **kw: Any) -> ProofResult | SwitchingProof:
     """prove_le (or prove_switching, by ``ob.method``) on the obligation's objective (keyword
     arguments passed through)."""
     if ob.method == "convex-switching":
+        if ob.split is None:
+            raise ValueError(f"obligation {ob.id}: method 'convex-switching' needs a split")
         return prove_switching(ob.build(), ob.split, **{**ob.prove, **kw})
     return prove_le(ob.build(), **{**ob.prove, **kw})

@@ -33,7 +33,7 @@ from flint import arb
 
 import sympy as sp
 
-from .functions import ArbFunction, Objective, OnBox, ball, lower_fraction, upper_fraction, workprec
+from .functions import ArbFunction, Objective, OnBox, arb_to_fraction, ball, lower_fraction, upper_fraction, workprec
 
 __all__ = ["Box", "ProofResult", "SupEnclosure", "prove_le", "enclose_sup", "CallableObjective", "box_to_json",
            "box_from_json", "DEFAULT_PREC", "SWITCHING_LEMMA", "SWITCHING_PARTS", "switching_parts", "SwitchingProof",
@@ -290,7 +290,7 @@ def prove_le(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, params_box
             v = obj.evaluate(_monotone_box(b, monotone), upper_only=True)
             if v.is_finite() and v.upper() <= thr_ball.lower():
                 proven_boxes.append(b)
-                bounds.append(upper_fraction(v))
+                bounds.append(arb_to_fraction(v.upper()))  # = upper_fraction(v) for a finite ball
                 continue
             up = upper_fraction(v)
             if worst[0] is None or up > worst[1]:
@@ -367,19 +367,20 @@ def enclose_sup(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, width: 
     t0 = time.perf_counter()
     w = Fraction(width)
     with workprec(prec):
-        best_lo, best_pt = None, None
+        best_lo: Fraction | None = None
+        best_pt: list[Fraction] | None = None
 
         def attain(pt: list[Fraction]) -> None:
             nonlocal best_lo, best_pt
             v = obj.evaluate_point(pt)
             if v.is_finite():
-                lo = lower_fraction(v)
+                lo = arb_to_fraction(v.lower())  # = lower_fraction(v) for a finite ball
                 if best_lo is None or lo > best_lo:
                     best_lo, best_pt = lo, pt
 
         for s in seeds:
             attain([_q(x) for x in s])
-        heap: list[tuple[Fraction, int, list]] = []
+        heap: list[tuple[Fraction | float, int, list, Fraction | float]] = []
         count = 0
 
         def push(b: list) -> None:
@@ -405,13 +406,17 @@ def enclose_sup(F: Any, box: Sequence[tuple[Any, Any]] | None = None, *, width: 
             for half in _bisect(b, i):
                 push(half)
         leaves = [(b, up) for _, _, b, up in heap]
-        upper = max(up for _, up in leaves)
-        if upper == math.inf:
+        # upper_fraction gives +inf (a float) for a non-finite ball, an exact Fraction otherwise
+        leaf_bounds = [up for _, up in leaves if isinstance(up, Fraction)]
+        if len(leaf_bounds) != len(leaves):
             raise RuntimeError("enclose_sup: a leaf box has no finite bound")
+        if best_lo is None or best_pt is None:  # the loop above leaves only once a value is attained
+            raise RuntimeError("enclose_sup: no finite value of F was attained")
+        upper = max(leaf_bounds)
         # a margin of 2^-50 relative, so that a re-evaluation at another precision (whose rounding
         # differs in the last bits) still finds every box below the stated upper end
         upper = upper + Fraction(1, 2**50) * max(Fraction(1), abs(upper))
-        proof = ProofResult("proven", obj.describe(), list(dom), upper, [b for b, _ in leaves], [u for _, u in leaves],
+        proof = ProofResult("proven", obj.describe(), list(dom), upper, [b for b, _ in leaves], leaf_bounds,
                             count, time.perf_counter() - t0, prec, reason=f"sup enclosure: F <= {float(upper):.17g}")
     return SupEnclosure(best_lo, upper, best_pt, obj.to_original(best_pt), proof, count, time.perf_counter() - t0)
 
@@ -521,7 +526,7 @@ def prove_switching(full: Objective, split: Fraction, *, max_boxes: int = 200_00
         if res.status != "proven":
             failed.append(f"part {name} {res.status}: {res.reason}")
     n = sum(r.n_boxes for r in results.values())
-    common = dict(objective=full.describe(), domain=list(full.domain()), split=Fraction(split), identity=str(ident),
+    common: dict[str, Any] = dict(objective=full.describe(), domain=list(full.domain()), split=Fraction(split), identity=str(ident),
                   parts=results, prec=prec)
     if not failed:
         return SwitchingProof("proven", seconds=time.perf_counter() - t0, n_boxes=n,

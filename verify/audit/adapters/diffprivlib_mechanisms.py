@@ -28,7 +28,11 @@ def _release(make: Any, integer: bool = False) -> Any:
 
 
 def subjects() -> list[LibraryMechanism]:
-    from diffprivlib.mechanisms import GaussianAnalytic, Geometric, Laplace  # noqa: PLC0415 - optional dependency (diffprivlib, the libraries extra)
+    from diffprivlib.mechanisms import (  # type: ignore[import-untyped]  # noqa: PLC0415 - optional dependency (libraries extra); no type information
+        GaussianAnalytic,
+        Geometric,
+        Laplace,
+    )
 
     lap = Laplace(epsilon=1.0, sensitivity=1.0)
     gau = GaussianAnalytic(epsilon=1.0, delta=1e-5, sensitivity=1.0)  # its sigma, for the exact side

@@ -27,7 +27,10 @@ def _release(mech: Any) -> Any:
 
 
 def subjects() -> list[LibraryMechanism]:
-    from pydp.algorithms.numerical_mechanisms import GaussianMechanism, LaplaceMechanism  # noqa: PLC0415 - optional dependency (python-dp, the libraries extra)
+    from pydp.algorithms.numerical_mechanisms import (  # type: ignore[import-untyped]  # noqa: PLC0415 - optional dependency (libraries extra); no type information
+        GaussianMechanism,
+        LaplaceMechanism,
+    )
 
     lap = LaplaceMechanism(1.0, 1.0)
     gau = GaussianMechanism(1.0, 1e-5, 1.0)

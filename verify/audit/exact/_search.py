@@ -80,6 +80,13 @@ class AbstractBox:
             y = (np.maximum(np.exp(r), 1.0) / mech.eta)[:, None] * np.sinh(vy)
         return d, r, shift, y
 
+    def decode_with_y(self, v: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """:meth:`decode` of a box built with ``with_y=True``, whose y is always present."""
+        d, r, shift, y = self.decode(v)
+        if y is None:
+            raise ValueError("decode_with_y needs a box built with with_y=True")
+        return d, r, shift, y
+
     def random(self, n: int, rng: np.random.Generator) -> FloatArray:
         u = rng.random((n, self.k))
         v = self.lo + (self.hi - self.lo) * u
@@ -100,7 +107,7 @@ class AbstractBox:
 
 
 def project_def8_mp(mech: SmoothSensitivityMechanism, d: Any, r: Any,
-                    shift: Sequence[Any]) -> tuple[Any, list[Any]]:
+                    shift: Sequence[Any] | FloatArray) -> tuple[Any, list[Any]]:
     """Project (r, shift) at distance d exactly onto 004 Def. 8 in mpmath (current precision):
     |r| <= ln g0(d) (gamma d for g_E, ln(1 + gamma d) for g_L) and ||shift||_1 <= min(e^r, 1) d.
     Returns (r, shift) as mpmath numbers."""

@@ -115,7 +115,7 @@ def bad_set(noise: Any, a: float, b: float, a2: float, b2: float, t: float,
     pos = gv > 0
     change = np.nonzero(pos[1:] != pos[:-1])[0]
     roots = []
-    for i in change:  # only the few sign changes are refined (vectorised detection)
+    for i in change.tolist():  # only the few sign changes are refined (vectorised detection)
         # The root of the plain loss - t when it changes sign on the bracket (the band only classifies the
         # points of a flat region); rtol = 4 machine epsilons is the smallest brentq accepts.
         plain = lambda s: float(loss(s)) - t  # noqa: E731

@@ -588,7 +588,7 @@ def privacy_curve(mech: Any, pairs: Sequence[tuple[Any, Any]], eps_grid: Sequenc
     grid = sorted(float(check_positive("eps_grid", e)) for e in eps_grid)
     if not grid:
         raise ValueError("eps_grid must be non-empty")
-    met = metric or getattr(mech, "metric", "hamming")
+    met: str = metric or str(getattr(mech, "metric", "hamming"))
     dists = [_dist(met, a, b) for a, b in pair_list]
     if min(dists) <= 0:
         raise ValueError("every pair must have dist(x, x') > 0")

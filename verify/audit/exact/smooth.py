@@ -127,7 +127,7 @@ def audit_smooth_mechanism(
     n_random = max(int(n_random), 10)
 
     def slack_batch(v: FloatArray) -> FloatArray:
-        d, r, shift, y = par.decode(v)
+        d, r, shift, y = par.decode_with_y(v)
         with np.errstate(all="ignore"):
             s = abstract_loss(mech, r, shift, y) - mech.eps * d
         return np.where(np.isfinite(s), s, -np.inf)
@@ -141,7 +141,7 @@ def audit_smooth_mechanism(
     best, n_local_evals = best_local_max(lambda v: float(slack_batch(v[None, :])[0]), starts, par.lo, par.hi, maxfev)
     evals += n_local_evals
     top_s, top_v = best[0]
-    d, r, shift, y = par.decode(top_v)
+    d, r, shift, y = par.decode_with_y(top_v)
     witness_f: dict[str, Any] = {"dist": float(d[0]), "log_B_ratio": float(r[0]),
                                  "shift": [float(t) for t in shift[0]], "y": [float(t) for t in y[0]]}
     certified = False
@@ -151,7 +151,7 @@ def audit_smooth_mechanism(
     for k, (fx, vx) in enumerate(best[:3]):
         if fx <= -1e-9:
             break
-        d, r, shift, y = par.decode(vx)
+        d, r, shift, y = par.decode_with_y(vx)
         try:
             ok, sl, inst = _certify_pure(mech, float(d[0]), float(r[0]), shift[0], y[0], dps)
         except TypeError as exc:
@@ -165,7 +165,7 @@ def audit_smooth_mechanism(
                                 "f, B as given satisfy 004 Def. 8"}
             break
         notes.append(f"float slack {fx:.3g} not confirmed in mpmath (slack_mp={mpmath.nstr(sl, 5)})")
-    d, r, shift, y = par.decode(top_v)
+    d, r, shift, y = par.decode_with_y(top_v)
     with np.errstate(all="ignore"):
         inv_b = mech.eta * math.exp(-float(r[0]))
         magnitude = float(np.sum(np.abs(np.asarray(mech.noise.logpdf((y[0] - shift[0]) * inv_b)) + math.log(inv_b)))

@@ -110,7 +110,7 @@ def check_lemma_3_6_proof_case(ctx: CheckContext) -> ClaimResult:
                          "excess": mpmath.nstr(at_fx - eps * d, 20), "excess_set_probability": mpmath.nstr(mass, 20),
                          "violates_printed_step": bool(at_fx > eps * d), "lemma_holds_here": bool(mass <= delta)})
     witness = next((r for r in rows if r["violates_printed_step"]), None)
-    ev = {"printed": "case b <= b': ln l(y) <= (gamma + eta) dist <= eps dist (no exceptional set)",
+    ev: dict[str, Any] = {"printed": "case b <= b': ln l(y) <= (gamma + eta) dist <= eps dist (no exceptional set)",
           "corrected": "case b <= b': ln l(y) > eps dist only where |Z| < -ln ln(1/delta), probability <= "
                        "(1 - ln(1/delta))_+ <= delta (proof attached to 004-Lemma-3.6-privacy)",
           "condition_for_printed_step": "ln(1/delta) >= 1, i.e. delta <= 1/e", "rows": rows}
@@ -222,7 +222,7 @@ def check_cor_3_1(ctx: CheckContext) -> ClaimResult:
         corrected.append({"K": K, **lipschitz_laplace_search(eps / K, K, eps, 1, Lam, ctx, f"3.1c:{K}")})
     p_bad = [r for r in printed if r["certified_violation"]]
     c_bad = [r for r in corrected if r["certified_violation"]]
-    ev = {"printed": "pdf ∝ exp(-(K/eps) dist_V(f(x), y))",
+    ev: dict[str, Any] = {"printed": "pdf ∝ exp(-(K/eps) dist_V(f(x), y))",
           "corrected": "pdf ∝ exp(-(eps/K) dist_V(f(x), y))  (as in Lemma 2.3)",
           "printed_searches": printed, "corrected_searches": corrected,
           "explanation": "with rate kappa the worst loss is kappa K d, so the printed rate K/eps "

@@ -129,6 +129,8 @@ def _tight_task(kind: str, k: int, eps: float, gamma: float | None, metric: str,
     """One task: row k of the pure tight table (``kind="pure"``) or the Laplace rows (``"laplace"``).
     Row k is computed exactly as :func:`smoothsens_core.calibration.tight_table` computes it."""
     if kind == "laplace":
+        if delta is None:
+            raise ValueError("delta must be given for the Laplace rows of the tight table")
         return tight_table_laplace(eps, delta, gamma, metric)
     eps = check_positive("eps", eps)
     metric = check_metric(metric, ("euclidean", "hamming"))

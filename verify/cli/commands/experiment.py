@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
 
 
     try:
-        from tqdm import tqdm  # noqa: PLC0415 - optional dependency (the notebooks and dask extras)
+        from tqdm import tqdm  # type: ignore[import-untyped]  # noqa: PLC0415 - optional dependency (notebooks, dask extras); no type information
     except ImportError:  # pragma: no cover - tqdm is optional
         tqdm = None
 

@@ -16,7 +16,7 @@ import time
 __all__ = ["register", "run"]
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "regenerate",
         help="regenerate smoothsens_core/_generated from the SymPy derivations",

@@ -35,7 +35,7 @@ __all__ = ["register", "run", "read_points", "write_values", "add_query_paramete
 _QUERIES = ("threshold", "two-way", "bounded-range", "kde")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "sensitivity",
         help="compute f, the pointwise Lipschitz constant L and the smooth sensitivity B* for points in a file",
