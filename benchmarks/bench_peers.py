@@ -22,6 +22,8 @@ import warnings
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -100,13 +102,77 @@ def run(name: str, rel_fn: Callable[..., Any], eps: float, relation: Any, where:
     return rep, time.perf_counter() - t0
 
 
+def svt3_oracle(n_est: int, level: float, seed: int = 0, n_mc: int = 400_000) -> None:
+    """What the exact likelihood-ratio event could certify for SVT3 (c = 1, eps = 0.1, t = 1) at n_est
+    estimation draws per input: for each StatDP pattern pair, the privacy loss L(y) = ln p_a(y) - ln p_a'(y)
+    of each output by quadrature of Lyu et al. Alg. 3's density (the first answer above at index i with
+    value v: f_nu(v - a_i) * int_{-inf}^{v} g_rho(r) prod_{j<i} F_nu(r - a_j) dr, nu ~ Lap(20), rho ~ 1 +
+    Lap(20); none above: int g_rho prod_j F_nu), the masses p, q of {L > tau} by Monte Carlo (n_mc draws
+    each), and the largest normal-approximation bound ln(p/q) - z sqrt((1-p)/(n p) + (1-q)/(n q)) over tau,
+    z = Phi^-1(1 - level).  An oracle knows the event; an audit must also choose it on held-out draws."""
+    from scipy import stats  # noqa: PLC0415 - only for this analysis
+
+    z = float(stats.norm.isf(level))
+    r = np.linspace(-500.0, 500.0, 50_001)
+    dr = r[1] - r[0]
+    g = np.exp(-np.abs(r - 1.0) / 20.0) / 40.0
+
+    def lap_cdf(x: np.ndarray) -> np.ndarray:
+        return np.where(x < 0, 0.5 * np.exp(np.minimum(x, 0) / 20.0), 1 - 0.5 * np.exp(-np.maximum(x, 0) / 20.0))
+
+    def table(a: np.ndarray) -> np.ndarray:
+        rows = [np.ones_like(r)]
+        for j in range(a.size):
+            rows.append(rows[-1] * lap_cdf(r - a[j]))
+        return np.cumsum(g * np.array(rows), axis=1) * dr
+
+    def loss(a: np.ndarray, b: np.ndarray, Ca: np.ndarray, Cb: np.ndarray, state: np.ndarray,
+             value: np.ndarray) -> np.ndarray:
+        L = np.empty(state.shape[0])
+        above = (state == 1).any(axis=1)
+        idx = np.argmax(state == 1, axis=1)
+        v = value[np.arange(idx.size), idx]
+        L[~above] = math.log(Ca[-1, -1]) - math.log(Cb[-1, -1])
+        for i in range(a.size):
+            m = above & (idx == i)
+            L[m] = ((np.abs(v[m] - b[i]) - np.abs(v[m] - a[i])) / 20.0 + np.log(np.interp(v[m], r, Ca[i]))
+                    - np.log(np.interp(v[m], r, Cb[i])))
+        return L
+
+    rng = np.random.default_rng(seed)
+    base = np.ones(10)
+    print(f"SVT3 (c = 1, eps = 0.1): the exact likelihood-ratio event at n = {n_est} estimation draws per input, "
+          f"z = {z:.3f} (level {level:g}); claim 0.1")
+    for _, bp in QueryAnswers("linf", 1.0).candidates(base, rng, 8)[:8] + [(base.tolist(), [0.0] * 5 + [2.0] * 5)]:
+        b = np.asarray(bp, dtype=float)
+        Ca, Cb = table(base), table(b)
+        sa, va = P.svt3_sniper(np.repeat(base[None], n_mc, 0), rng, 0.1)
+        sb, vb = P.svt3_sniper(np.repeat(b[None], n_mc, 0), rng, 0.1)
+        La, Lb = loss(base, b, Ca, Cb, sa, va), loss(base, b, Ca, Cb, sb, vb)
+        best = (-math.inf, 0.0, 0.0, 0.0)
+        for tau in np.linspace(0.06, 0.5, 89):  # above 0.05: clear of the rounding of L at its floor
+            for p, q, sign in (((La > tau).mean(), (Lb > tau).mean(), 1), ((Lb < -tau).mean(), (La < -tau).mean(), -1)):
+                if p > 0 and q > 0:
+                    lb = math.log(p / q) - z * math.sqrt((1 - p) / (n_est * p) + (1 - q) / (n_est * q))
+                    if lb > best[0]:
+                        best = (lb, sign * tau, float(p), math.log(p / q))
+        print(f"  [1]*10 vs {[int(v) for v in b]}: max loss {max(La.max(), -Lb.min()):.3f}; best event L {'>' if best[1] > 0 else '<'} "
+              f"{abs(best[1]):.3f}: mass {best[2]:.4f}, ln(p/q) {best[3]:.4f}, bound {best[0]:.4f}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--budget", type=int, default=200_000)
     ap.add_argument("--only", default=None, help="rows whose name contains this text (case-insensitive; '|' = or)")
     ap.add_argument("--seeds", default="0", help="comma-separated seeds (one table row per mechanism and seed)")
+    ap.add_argument("--svt3-oracle", action="store_true",
+                    help="print what the exact likelihood-ratio event could certify for SVT3 at this budget")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
+    if args.svt3_oracle:
+        # the final audit of a kept pair: 70 % of the budget, a fifth of it for selection; level beta / (4 P)
+        svt3_oracle(int(0.7 * args.budget * 0.8), 1e-3 / 12)
+        return
     seeds = [int(v) for v in args.seeds.split(",")]
     print(f"{'mechanism':46} {'shape':6} {'seed':>4} {'claim':>6} {'true eps':>28} {'verdict':>7} {'eps >=':>8} "
           f"{'/ true':>7} {'delta >=':>9} {'eps event':>14} {'StatDP':>21} {'DP-Sniper':>13} {'time':>7}  pair")

@@ -6,6 +6,12 @@
   eps = 0.1 is false and the audit must FAIL.
 * ``noisy_count``: the number of records of a dataset plus Lap(1): 1-DP under add/remove-one
   neighbours (datasets of different sizes), so the audit must PASS.
+* ``noisy_histogram``: a vector release written as a user would (one draw per call), a + Lap(1)^m, 1-DP
+  when the answers move by at most 1 in l_1 (Dwork & Roth 2014, Prop. 1); in one line of a test::
+
+      from verify.audit.blackbox import QueryAnswers
+      from verify.pytest_plugin import assert_private
+      assert_private(noisy_histogram, eps=1.0, pairs=[([3, 1, 4], [3, 2, 4])], relation=QueryAnswers("l1", 1.0))
 """
 
 from __future__ import annotations
@@ -25,3 +31,9 @@ def report_noisy_max(answers: np.ndarray, rng: np.random.Generator) -> tuple[int
 def noisy_count(records: np.ndarray, rng: np.random.Generator) -> float:
     """len(records) + Lap(1) (sensitivity 1 under add/remove-one)."""
     return float(len(np.atleast_1d(records)) + rng.laplace(scale=1.0))
+
+
+def noisy_histogram(counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """counts + Lap(1)^m (sensitivity 1 in l_1)."""
+    a = np.asarray(counts, dtype=float)
+    return a + rng.laplace(scale=1.0, size=a.shape)
