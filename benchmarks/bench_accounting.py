@@ -16,16 +16,41 @@ composed (k = 10, 100, 1000).  Columns:
   relative; ``dpacc err``: its max relative error |value - ref|/ref.  Composed Laplace (no reference): the
   points are where our certified upper end crosses the targets, ``dpacc below`` counts dp-accounting values below
   our certified *lower* end (a certified under-estimate) and ``dpacc err`` is relative to our upper end.
-* ``ours ms``/``dpacc ms``: wall time of a 100-point curve on [0, eps at delta = 1e-15] (ours: closed form for
-  k = 1, PLD construction + composition + 100 evaluations otherwise; dp-accounting: PLD construction +
-  self_compose + get_delta_for_epsilon on the 100 points, value_discretization_interval 1e-4), and their
-  ratio (``speedup`` > 1: ours faster).
+* ``prv below``/``prv err``: prv-accountant (Gopi, Lee & Wutschitz 2021; ``PRVAccountant`` with eps_error 1e-2,
+  delta_error 1e-16; Gaussian, Laplace, and for the discrete Laplace with Delta = 1 its exact equivalent
+  ``PureDPMechanism(1/b)``, randomized response, whose loss is +-1/b with the same masses): its certified-style
+  upper delta counted below the reference (relative 1e-12) and its max relative error; skipped for k = 1000
+  (``PRV_MAX_K``: minutes per row at delta_error 1e-16).
+* ``autodp below``/``autodp eps err``: autodp (Zhu & Wang; RDP-based ``GaussianMechanism``, ``LaplaceMechanism``,
+  ``PureDP_Mechanism(1/b)``, composed with ``Composition``) answers eps(delta): at each target delta it is counted
+  below when its eps is below the reference eps of that delta (an invalid guarantee), and ``eps err`` is the max
+  relative excess (eps_autodp - eps_ref)/eps_ref.  Composed Laplace (no reference): the peers are compared with
+  our certified lower end (prv's delta below it, or autodp's eps at that delta below our point, is certainly
+  invalid).
+* ``ours ms``/``dpacc ms``/``prv ms``/``autodp ms``: wall time of a 100-point curve on [0, eps at delta = 1e-15]
+  (ours: closed form for k = 1, PLD construction + composition + ``deltas`` on the 100 points otherwise;
+  dp-accounting: PLD construction + self_compose + get_delta_for_epsilon on the 100 points,
+  value_discretization_interval 1e-4; prv-accountant: accountant construction + compute_delta at the 100 points;
+  autodp: mechanism + composition + get_approxDP at the 100 deltas of our curve), and ``speedup`` = dpacc ms /
+  ours ms (> 1: ours faster).  A peer not installed shows "not installed".
+
+Second table (smooth-sensitivity families): delta(eps) of GenCauchy, Student t and PolyPlace pairs (shifted, and
+dilated by the scale ratio of the smooth bound) from the single-mechanism hockey-stick enclosure and from the
+grid PLD (h = 1e-3), against an independent 40-digit mpmath quadrature written here (roots of the loss minus eps
+by a sign scan and findroot, masses from verify.reference.distributions): ``in`` says whether the quadrature lies
+inside each enclosure.  Third table: the k-fold composition (k = 10, 100) of the Student t mechanism of 004
+Lemma 3.5 calibrated by smoothsens_core.calibration.calibrate_student_t (eps = 1, nu = 3, g_E), through
+PrivacyCurve.from_calibration: delta at a few eps and eps(1e-6), with the time of construction + composition.
+Fourth table: certified Renyi divergences D_alpha(Z || cZ + m) (verify.accounting.renyi.renyi_pair_enclosure) of
+GenCauchy, Student t, PolyPlace and the Bun & Steinke families at the pair m = 0.5, c = 1.1, against a 30-digit
+mpmath quadrature of the reference densities; a family without a certified route says NOT certified, why.
 
 Parameters: k = 1: Gaussian sigma = 1, Laplace b = 1/3, discrete Laplace b = 1/2 (Delta = 1); composed: the
 scale times sqrt(k) (so the composition has the same order of privacy).  Grid step of our PLD (``H_STEP``):
 Gaussian h = 1e-3 (k = 10), 5e-4 (k = 100), 2e-4 (k = 1000); Laplace 1e-3; the width shrinks as k h^2.
 
-Run:  python3 benchmarks/bench_accounting.py [--quick]   (--quick: k in {1, 10} only)
+Run:  python3 benchmarks/bench_accounting.py [--quick] [--table peers|smooth|student|all]
+(--quick: k in {1, 10} only)
 """
 
 from __future__ import annotations
@@ -45,6 +70,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from verify.accounting import PrivacyCurve, compose
 
 DPS = 50
+#: prv-accountant at delta_error 1e-16 takes minutes from k = 100 on (2 min for the 100-fold Laplace): skipped above
+PRV_MAX_K = 100
 TARGETS = [0.5, 0.1] + [10.0 ** -j for j in range(2, 16)]
 # grid step h of our PLD per family and k (the discrete Laplace's losses are multiples of 1/b: its grid is 1/b
 # whatever h, and its composition exact up to the quantisation 2^-96 of the masses)
@@ -52,11 +79,15 @@ H_STEP = {"gaussian": {10: 1e-3, 100: 5e-4, 1000: 2e-4}, "laplace": {10: 1e-3, 1
           "discrete_laplace": {10: 1e-3, 100: 1e-3, 1000: 1e-3}}
 
 
-def _try_dp() -> Any:
+def _try(module: str) -> Any:
     try:
-        return importlib.import_module("dp_accounting.pld.privacy_loss_distribution")
+        return importlib.import_module(module)
     except ImportError:
         return None
+
+
+def _try_dp() -> Any:
+    return _try("dp_accounting.pld.privacy_loss_distribution")
 
 
 def gaussian_ref(mu: Any) -> Callable[[Any], Any]:
@@ -171,13 +202,14 @@ def row(family: str, k: int, dp: Any) -> dict[str, Any]:
                     if d < t * (1 - mpmath.mpf("1e-12")):
                         dpb += 1
                     dperr = max(dperr, float(abs(d - t) / t))
+    # peers on the same points
+    peers = {"prv": _prv_row(family, scale, k, pts, ref, encs), "autodp": _autodp_row(family, scale, k, pts, ref, encs)}
     # speed: a 100-point curve
     top = max(pts) if pts else 1.0
     grid = np.linspace(0.0, top, 100)
     t0 = time.perf_counter()
     o = ours_obj(family, scale, k)
-    for e in grid:
-        o.delta(float(e))
+    o.deltas(grid)
     ours_ms = 1e3 * (time.perf_counter() - t0)
     dp_ms = math.nan
     if dp is not None:
@@ -189,29 +221,296 @@ def row(family: str, k: int, dp: Any) -> dict[str, Any]:
             "below": below if ref is not None else "-", "out": out if ref is not None else "-", "width": width,
             "excess": excess if ref is not None else math.nan, "dpb": dpb if dp is not None else "-",
             "dperr": dperr if dp is not None else math.nan, "ours_ms": ours_ms,
-            "dp_ms": dp_ms}
+            "dp_ms": dp_ms, "peers": peers, "grid": grid}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="k in {1, 10} only")
-    args = ap.parse_args()
+def _prv_accountant(prv: Any, family: str, scale: float, k: int) -> Any:
+    mech = prv.privacy_random_variables
+    if family == "gaussian":
+        rv = mech.GaussianMechanism(noise_multiplier=scale)
+    elif family == "laplace":
+        rv = mech.LaplaceMechanism(mu=1.0 / scale)
+    else:
+        rv = mech.PureDPMechanism(eps=1.0 / scale)
+    return prv.PRVAccountant(prvs=[rv], eps_error=1e-2, delta_error=1e-16, max_self_compositions=[k])
+
+
+def _prv_row(family: str, scale: float, k: int, pts: list[float], ref: Any, encs: list[Any]) -> dict[str, Any]:
+    prv = _try("prv_accountant")
+    if prv is None:
+        return {"installed": False}
+    if k > PRV_MAX_K:
+        return {"installed": True, "error": "skipped"}
+    try:
+        t0 = time.perf_counter()
+        acc = _prv_accountant(prv, family, scale, k)
+        vals = [acc.compute_delta(e, [k])[2] for e in pts]
+        ms = 1e3 * (time.perf_counter() - t0)
+    except Exception as exc:  # noqa: BLE001 - a peer's failure is a table entry, not a crash
+        return {"installed": True, "error": type(exc).__name__}
+    below, err = 0, 0.0
+    for e, v, enc in zip(pts, vals, encs, strict=True):
+        with mpmath.workdps(DPS):
+            t = ref(e) if ref is not None else mpmath.mpf(enc.lower)
+            if t <= 0:
+                continue
+            if mpmath.mpf(v) < t * (1 - mpmath.mpf("1e-12")):
+                below += 1
+            err = max(err, float(abs(mpmath.mpf(v) - t) / t))
+    t0 = time.perf_counter()
+    acc = _prv_accountant(prv, family, scale, k)
+    top = max(pts) if pts else 1.0
+    for e in np.linspace(0.0, top, 100):
+        acc.compute_delta(float(e), [k])
+    return {"installed": True, "below": below, "err": err, "ms": 1e3 * (time.perf_counter() - t0), "pts_ms": ms}
+
+
+def _autodp_mech(family: str, scale: float, k: int) -> Any:
+    zoo = importlib.import_module("autodp.mechanism_zoo")
+    tz = importlib.import_module("autodp.transformer_zoo")
+    if family == "gaussian":
+        m = zoo.GaussianMechanism(sigma=scale)
+    elif family == "laplace":
+        m = zoo.LaplaceMechanism(b=scale)
+    else:
+        m = zoo.PureDP_Mechanism(eps=1.0 / scale)
+    return m if k == 1 else tz.Composition()([m], [k])
+
+
+def _autodp_row(family: str, scale: float, k: int, pts: list[float], ref: Any, encs: list[Any]) -> dict[str, Any]:
+    if _try("autodp") is None:
+        return {"installed": False}
+    import warnings  # noqa: PLC0415 - autodp's optimiser warns on every call
+
+    below, err = 0, 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = _autodp_mech(family, scale, k)
+        for e, enc in zip(pts, encs, strict=True):
+            # no reference (composed Laplace): our certified lower end; the true delta at e is >= it
+            d = float(ref(e)) if ref is not None else enc.lower
+            if not 0 < d < 1:
+                continue
+            ea = float(m.get_approxDP(d))
+            if ea < e * (1 - 1e-9):
+                below += 1
+            if e > 0:
+                err = max(err, (ea - e) / e)
+        t0 = time.perf_counter()
+        m = _autodp_mech(family, scale, k)
+        for d in np.logspace(-15, math.log10(0.5), 100):
+            m.get_approxDP(float(d))
+        ms = 1e3 * (time.perf_counter() - t0)
+    return {"installed": True, "below": below, "err": err, "ms": ms}
+
+
+def _peer_cells(p: dict[str, Any]) -> tuple[str, str, str]:
+    if not p.get("installed"):
+        return "not inst.", "-", "-"
+    if p.get("error") == "skipped":
+        return "skipped", "-", "-"
+    if "error" in p:
+        return f"error {p['error']}", "-", "-"
+    return str(p["below"]), f"{p['err']:.2e}", f"{p['ms']:.1f}"
+
+
+def peers_table(ks: list[int]) -> None:
     dp = _try_dp()
-    ks = [1, 10] if args.quick else [1, 10, 100, 1000]
     hdr = (f"{'family':17s} {'k':>5s} {'pts':>4s} {'ref':>8s} {'ours below':>10s} {'ours out':>8s} "
-           f"{'ours width':>10s} {'ours excess':>11s} {'dpacc below':>11s} {'dpacc err':>9s} {'ours ms':>8s} "
-           f"{'dpacc ms':>8s} {'speedup':>7s}")
+           f"{'ours width':>10s} {'ours excess':>11s} {'dpacc below':>11s} {'dpacc err':>9s} "
+           f"{'prv below':>9s} {'prv err':>9s} {'autodp below':>12s} {'autodp eps err':>14s} {'ours ms':>8s} "
+           f"{'dpacc ms':>8s} {'prv ms':>8s} {'autodp ms':>9s} {'speedup':>7s}")
     print(hdr)
     print("-" * len(hdr))
     for family in ("gaussian", "laplace", "discrete_laplace"):
         for k in ks:
             r = row(family, k, dp)
             sp = r["dp_ms"] / r["ours_ms"] if math.isfinite(r["dp_ms"]) else math.nan
+            pb, pe, pm = _peer_cells(r["peers"]["prv"])
+            ab, ae, am = _peer_cells(r["peers"]["autodp"])
             print(f"{r['family']:17s} {r['k']:5d} {r['pts']:4d} {r['ref']:>8s} {r['below']!s:>10s} {r['out']!s:>8s} "
-                  f"{r['width']:10.2e} {r['excess']:11.2e} {r['dpb']!s:>11s} {r['dperr']:9.2e} {r['ours_ms']:8.1f} "
-                  f"{r['dp_ms']:8.1f} {sp:7.2f}")
+                  f"{r['width']:10.2e} {r['excess']:11.2e} {r['dpb']!s:>11s} {r['dperr']:9.2e} {pb:>9s} {pe:>9s} "
+                  f"{ab:>12s} {ae:>14s} {r['ours_ms']:8.1f} {r['dp_ms']:8.1f} {pm:>8s} {am:>9s} {sp:7.2f}", flush=True)
     if dp is None:
         print("dp-accounting is not installed: its columns are empty (pip install dp-accounting)")
+
+
+def _quad_delta(P: Any, Q: Any, eps: float, centre: float) -> Any:
+    """H_eps(P || Q) = P(S) - e^eps Q(S), S = {ln p - ln q > eps}: roots by a sign scan on 1601 points
+    y = centre + sinh(t) and findroot, masses from the mpmath reference tails (40 digits)."""
+    with mpmath.workdps(40):
+        e = mpmath.mpf(eps)
+
+        def g(y: Any) -> Any:
+            return P.logpdf(y) - Q.logpdf(y) - e
+
+        ts = mpmath.linspace(-mpmath.asinh(1e8), mpmath.asinh(1e8), 1601)
+        ys = [centre + mpmath.sinh(t) for t in ts]
+        vals = [g(y) for y in ys]
+        roots = [mpmath.findroot(g, (ys[i], ys[i + 1]), solver="anderson")
+                 for i in range(len(ys) - 1) if (vals[i] > 0) != (vals[i + 1] > 0)]
+        pts = [-mpmath.inf, *roots, mpmath.inf]
+        total = mpmath.mpf(0)
+        for a, b in zip(pts[:-1], pts[1:], strict=True):
+            mid = (a + b) / 2 if mpmath.isfinite(a) and mpmath.isfinite(b) else (b - 1 if mpmath.isfinite(b) else a + 1)
+            if g(mid) > 0:
+                total += P.interval_mass(a, b) - mpmath.exp(e) * Q.interval_mass(a, b)
+        return total
+
+
+def _reference_laws(curve: PrivacyCurve) -> tuple[Any, Any]:
+    from smoothsens_core.distributions import GenCauchy, PolyPlace, StudentT  # noqa: PLC0415
+    from verify.reference.distributions import reference_for  # noqa: PLC0415
+
+    sh = dict(curve.shape)
+    s_, d, r = curve.scale, curve.sensitivity, curve.ratio
+    if curve.family == "gencauchy":
+        p, q = GenCauchy(sh["p"], sh["theta"], scale=s_), GenCauchy(sh["p"], sh["theta"], loc=d, scale=s_ * r)
+    elif curve.family == "student_t":
+        p, q = StudentT(sh["nu"], scale=s_), StudentT(sh["nu"], loc=d, scale=s_ * r)
+    else:
+        p, q = PolyPlace(s_, sh["alpha"]), PolyPlace(s_ * r, sh["alpha"], loc=d)
+    return reference_for(p), reference_for(q)
+
+
+def smooth_table() -> None:
+    from verify.accounting import from_curve  # noqa: PLC0415
+
+    curves = [PrivacyCurve.gencauchy(4.0, 1.0, 2.0), PrivacyCurve.gencauchy(4.0, 1.0, 2.0, ratio=1.1),
+              PrivacyCurve.student_t(3.0, 2.0), PrivacyCurve.student_t(3.0, 2.0, ratio=1.1),
+              PrivacyCurve.polyplace(3.0, 2.0), PrivacyCurve.polyplace(3.0, 2.0, ratio=1.2)]
+    hdr = (f"{'pair':58s} {'eps':>5s} {'quadrature':>22s} {'hockey-stick [lo, hi]':>43s} {'in':>3s} "
+           f"{'PLD h=1e-3 [lo, hi]':>43s} {'in':>3s} {'PLD rel width':>13s} {'PLD s':>6s}")
+    print(hdr)
+    print("-" * len(hdr))
+    for c in curves:
+        t0 = time.perf_counter()
+        pld = from_curve(c, 1e-3)
+        secs = time.perf_counter() - t0
+        P, Q = _reference_laws(c)
+        for e in (0.1, 0.5, 1.0):
+            with mpmath.workdps(40):
+                truth = max(_quad_delta(P, Q, e, c.sensitivity / 2), _quad_delta(Q, P, e, c.sensitivity / 2))
+                hs, pe = c.delta(e), pld.delta(e)
+                in_hs = mpmath.mpf(hs.lower) <= truth <= mpmath.mpf(hs.upper)
+                in_pl = mpmath.mpf(pe.lower) <= truth <= mpmath.mpf(pe.upper)
+            print(f"{c.label():58s} {e:5.2f} {mpmath.nstr(truth, 15):>22s} "
+                  f"[{hs.lower:.14e}, {hs.upper:.14e}] {'yes' if in_hs else 'NO':>3s} "
+                  f"[{pe.lower:.14e}, {pe.upper:.14e}] {'yes' if in_pl else 'NO':>3s} {pe.relative_width():13.2e} "
+                  f"{secs:6.1f}", flush=True)
+
+
+def student_table(ks: list[int]) -> None:
+    from smoothsens_core.calibration import calibrate_student_t  # noqa: PLC0415
+
+    cal = calibrate_student_t(1.0, nu=3.0)
+    curve = PrivacyCurve.from_calibration(cal)
+    print(f"calibrated Student t mechanism (004 Lemma 3.5, eps = 1, nu = 3): gamma = {cal.gamma:.6g}, "
+          f"eta = {cal.eta:.6g}; pair {curve.label()}")
+    hdr = f"{'k':>5s} {'h':>7s} {'eps':>6s} {'delta lower':>22s} {'delta upper':>22s} {'rel width':>9s} {'s':>7s}"
+    print(hdr)
+    print("-" * len(hdr))
+    for k in [kk for kk in ks if kk in (10, 100)]:
+        h = 1e-3
+        t0 = time.perf_counter()
+        pld = compose(curve, k=k, h=h)
+        secs = time.perf_counter() - t0
+        for e in (1.0, 0.3 * k, 0.5 * k):
+            enc = pld.delta(e)
+            print(f"{k:5d} {h:7.0e} {e:6.2f} {enc.lower:22.15e} {enc.upper:22.15e} {enc.relative_width():9.2e} "
+                  f"{secs:7.1f}", flush=True)
+        iv = pld.epsilon(1e-6)
+        print(f"{k:5d} {h:7.0e}  eps(1e-6) in [{iv.lower:.10g}, {iv.upper:.10g}] (basic composition: {k:g}; "
+              f"certified {iv.certified})", flush=True)
+
+
+def _rdp_quad(noise: Any, alpha: float, m: float, c: float) -> float:
+    """D_alpha(Z || cZ + m) by 30-digit mpmath quadrature of h^alpha (h((y - m)/c)/c)^(1 - alpha); h from
+    verify.reference (distributions.reference_for, or the Bun & Steinke densities of verify.reference.bun_steinke)."""
+    from smoothsens_core.distributions import ArsinhNormal, LaplaceLogNormal, UniformLogNormal  # noqa: PLC0415
+    from verify.reference import bun_steinke as bs  # noqa: PLC0415
+    from verify.reference.distributions import reference_for  # noqa: PLC0415
+
+    with mpmath.workdps(30):
+        if isinstance(noise, (ArsinhNormal, LaplaceLogNormal, UniformLogNormal)):
+            pdf = {ArsinhNormal: bs.arsinh_normal_pdf, LaplaceLogNormal: bs.lln_pdf,
+                   UniformLogNormal: bs.uln_pdf}[type(noise)]
+            sig = noise.sigma
+
+            def logh(y: Any) -> Any:
+                return mpmath.log(pdf(y, sig))
+        else:
+            ref = reference_for(noise)
+            logh = ref.logpdf
+
+        def f(y: Any) -> Any:
+            return mpmath.exp(alpha * logh(y) + (1 - alpha) * (logh((y - m) / c) - mpmath.log(c)))
+
+        kinks = {-30, -10, -3, -1, -mpmath.mpf(1) / 3, 0, mpmath.mpf(1) / 3, 1, 3, 10, 30, m,
+                 m - c / 3, m + c / 3, m - c, m + c}
+        pts = sorted({-mpmath.inf, mpmath.inf, *[mpmath.mpf(k) for k in kinks]})
+        return float(mpmath.log(mpmath.quad(f, pts)) / (alpha - 1))
+
+
+def rdp_table() -> None:
+    from smoothsens_core.distributions import (  # noqa: PLC0415
+        ArsinhNormal,
+        GenCauchy,
+        LaplaceLogNormal,
+        PolyPlace,
+        StudentT,
+        UniformLogNormal,
+    )
+    from verify.accounting.renyi import renyi_pair_enclosure  # noqa: PLC0415
+
+    fams = [GenCauchy(4.0, 1.0), StudentT(3.0), PolyPlace(1.0, 3.0), LaplaceLogNormal(0.5), UniformLogNormal(0.5),
+            ArsinhNormal(0.5)]
+    m, c = 0.5, 1.1
+    hdr = (f"{'family (pair m=0.5, c=1.1)':28s} {'alpha':>5s} {'certified [lower, upper]':>44s} "
+           f"{'quadrature':>20s} {'in':>3s} {'s':>6s}")
+    print(hdr)
+    print("-" * len(hdr))
+    for noise in fams:
+        for a in (2.0, 8.0):
+            t0 = time.perf_counter()
+            enc = renyi_pair_enclosure(noise, a, shift=m, scale_ratio=c)
+            secs = time.perf_counter() - t0
+            try:
+                q = _rdp_quad(noise, a, m, c)
+            except Exception as exc:  # noqa: BLE001 - a failed reference is shown, not fatal
+                q = math.nan
+                print(f"  (quadrature failed: {type(exc).__name__})")
+            ok = "-" if not enc.certified else ("yes" if enc.lower <= q <= enc.upper else "NO")
+            ends = (f"[{enc.lower:.12e}, {enc.upper:.12e}]" if enc.certified
+                    else f"NOT certified: {enc.reason[:60]}")
+            print(f"{type(noise).__name__ + '(' + ', '.join(f'{v:g}' for v in _shape(noise)) + ')':28s} {a:5.1f} "
+                  f"{ends:>44s} {q:20.14e} {ok:>3s} {secs:6.1f}", flush=True)
+
+
+def _shape(noise: Any) -> list[float]:
+    for names in (("p", "theta"), ("nu",), ("alpha",), ("sigma",)):
+        if all(hasattr(noise, n) for n in names):
+            return [float(getattr(noise, n)) for n in names]
+    return []
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="k in {1, 10} only")
+    ap.add_argument("--table", choices=("peers", "smooth", "student", "rdp", "all"), default="all")
+    args = ap.parse_args()
+    ks = [1, 10] if args.quick else [1, 10, 100, 1000]
+    if args.table in ("peers", "all"):
+        peers_table(ks)
+    if args.table in ("smooth", "all"):
+        print()
+        smooth_table()
+    if args.table in ("student", "all"):
+        print()
+        student_table(ks)
+    if args.table in ("rdp", "all"):
+        print()
+        rdp_table()
 
 
 if __name__ == "__main__":

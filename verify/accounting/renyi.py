@@ -33,9 +33,10 @@ I = integral p^alpha q^(1 - alpha) is enclosed as follows.
 * Tails |z| > u: a certified upper bound supplied by the family's form (``renyi_tail``); the lower end
   takes 0 for them.  A form without one gives an upper end of inf (not certified, the reason stated).
   Registered forms: Gaussian (exact quadratic tail), arsinh-normal and uniform log-normal (a loss linear
-  in the Gaussian variable Y).  The Laplace log-normal has none (its density is itself an integral), nor
-  have the heavy-tailed families here (their ball forms live in :mod:`verify.audit.exact.enclosure`, without
-  Taylor series): their divergences are not certified by this module.
+  in the Gaussian variable Y), and the smooth-sensitivity families Student t, GenCauchy and PolyPlace (their
+  loss is bounded on |z| >= u, so the tail is at most e^((alpha-1) sup L) P(|Z| > u)).  The Laplace log-normal
+  has none (its density is itself an integral): its divergences are not certified by this module
+  (:func:`rdp_of_pair` says so).
 
 D_alpha = ln(I)/(alpha - 1) is then enclosed in [ln I_lower, ln I_upper]/(alpha - 1) with outward rounding.
 
@@ -74,6 +75,7 @@ __all__ = [
     "renyi_gaussian",
     "renyi_laplace",
     "renyi_pair_enclosure",
+    "rdp_of_pair",
     "rdp_to_delta",
     "rdp_to_epsilon",
     "zcdp_to_delta",
@@ -269,6 +271,136 @@ class UniformLogNormalBallForm:
         return expo.exp() * ((ub.log() / s - beta) / arb(2).sqrt()).erfc() / 2
 
 
+def _const(z: Any) -> Any:
+    """The value ball of an arb or the constant term of an arb_series."""
+    return z.coeffs()[0] if hasattr(z, "coeffs") else z
+
+
+def _abs_series(z: Any) -> Any:
+    """|z| for an arb_series whose constant ball has one sign (ValueError across 0: |z| has no series there)."""
+    c0 = _const(z)
+    if c0 > 0:
+        return z
+    if c0 < 0:
+        return -z
+    raise ValueError("|z| has no Taylor series at 0")
+
+
+def _bounded_loss_tail(alpha: float, c: float, lam: Any, tail: Any) -> Any:
+    """e^((alpha - 1)(Lambda + ln c)) P(|Z| > u): the integral over |z| > u of p^alpha q^(1-alpha) =
+    E_P[e^((alpha-1) L); |Z| > u] when the loss L = ln h(z) - ln h((z - m)/c) + ln c is <= Lambda + ln c there."""
+    arb = _flint().arb
+    return ((arb(alpha) - 1) * (lam + arb(c).log())).exp() * tail
+
+
+class StudentTBallForm:
+    """h(z) = Gamma((nu+1)/2)/(sqrt(nu pi) Gamma(nu/2)) (1 + z^2/nu)^(-(nu+1)/2) (004 Sec. 2.1).
+
+    Tail bound (derived here): for |z| >= u >= 2|m| and w = (z - m)/c, |w| <= 1.5 |z|/c, so
+    ln h(z) - ln h(w) = ((nu+1)/2) ln((nu + w^2)/(nu + z^2)) <= (nu + 1) ln max(1, 1.5/c) = Lambda, and the tail
+    integral is <= e^((alpha-1)(Lambda + ln c)) P(|Z| > u), P(|Z| > u) = I_{nu/(nu+u^2)}(nu/2, 1/2)."""
+
+    kinks_z: tuple[float, ...] = ()
+
+    def __init__(self, nu: float) -> None:
+        self.nu = float(nu)
+
+    def logh(self, z: Any) -> Any:
+        arb = _flint().arb
+        n = arb(self.nu)
+        logc = ((n + 1) / 2).lgamma() - (n / 2).lgamma() - (n * arb.pi()).log() / 2
+        return logc - (n + 1) / 2 * (1 + z * z / n).log()
+
+    def renyi_tail(self, alpha: float, c: float, m: float, u: float) -> Any:
+        arb = _flint().arb
+        if not (u > 0 and u >= 2 * abs(m)):
+            return arb("inf")
+        n = arb(self.nu)
+        lam = (n + 1) * _max1(arb(1.5) / arb(c)).log()
+        tail = (n / (n + arb(u) * arb(u))).beta_lower(n / 2, arb(1) / 2, regularized=True)
+        return _bounded_loss_tail(alpha, c, lam, tail)
+
+
+class GenCauchyBallForm:
+    """h(z) = C/(1 + |z|^p)^theta, C = p Gamma(theta)/(2 Gamma(1/p) Gamma(theta - 1/p)) (004 Sec. 2.1).
+
+    Tail bound (derived here): for |z| >= u >= 2|m|, |w| <= 1.5 |z|/c, so
+    ln h(z) - ln h(w) = theta ln((1 + |w|^p)/(1 + |z|^p)) <= theta p ln max(1, 1.5/c) = Lambda, and the tail
+    integral is <= e^((alpha-1)(Lambda + ln c)) P(|Z| > u), P(|Z| > u) = I_{1/(1+u^p)}(theta - 1/p, 1/p)."""
+
+    kinks_z: tuple[float, ...] = (0.0,)
+
+    def __init__(self, p: float, theta: float) -> None:
+        self.p, self.theta = float(p), float(theta)
+
+    def logh(self, z: Any) -> Any:
+        arb = _flint().arb
+        p, th = arb(self.p), arb(self.theta)
+        logc = p.log() + th.lgamma() - arb(2).log() - (1 / p).lgamma() - (th - 1 / p).lgamma()
+        if hasattr(z, "coeffs"):
+            az = _abs_series(z)
+            return logc - th * (1 + (p * az.log()).exp()).log()
+        az = abs(z)
+        lo, hi = az.lower(), az.upper()
+        f_lo = arb(0) if not lo > 0 else arb(lo) ** p
+        f_hi = arb(0) if not hi > 0 else arb(hi) ** p
+        return logc - th * (1 + f_lo.union(f_hi)).log()
+
+    def renyi_tail(self, alpha: float, c: float, m: float, u: float) -> Any:
+        arb = _flint().arb
+        if not (u > 0 and u >= 2 * abs(m)):
+            return arb("inf")
+        p, th = arb(self.p), arb(self.theta)
+        lam = th * p * _max1(arb(1.5) / arb(c)).log()
+        tail = (1 / (1 + arb(u) ** p)).beta_lower(th - 1 / p, 1 / p, regularized=True)
+        return _bounded_loss_tail(alpha, c, lam, tail)
+
+
+class PolyPlaceRenyiForm:
+    """h(z) of PolyPlace(1, alpha_pp) (002 Def. 6; :class:`verify.accounting.ballforms.PolyPlaceBall`); the branch
+    points 0 and +-1/alpha_pp are kinks (ln h is C^1 but not C^2 at +-1/alpha_pp); a series across one raises.
+
+    Tail bound (derived here): for |z| >= u >= max(2|m|, 2c/alpha_pp, 1/alpha_pp), |w| >= |z|/(2c) >= 1/alpha_pp, so both
+    points are on the outer branch and ln h(z) - ln h(w) = (alpha_pp + 1) ln((1 + |w|)/(1 + |z|)) <=
+    (alpha_pp + 1) ln max(1, 1.5/c) = Lambda; P(|Z| > u) = 2 C (1 + u)^(-alpha_pp) (u >= 1/alpha_pp)."""
+
+    def __init__(self, alpha_pp: float) -> None:
+        from .ballforms import PolyPlaceBall  # noqa: PLC0415 - ballforms imports verify.audit (heavier)
+
+        self.a = float(alpha_pp)
+        self.ball = PolyPlaceBall(self.a)
+        self.kinks_z = (-1.0 / self.a, 0.0, 1.0 / self.a)
+
+    def logh(self, z: Any) -> Any:
+        if not hasattr(z, "coeffs"):
+            return self.ball.logh(z)
+        az = _abs_series(z)
+        c0 = _const(az)
+        b = self.ball
+        if c0.upper() <= b.inv.lower():
+            return b.log_inner + (b.alpha - 1) * (1 - az).log()
+        if c0.lower() >= b.inv.upper():
+            return b.log_outer - (b.alpha + 1) * (1 + az).log()
+        raise ValueError("the PolyPlace log-density has no Taylor series across |z| = 1/alpha")
+
+    def renyi_tail(self, alpha: float, c: float, m: float, u: float) -> Any:
+        arb = _flint().arb
+        if not (u > 0 and u >= 2 * abs(m) and u >= 2 * c / self.a and u >= 1 / self.a):
+            return arb("inf")
+        b = self.ball
+        lam = (b.alpha + 1) * _max1(arb(1.5) / arb(c)).log()
+        tail = 2 * b.tail_c * (1 + arb(u)) ** (-b.alpha)
+        return _bounded_loss_tail(alpha, c, lam, tail)
+
+
+def _max1(x: Any) -> Any:
+    """max(1, x) for a ball x (both ends)."""
+    arb = _flint().arb
+    lo = x.lower() if x.lower() >= 1 else arb(1)
+    hi = x.upper() if x.upper() >= 1 else arb(1)
+    return arb(lo).union(arb(hi))
+
+
 _BALL_FORMS: dict[type, Callable[[Any], Any]] = {}
 
 
@@ -295,9 +427,19 @@ def ball_form_for(noise: Any) -> Any:
 
 
 def _register_builtins() -> None:
-    from smoothsens_core.distributions import ArsinhNormal, Gaussian, UniformLogNormal  # noqa: PLC0415
+    from smoothsens_core.distributions import (  # noqa: PLC0415
+        ArsinhNormal,
+        Gaussian,
+        GenCauchy,
+        PolyPlace,
+        StudentT,
+        UniformLogNormal,
+    )
 
     register_ball_form(Gaussian, lambda noise: GaussianBallForm())
+    register_ball_form(StudentT, lambda noise: StudentTBallForm(noise.nu))
+    register_ball_form(GenCauchy, lambda noise: GenCauchyBallForm(noise.p, noise.theta))
+    register_ball_form(PolyPlace, lambda noise: PolyPlaceRenyiForm(noise.alpha))
     register_ball_form(ArsinhNormal, lambda noise: ArsinhNormalBallForm(noise.sigma))
     register_ball_form(UniformLogNormal, lambda noise: UniformLogNormalBallForm(noise.sigma))
 
@@ -505,6 +647,28 @@ def renyi_pair_enclosure(noise: Any, alpha: float, *, shift: float, scale_ratio:
                                     f"{len(cells)} cells",))
     finally:
         flint.ctx.prec = old_prec
+
+
+def rdp_of_pair(noise: Any, *, shift: float, scale_ratio: float = 1.0,
+                orders: Iterable[float] = (2.0, 4.0, 8.0, 16.0), label: str = "", **kwargs: Any) -> RdpCurve:
+    """The RDP curve of a declared pair of the standardised ``noise`` in both orientations: at each order the
+    larger certified upper end of D_alpha(Z || c Z + m) and D_alpha(c Z + m || Z) = D_alpha(Z || (Z - m)/c)
+    (affine invariance; symmetric families, so -m/c is taken as |m|/c), c = ``scale_ratio``, m = ``shift``
+    (:func:`renyi_pair_enclosure`, ``kwargs`` passed on).  For a smooth-sensitivity mechanism f(x) + (B(x)/eta) Z
+    the pair is m = eta d, c = e^(gamma d) (the declared worst pair, as for the privacy curves).  A family without
+    a certified route (no ball form, no tail bound) gives a curve with ``certified`` False and taus inf."""
+    encs = []
+    taus = []
+    for a in orders:
+        pair = (renyi_pair_enclosure(noise, a, shift=shift, scale_ratio=scale_ratio, **kwargs),
+                renyi_pair_enclosure(noise, a, shift=abs(shift) / scale_ratio, scale_ratio=1.0 / scale_ratio,
+                                     **kwargs))
+        encs.extend(pair)
+        taus.append(max(e.upper for e in pair) if all(e.certified for e in pair) else math.inf)
+    certified = all(e.certified for e in encs)
+    why = "; ".join(sorted({e.reason for e in encs if not e.certified}))
+    return RdpCurve(tuple(orders), tuple(taus), certified,
+                    label or f"{type(noise).__name__} pair m={shift:g}, c={scale_ratio:g}" + (f" ({why})" if why else ""))
 
 
 # ---------------------------------------------------------------------------------------------
