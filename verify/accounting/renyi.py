@@ -657,8 +657,8 @@ def rdp_of_pair(noise: Any, *, shift: float, scale_ratio: float = 1.0,
     (:func:`renyi_pair_enclosure`, ``kwargs`` passed on).  For a smooth-sensitivity mechanism f(x) + (B(x)/eta) Z
     the pair is m = eta d, c = e^(gamma d) (the declared worst pair, as for the privacy curves).  A family without
     a certified route (no ball form, no tail bound) gives a curve with ``certified`` False and taus inf."""
-    encs = []
-    taus = []
+    encs: list[DivergenceEnclosure] = []
+    taus: list[float] = []
     for a in orders:
         pair = (renyi_pair_enclosure(noise, a, shift=shift, scale_ratio=scale_ratio, **kwargs),
                 renyi_pair_enclosure(noise, a, shift=abs(shift) / scale_ratio, scale_ratio=1.0 / scale_ratio,
