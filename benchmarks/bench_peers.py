@@ -157,7 +157,7 @@ def svt3_oracle(n_est: int, level: float, seed: int = 0, n_mc: int = 400_000) ->
                     if lb > best[0]:
                         best = (lb, sign * tau, float(p), math.log(p / q))
         print(f"  [1]*10 vs {[int(v) for v in b]}: max loss {max(La.max(), -Lb.min()):.3f}; best event L {'>' if best[1] > 0 else '<'} "
-              f"{abs(best[1]):.3f}: mass {best[2]:.4f}, ln(p/q) {best[3]:.4f}, bound {best[0]:.4f}", flush=True)
+              f"{best[1]:.3f}: mass {best[2]:.4f}, ln(p/q) {best[3]:.4f}, bound {best[0]:.4f}", flush=True)
 
 
 def main() -> None:
