@@ -28,7 +28,7 @@ import sympy as sp
 
 from verify.claims import CheckKind, ClaimResult, Verdict, claim, obligation_for, with_proof
 from verify.claims.user import interval_obligation
-from verify.proof import Objective, Variable, density_rate_objective, prove_le
+from verify.proof import Objective, ProofRecord, Variable, density_rate_objective, prove_le
 
 SECTION = "examples/my_proofs.py"
 
@@ -61,7 +61,8 @@ def ln1p_lower_bound(ctx):
     res = prove_le(ln1p_objective())
     if res.status != "proven":
         return tested
-    return with_proof(tested, claim_obligation=ln1p_obligation("test"), proof=res.to_json(), domain=LN1P_DOMAIN,
+    record = ProofRecord.of_interval(res, ln1p_objective(), statement=LN1P_STATEMENT)  # what is proven, as data
+    return with_proof(tested, claim_obligation=ln1p_obligation("test"), proof=record.to_json(), domain=LN1P_DOMAIN,
                       summary=f"proven: {LN1P_STATEMENT} ({res.n_boxes} boxes, arb)", precision="arb ball arithmetic",
                       statement=LN1P_STATEMENT)
 

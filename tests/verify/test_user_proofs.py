@@ -19,6 +19,7 @@ pytest.importorskip("flint")
 from verify.claims import REGISTRY, CheckContext
 from verify.claims.sets.proofs import recheck_claim
 from verify.claims.user import load_claim_file
+from verify.proof import ProofRecord
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 IDS = ("user-ln1p-lower-bound", "user-cauchy-rate", "user-cauchy-mechanism")
@@ -59,6 +60,15 @@ def test_an_edited_user_record_is_rejected(records):
     rec["evidence"]["domain"] = "x in [0, 2]"
     rc = recheck_claim("user-ln1p-lower-bound", rec)
     assert not rc.ok and any("'domain'" in p for p in rc.problems)
+    # the record is a ProofRecord: what it displays of what it proves is checked against the code too
+    proof = records["user-ln1p-lower-bound"]["evidence"]["proof"]
+    assert ProofRecord.from_json(proof).to_json() == proof
+    for key, value in (("proven_domain", {"variables": [["x", "0", "2", False, False]]}), ("proves", ["bstar"]),
+                       ("statement", "ln(1 + x) >= x for every x in [0, 1]")):
+        rec = copy.deepcopy(records["user-ln1p-lower-bound"])
+        rec["evidence"]["proof"][key] = value
+        rc = recheck_claim("user-ln1p-lower-bound", rec)
+        assert not rc.ok and any(f"'proof.{key}'" in p for p in rc.problems), (key, rc.problems)
 
 
 def test_a_user_proof_grafted_onto_another_claim_is_rejected(records):

@@ -572,7 +572,9 @@ class ExpectedObligation:
                  what the record says it proves;
     ``covers``   what of the claim's statement the proof establishes (shown by the re-check);
     ``proves``   the claim's obligations the proof covers (names, e.g. ("rate",)); empty: all of them;
-    ``obligations`` the claim's obligations, when the code states them here rather than on the claim.
+    ``obligations`` the claim's obligations, when the code states them here rather than on the claim;
+    ``domain``   the proven domain as data (a :class:`verify.proof.Domain`), which a record written as a
+                 :class:`verify.proof.ProofRecord` displays under ``proven_domain`` and must equal.
 
     A record is accepted only if its method is ``method`` (a method with a registered re-checker,
     :func:`verify.proof.record.register_method`), every field equals the derived one, and ``recheck``
@@ -585,6 +587,7 @@ class ExpectedObligation:
     covers: str = ""
     proves: tuple[str, ...] = ()
     obligations: tuple[str, ...] = ()
+    domain: Any = None
 
     def __post_init__(self) -> None:
         for name in ("proves", "obligations"):
@@ -606,12 +609,30 @@ class ExpectedObligation:
         if proof_method(proof) != self.method:
             out.append(f"field 'method': the record's proof method {proof_method(proof)!r} is not the one the code of "
                        f"claim {self.claim_id} uses ({self.method!r})")
+        out += self._record_problems(proof)
         for path, want in self.fields.items():
             got = _at(evidence, path)
             if jsonable(got) != jsonable(want):
                 shown = "absent" if got is ABSENT else repr(got)[:120]
                 out.append(f"field {path!r}: the record shows {shown}, the code of claim {self.claim_id} derives "
                            f"{'none' if want is ABSENT else repr(want)[:120]}")
+        return out
+
+    def _record_problems(self, proof: Mapping[str, Any]) -> list[str]:
+        """What a record written as a :class:`verify.proof.ProofRecord` displays of what it proves -- the
+        obligations it covers (``proves``), its domain (``proven_domain``), its statement -- against the code."""
+        out = []
+        if "proves" in proof and list(proof.get("proves") or ()) != list(self.proves):
+            out.append(f"field 'proof.proves': the record says it covers {proof.get('proves')!r}, the code of claim "
+                       f"{self.claim_id} derives {list(self.proves)!r}")
+        if "proven_domain" in proof:
+            want = None if self.domain is None else self.domain.to_json()
+            if want is None or jsonable(proof.get("proven_domain")) != jsonable(want):
+                out.append(f"field 'proof.proven_domain': the record shows {str(proof.get('proven_domain'))[:120]}, "
+                           f"the code of claim {self.claim_id} derives {'none' if want is None else str(want)[:120]}")
+            if "statement" in proof and proof.get("statement") != self.fields.get("statement", ABSENT):
+                out.append(f"field 'proof.statement': the record's statement is not the one the code of claim "
+                           f"{self.claim_id} derives")
         return out
 
     def problems(self, evidence: Mapping[str, Any]) -> tuple[list[str], Any]:

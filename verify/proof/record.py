@@ -277,7 +277,7 @@ _WHAT_KEYS = ("method", "statement", "objective", "threshold", "proven_domain", 
 @dataclass(frozen=True)
 class ProofRecord:
     """A proof: ``method`` (a registered :class:`ProofMethod`), what is proven -- ``statement`` (plain math),
-    ``domain`` (:class:`Domain`), ``objective`` (F's description, for F <= ``threshold`` proofs) and
+    ``domain`` (:class:`Domain`), ``objective`` (F's description as JSON, for F <= ``threshold`` proofs) and
     ``proves`` (the claim's obligations it covers, e.g. ("rate",); empty: the whole statement) -- and the
     ``certificate`` (boxes and bounds, steps, witnesses: the rest of the serialised record).
 
@@ -289,7 +289,7 @@ class ProofRecord:
     statement: str = ""
     domain: Domain = field(default_factory=Domain)
     certificate: Mapping[str, Any] = field(default_factory=dict)
-    objective: str = ""
+    objective: Any = ""
     threshold: str = ""
     proves: tuple[str, ...] = ()
 
@@ -332,8 +332,20 @@ class ProofRecord:
         else:
             domain = Domain.from_json(data["domain"]) if "domain" in data else Domain()
         thr = data.get("threshold")
-        return cls(str(method), str(data.get("statement") or ""), domain, cert, str(data.get("objective") or ""),
+        return cls(str(method), str(data.get("statement") or ""), domain, cert, data.get("objective") or "",
                    "" if thr is None else str(thr), tuple(str(p) for p in data.get("proves") or ()))
+
+    @classmethod
+    def of_interval(cls, result: Any, objective: Any, *, statement: str, proves: Sequence[str] = ()) -> ProofRecord:
+        """The record of a branch-and-bound proof (:func:`verify.proof.prove_le`'s result) of F <= threshold,
+        F = ``objective``, stating ``statement`` and covering the claim's obligations ``proves`` (empty: all);
+        the domain is the objective's box.  ValueError unless the result is "proven"."""
+        if getattr(result, "status", None) != "proven":
+            raise ValueError(f"result must be a proven branch-and-bound result; got status={getattr(result, 'status', None)!r}")
+        js = dict(result.to_json())
+        return cls("interval", statement, Domain.of_objective(objective),
+                   {k: v for k, v in js.items() if k not in _WHAT_KEYS}, js.get("objective") or "",
+                   str(js.get("threshold", "0")), tuple(proves))
 
     def recheck(self, claim_id: str) -> RecheckOutcome:
         """The registered method's re-check of this record as a proof of ``claim_id`` (ValueError when no

@@ -284,7 +284,10 @@ def interval_obligation(claim_id: str, build: Any, *, domain: str, statement: st
             return _reject(["the certificate has no box"])
         return out
 
-    return ExpectedObligation(claim_id, "interval", fields, rc, f"{statement} on {domain}", proves=tuple(proves))
+    from verify.proof.record import Domain  # noqa: PLC0415 - with the interval obligations only
+
+    return ExpectedObligation(claim_id, "interval", fields, rc, f"{statement} on {domain}", proves=tuple(proves),
+                              domain=Domain.of_objective(obj))
 
 
 def recheck_claim(claim_id: str, record: Mapping[str, Any], *, prec: int = 128) -> Any:
