@@ -159,3 +159,16 @@ def test_claim_result_refuses_partly_proven_without_a_proof():
     with pytest.raises(ValueError, match="distinct non-empty names"):
         Claim(id="004-x", seed="004", section="", statement="", kind=CheckKind.NUMERIC, check=lambda c: None,
               obligations=("a", "a"))
+
+
+def test_a_symbolic_spec_carries_its_witness_function_and_refuses_a_second_or_an_unknown_spec():
+    from verify.claims.sets import proofs_symbolic  # noqa: F401, PLC0415 - registers the specs' witnesses
+    from verify.proof import symbolic as S  # noqa: PLC0415
+
+    spec = S.SPECS["004-Claim-3.4"]
+    assert spec.derive is not None
+    with pytest.raises(ValueError, match="already has its witness function"):
+        S.witnesses_for("004-Claim-3.4")(lambda: ({}, {}))
+    with pytest.raises(ValueError, match="no symbolic spec 'nope'"):
+        S.witnesses_for("nope")(lambda: ({}, {}))
+    assert "004-Claim-3.4" not in S.specs_without_witnesses()
