@@ -9,13 +9,14 @@ eps >= ln((P[M(x) in S] - delta) / P[M(x') in S]) / d.  Per pair:
    (support sets, classifier, projection tails) are fitted on the first half and scored on the second,
    in both directions for a symmetric relation and only x -> x' for an ordered one;
 2. estimation: ``n_est`` fresh draws of each, counted in the two chosen events (the eps event, with the
-   largest predicted eps bound, and the delta event, with the largest predicted p - e^(eps d) q); on each of the two events, the eps bound (the joint exact test of
+   largest predicted eps bound, and the delta event, with the largest predicted p - e^(eps d) q); on
+   each of the two events, the eps bound (the joint exact test of
    :func:`verify.audit.blackbox.mechanism._eps_lower_joint` inverted in eps) and the delta bound at the
-   claimed eps (the same test inverted in delta, :func:`_delta_lower_joint`), each of the 4 P tests at
-   level beta / (4 P) for P pairs: by the union bound every reported bound holds simultaneously with
-   probability >= 1 - beta, because the events are fixed given the selection draws.  (The delta event
-   is chosen without the winner's-curse term of the eps event: it is often the small high-ratio event,
-   whose eps bound is then the larger one.)
+   claimed eps (the same test inverted in delta, :func:`_delta_lower_joint`), the test each event was
+   chosen for at level 0.4 beta / P and the other at 0.1 beta / P, for P pairs: by the union bound
+   every reported bound holds simultaneously with probability >= 1 - beta, because the events are
+   fixed given the selection draws.  (The delta event is chosen without the winner's-curse term of the
+   eps event: it is often the small high-ratio event, whose eps bound is then the larger one.)
 
 Draws: one call per draw (``release(x, rng)`` returning one output), or, when the caller declares
 ``vectorised=True``, one call on a stack of k copies of x returning k outputs (an array with leading
@@ -93,8 +94,10 @@ def audit_shaped_pairs(release: Callable[..., Any], eps: float, delta: float, re
     n_sel = max(n // 5, 200)
     n_est = n - n_sel
     # per pair two events (the eps event and the delta event), each tested twice (the eps bound at the
-    # claimed delta and the delta bound at the claimed eps): 4 tests per pair, each at beta / (4 P)
-    level = beta / (4 * len(pairs))
+    # claimed delta and the delta bound at the claimed eps): 4 tests per pair, the test each event was
+    # chosen for at 0.4 beta / P, the other at 0.1 beta / P (together beta / P: a union bound)
+    level = 0.4 * beta / len(pairs)
+    cross = 0.1 * beta / len(pairs)
     estimates: list[PairEstimate] = []
     fam_used: list[str] = []
     prior = list((extra or {}).get("selection_draws", ()))
@@ -125,10 +128,10 @@ def audit_shaped_pairs(release: Callable[..., Any], eps: float, delta: float, re
         fam_used.append(sel.event.family)
         estimates.append(PairEstimate(xa, xb, dd, sel.event.text, sel.counts, (k1, k2), n_est, float(p1), float(p2),
                                       eps_lo, eps_hat, level, criterion="eps",
-                                      delta_lower=_delta_lower_joint(k1, k2, n_est, c, level),
+                                      delta_lower=_delta_lower_joint(k1, k2, n_est, c, cross),
                                       claimed_eps=eps, event_family=sel.event.family))
         # the delta event (chosen on the same selection draws), counted on the same fresh draws: the
-        # joint exact test of p - e^(eps d) q inverted in delta at level beta / (2 P)
+        # joint exact test of p - e^(eps d) q inverted in delta at level 0.4 beta / P
         if sel.delta_event is not None and not math.isinf(c):
             ka, kb = count_event(sel.delta_event, EA, sel.width), count_event(sel.delta_event, EB, sel.width)
             k1d, k2d = (ka, kb) if sel.delta_direction == 0 else (kb, ka)
@@ -138,7 +141,7 @@ def audit_shaped_pairs(release: Callable[..., Any], eps: float, delta: float, re
             eps_hat_d = ((math.log(k1d / n_est) - math.log(k2d / n_est)) / dd if k1d > 0 and k2d > 0 else
                          (math.inf if k1d > 0 else -math.inf))
             estimates.append(PairEstimate(xa, xb, dd, sel.delta_event.text, sel.delta_counts, (k1d, k2d), n_est,
-                                          float(p1d), float(p2d), _eps_lower_joint(k1d, k2d, n_est, dd, delta, level, eps),
+                                          float(p1d), float(p2d), _eps_lower_joint(k1d, k2d, n_est, dd, delta, cross, eps),
                                           eps_hat_d, level, criterion="delta",
                                           delta_lower=_delta_lower_joint(k1d, k2d, n_est, c, level),
                                           claimed_eps=eps, event_family=sel.delta_event.family))
