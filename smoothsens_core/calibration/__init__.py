@@ -67,7 +67,7 @@ from .families import (
     calibrate_student_t_bs19,
 )
 from .families import _eps_polyplace as _eps_polyplace
-from .laws import _LAWS as _LAWS
+from .laws import LAWS
 from .laws import _eps_gencauchy_gp as _eps_gencauchy_gp
 from .laws import _eps_gencauchy_nrs07 as _eps_gencauchy_nrs07
 from .laws import _eps_laplace_gl as _eps_laplace_gl
@@ -97,6 +97,10 @@ from .tight import (
     tight_table,
     tight_table_laplace,
 )
+
+#: The printed laws by family (:data:`smoothsens_core.calibration.laws.LAWS`), under the name the tests of
+#: laws.toml read.
+_LAWS = LAWS
 
 __all__ = [
     "Calibration",

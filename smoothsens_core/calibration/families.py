@@ -14,11 +14,13 @@ from .. import distributions
 from .._generated.calibration import alpha_polyplace
 from .._generated.calibration import eps_polyplace as _eps_polyplace
 from ..validation import check_integer, check_metric, check_positive, check_probability
-from .laws import _LAWS, _check_nu, _check_p, _check_theta, _gamma_from_split, _LinearLaw, _std_over_eta
-from .record import _METRICS, Calibration
+from .laws import LAWS, check_nu, check_p, check_theta, gamma_from_split, LinearLaw, std_over_eta
+from .record import CALIBRATION_METRICS, Calibration
 
 __all__ = [
     "FAMILIES",
+    "NEEDS_DELTA",
+    "check_family",
     "calibrate",
     "calibrate_gencauchy",
     "calibrate_gencauchy_nrs07",
@@ -30,14 +32,14 @@ __all__ = [
 ]
 
 
-def _calibrate_student_t(law: _LinearLaw, eps: Any, gamma: Any, nu: Any, split: Any, metric: Any) -> Calibration:
+def _calibrate_student_t(law: LinearLaw, eps: Any, gamma: Any, nu: Any, split: Any, metric: Any) -> Calibration:
     """T_nu(0,1) noise calibrated by ``law`` (004 Lemma 3.5 or BS19)."""
     eps = check_positive("eps", eps)
-    nu = _check_nu(nu)
+    nu = check_nu(nu)
     return law.calibrate(eps, 0.0, gamma, split, metric, (nu,), {"nu": nu}, distributions.StudentT(nu), {"nu": nu})
 
 
-def _calibrate_laplace(law: _LinearLaw, eps: Any, delta: Any, gamma: Any, split: Any, metric: Any) -> Calibration:
+def _calibrate_laplace(law: LinearLaw, eps: Any, delta: Any, gamma: Any, split: Any, metric: Any) -> Calibration:
     """Lap(0,1) noise calibrated by ``law`` (004 Lemma 3.6 or NRS07 as in 002 Claim 18)."""
     eps = check_positive("eps", eps)
     delta = check_probability("delta", delta)
@@ -62,10 +64,10 @@ def calibrate_gencauchy(
     ``split`` (default 1/3) of eps on the scale term.  ``noise_std`` is per output coordinate.
     """
     eps = check_positive("eps", eps)
-    p = _check_p(p)
-    theta = _check_theta(theta)
+    p = check_p(p)
+    theta = check_theta(theta)
     m = check_integer("m", m, minimum=1)
-    return _LAWS["gencauchy"].calibrate(
+    return LAWS["gencauchy"].calibrate(
         eps, 0.0, gamma, split, metric, (p, theta, m), {"m": m, "p": p, "theta": theta},
         distributions.GenCauchy(p, theta), {"p": p, "theta": theta, "m": float(m)},
         source="004 Lemma 3.3" if m == 1 else "004 Cor. 3.2",
@@ -81,7 +83,7 @@ def calibrate_student_t(
     which needs gamma < eps/nu.  With ``gamma`` None, nu gamma = split eps (default eps/3, 004 Sec. 5).
     The noise std is finite only for nu > 2 (Var = nu/(nu-2)).
     """
-    return _calibrate_student_t(_LAWS["student_t"], eps, gamma, nu, split, metric)
+    return _calibrate_student_t(LAWS["student_t"], eps, gamma, nu, split, metric)
 
 
 def calibrate_laplace_approx(
@@ -93,7 +95,7 @@ def calibrate_laplace_approx(
     gamma < eps / ln(1/delta).  B must be a g_L-smooth upper bound (not g_E).
     With ``gamma`` None, gamma ln(1/delta) = split eps (default eps/3).
     """
-    return _calibrate_laplace(_LAWS["laplace_gl"], eps, delta, gamma, split, metric)
+    return _calibrate_laplace(LAWS["laplace_gl"], eps, delta, gamma, split, metric)
 
 
 def calibrate_polyplace(
@@ -107,9 +109,9 @@ def calibrate_polyplace(
     i.e. gamma < eps/2 (002 Lemma 13).  With ``gamma`` None, gamma = split eps (default eps/3).
     """
     eps = check_positive("eps", eps)
-    metric = check_metric(metric, _METRICS)
+    metric = check_metric(metric, CALIBRATION_METRICS)
     if gamma is None:
-        gamma = _gamma_from_split(split, eps)
+        gamma = gamma_from_split(split, eps)
     g = check_positive("gamma", gamma)
     if not g < eps:
         raise ValueError(f"gamma must be in (0, eps) (002 Thm. 8); got gamma={g!r}, eps={eps!r}")
@@ -124,7 +126,7 @@ def calibrate_polyplace(
         gamma=g,
         eta=g,
         noise=noise,
-        noise_std=_std_over_eta(noise, g),
+        noise_std=std_over_eta(noise, g),
         shape={"s": s, "alpha": alpha},
         growth="g_E",
         formula="eps = alpha / s = alpha gamma  (s = 1/gamma)",
@@ -138,8 +140,8 @@ def calibrate_gencauchy_nrs07(
     """[NRS07] GenCauchy(0,1,p,1) as quoted in 004 (Remark after Lemma 3.5) and 002 Claim 16:
     eps = (p + 1) gamma + (p + 1) eta, so eta = eps/(p + 1) - gamma, needing gamma < eps/(p + 1)."""
     eps = check_positive("eps", eps)
-    p = _check_p(p)
-    return _LAWS["gencauchy_nrs07"].calibrate(
+    p = check_p(p)
+    return LAWS["gencauchy_nrs07"].calibrate(
         eps, 0.0, gamma, split, metric, (p,), {"p": p}, distributions.GenCauchy(p, 1.0), {"p": p, "theta": 1.0}
     )
 
@@ -149,7 +151,7 @@ def calibrate_student_t_bs19(
 ) -> Calibration:
     """[BS19] T_nu(0,1) as quoted in 004 (Remark after Lemma 3.5) and 002 Claim 17:
     eps = (nu + 1) gamma + (nu + 1)/(2 sqrt(nu)) eta, needing gamma < eps/(nu + 1)."""
-    return _calibrate_student_t(_LAWS["student_t_bs19"], eps, gamma, nu, split, metric)
+    return _calibrate_student_t(LAWS["student_t_bs19"], eps, gamma, nu, split, metric)
 
 
 def calibrate_laplace_nrs07(
@@ -157,7 +159,7 @@ def calibrate_laplace_nrs07(
 ) -> Calibration:
     """Laplace with g_E scaled as in 002 Claim 18 (after [NRS07]): eps = eta + gamma ln(2/delta),
     so eta = eps - gamma ln(2/delta), needing gamma < eps / ln(2/delta)."""
-    return _calibrate_laplace(_LAWS["laplace_nrs07"], eps, delta, gamma, split, metric)
+    return _calibrate_laplace(LAWS["laplace_nrs07"], eps, delta, gamma, split, metric)
 
 
 FAMILIES: dict[str, Any] = {
@@ -169,10 +171,12 @@ FAMILIES: dict[str, Any] = {
     "student_t_bs19": calibrate_student_t_bs19,
     "laplace_nrs07": calibrate_laplace_nrs07,
 }
-_NEEDS_DELTA = ("laplace_gl", "laplace_nrs07")
+#: The families whose calibration takes a delta (approximate GP/DP: 004 Lemma 3.6, 002 Claim 18).
+NEEDS_DELTA = ("laplace_gl", "laplace_nrs07")
 
 
-def _check_family(family: str) -> str:
+def check_family(family: str) -> str:
+    """``family`` when it names a calibration of :data:`FAMILIES`; ValueError naming the families otherwise."""
     if family not in FAMILIES:
         raise ValueError(f"family must be one of {sorted(FAMILIES)}; got family={family!r}")
     return family
@@ -180,9 +184,9 @@ def _check_family(family: str) -> str:
 
 def calibrate(family: str, eps: float, *, delta: float | None = None, gamma: float | None = None, **shape: Any) -> Calibration:
     """Dispatch to ``calibrate_<family>`` (see :data:`FAMILIES`); ``delta`` only for the Laplace ones."""
-    _check_family(family)
+    check_family(family)
     fn = FAMILIES[family]
-    if family in _NEEDS_DELTA:
+    if family in NEEDS_DELTA:
         if delta is None:
             raise ValueError(f"delta must be given (in (0, 1)) for family={family!r}")
         return fn(eps, delta, gamma, **shape)

@@ -38,14 +38,18 @@ from .._generated.calibration import (
     gamma_max_student_t_gp,
 )
 from ..validation import check_in_interval, check_metric, check_positive, check_real
-from .record import _METRICS, DEFAULT_SPLIT, Calibration
+from .record import CALIBRATION_METRICS, DEFAULT_SPLIT, Calibration
+
+__all__ = ["LAWS", "LinearLaw", "check_gamma_below", "check_nu", "check_p", "check_split", "check_theta",
+           "gamma_from_split", "std_over_eta"]
 
 
-def _check_split(split: Any) -> float:
+def check_split(split: Any) -> float:
+    """The budget split, the fraction of eps spent on the scale term, in [0, 1] (004 Sec. 5 uses 1/3)."""
     return check_in_interval("split", split, 0.0, 1.0)
 
 
-def _check_gamma_below(gamma: Any, bound: float, why: str) -> float:
+def check_gamma_below(gamma: Any, bound: float, why: str) -> float:
     """gamma in (0, bound) with a message naming the bound and the reason."""
     g = check_positive("gamma", gamma)
     if not g < bound:
@@ -53,34 +57,38 @@ def _check_gamma_below(gamma: Any, bound: float, why: str) -> float:
     return g
 
 
-def _check_p(p: Any) -> float:
+def check_p(p: Any) -> float:
+    """The GenCauchy exponent p in (1, inf) (004 Lemma 3.3)."""
     return check_in_interval("p", p, 1.0, math.inf)
 
 
-def _check_theta(theta: Any) -> float:
+def check_theta(theta: Any) -> float:
+    """The GenCauchy shape theta in [1, inf) (004 Lemma 3.3)."""
     v = check_real("theta", theta)
     if not v >= 1.0:
         raise ValueError(f"theta must be in [1, inf) (004 Lemma 3.3); got theta={v!r}")
     return v
 
 
-def _check_nu(nu: Any) -> float:
+def check_nu(nu: Any) -> float:
+    """The Student's t degrees of freedom nu in (1, inf) (004 Lemma 3.5)."""
     return check_in_interval("nu", nu, 1.0, math.inf)
 
 
-def _std_over_eta(noise: Any, eta: float) -> float:
+def std_over_eta(noise: Any, eta: float) -> float:
+    """std((B/eta) Z) per unit B, i.e. std(Z)/eta (inf when Z has no finite variance)."""
     s = float(noise.std())
     return s / eta if math.isfinite(s) else math.inf
 
 
-def _gamma_from_split(split: Any, bound: float) -> float:
+def gamma_from_split(split: Any, bound: float) -> float:
     """gamma when the caller gives none: the fraction ``split`` (default :data:`DEFAULT_SPLIT`, 004 Sec. 5)
     of the largest admissible gamma ``bound``, i.e. the scale term spends split * eps."""
-    return (DEFAULT_SPLIT if split is None else _check_split(split)) * bound
+    return (DEFAULT_SPLIT if split is None else check_split(split)) * bound
 
 
 @dataclass(frozen=True)
-class _LinearLaw:
+class LinearLaw:
     """A printed eps linear in (gamma, eta), eps = c(params) gamma + d(params) eta (004 Lemmas 3.3,
     3.5, 3.6, Cor. 3.2; NRS07/BS19 as quoted in 004 Remark after Lemma 3.5 and 002 Claims 16-18):
     its largest gamma ``gamma_max(eps, *params)``, its inversion ``eta_of(eps, gamma, *params)``, the
@@ -112,12 +120,12 @@ class _LinearLaw:
         error message): gamma (given, or ``split`` of gamma_max) must lie in (0, gamma_max) for
         eta > 0, eta = eta_of(eps, gamma, *params), and the recorded eps is the forward formula
         eps_of(gamma, eta, *params) (so an inversion error would show)."""
-        metric = check_metric(metric, _METRICS)
+        metric = check_metric(metric, CALIBRATION_METRICS)
         bound = float(self.gamma_max(eps, *params))
         if gamma is None:
-            gamma = _gamma_from_split(split, bound)
+            gamma = gamma_from_split(split, bound)
         named = "".join(f"{k}={v!r}, " for k, v in shown.items())
-        gamma = _check_gamma_below(gamma, bound, f"so that eta > 0: need {self.need} ({named}eps={eps!r})")
+        gamma = check_gamma_below(gamma, bound, f"so that eta > 0: need {self.need} ({named}eps={eps!r})")
         eta = float(self.eta_of(eps, gamma, *params))
         return Calibration(
             family=self.family,
@@ -127,7 +135,7 @@ class _LinearLaw:
             gamma=gamma,
             eta=eta,
             noise=noise,
-            noise_std=_std_over_eta(noise, eta),
+            noise_std=std_over_eta(noise, eta),
             shape=shape,
             growth=self.growth,
             formula=self.formula,
@@ -141,7 +149,7 @@ _LAWS_FILE = Path(__file__).with_name("laws.toml")
 _LAW_FIELDS = ("source", "formula", "growth", "need")
 
 
-def _load_laws(path: Path, evaluators: Mapping[str, tuple[Any, Any, Any]]) -> dict[str, _LinearLaw]:
+def _load_laws(path: Path, evaluators: Mapping[str, tuple[Any, Any, Any]]) -> dict[str, LinearLaw]:
     """The laws of ``path`` (a TOML table per family: source, formula, growth, need), each with its
     generated ``(gamma_max, eta_of, eps_of)`` from ``evaluators``.  Raises ValueError when the two do
     not name the same families or an entry's fields are not exactly :data:`_LAW_FIELDS`, so a missing,
@@ -158,13 +166,13 @@ def _load_laws(path: Path, evaluators: Mapping[str, tuple[Any, Any, Any]]) -> di
             raise ValueError(f"{path.name}: [{family}] must have the text fields {list(_LAW_FIELDS)}; got {entry!r}")
         if entry["growth"] not in ("g_E", "g_L"):
             raise ValueError(f"{path.name}: [{family}] growth must be 'g_E' or 'g_L'; got {entry['growth']!r}")
-        laws[family] = _LinearLaw(family=family, gamma_max=gamma_max, eta_of=eta_of, eps_of=eps_of,
+        laws[family] = LinearLaw(family=family, gamma_max=gamma_max, eta_of=eta_of, eps_of=eps_of,
                                   **{k: entry[k] for k in _LAW_FIELDS})
     return laws
 
 
 #: family -> its printed law (004 Lemmas 3.3, 3.5, 3.6; NRS07 / BS19 as quoted by 004 and 002).
-_LAWS = _load_laws(_LAWS_FILE, {
+LAWS = _load_laws(_LAWS_FILE, {
     "gencauchy": (gamma_max_gencauchy_gp, eta_gencauchy_gp, _eps_gencauchy_gp),
     "student_t": (gamma_max_student_t_gp, eta_student_t_gp, _eps_student_t_gp),
     "laplace_gl": (gamma_max_laplace_gl, eta_laplace_gl, _eps_laplace_gl),

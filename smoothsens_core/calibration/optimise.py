@@ -16,9 +16,9 @@ from numpy.typing import ArrayLike
 
 from .._generated.noise import gencauchy_variance, student_t_variance
 from ..validation import check_integer, check_positive
-from .families import _NEEDS_DELTA, _check_family, calibrate, calibrate_gencauchy
+from .families import NEEDS_DELTA, check_family, calibrate, calibrate_gencauchy
 from .laws import (
-    _check_split,
+    check_split,
     eta_gencauchy_gp,
     eta_gencauchy_nrs07,
     eta_student_t_bs19,
@@ -112,15 +112,15 @@ def optimise_calibration(
     (p, theta) refinement; the result is never worse than the grid's best point.
     The optimum over gamma itself (ignoring B) is the limit gamma -> 0: see :func:`std_limit_small_gamma`.
     """
-    _check_family(family)
+    check_family(family)
     eps = check_positive("eps", eps)
     if gamma is not None and split is not None:
         raise ValueError("give at most one of gamma and split; got both")
     if split is not None:
-        split = _check_split(split)
+        split = check_split(split)
     if gamma is not None:
         gamma = check_positive("gamma", gamma)
-    if family in ("polyplace",) + _NEEDS_DELTA:
+    if family in ("polyplace",) + NEEDS_DELTA:
         kw: dict[str, Any] = {"split": split} if gamma is None else {}
         return calibrate(family, eps, delta=delta, gamma=gamma, **kw)
     if delta is not None:
@@ -221,7 +221,7 @@ def std_limit_small_gamma(family: str, eps: float, delta: float | None = None) -
         sqrt(2)/eps as p -> 1+, theta -> inf, a Laplace-like limit);
       GenCauchy NRS07: min_p (p+1) sqrt(Var(p,1)) / eps.
     """
-    _check_family(family)
+    check_family(family)
     eps = check_positive("eps", eps)
     if family in ("laplace_gl", "laplace_nrs07", "polyplace"):
         return math.sqrt(2.0) / eps

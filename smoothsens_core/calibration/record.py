@@ -26,7 +26,7 @@ DEFAULT_GAMMA_FRACTION = 1.0 / 9.0
 
 #: The metrics a calibration certifies (:data:`smoothsens_core.validation.METRICS`): "euclidean" (GP,
 #: eps per unit distance, 004 Def. 5) and "hamming" (DP with the Hamming metric, 004 Remark after Lemma 3.5).
-_METRICS = ("euclidean", "hamming")
+CALIBRATION_METRICS = ("euclidean", "hamming")
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class Calibration:
         parameter (noise, eta, eps, delta, metric, growth, m) is this calibration's own."""
         return SmoothSensitivityMechanism(
             noise=self.noise, eta=self.eta, eps=self.eps, delta=self.delta,
-            metric=check_metric(self.metric, _METRICS),
+            metric=check_metric(self.metric, CALIBRATION_METRICS),
             growth=self.growth_function(), Lambda=Lambda, m=int(self.shape.get("m", 1)),
             f=f, B=B, name=name or self.family, source=self.source,
         )

@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .._generated.calibration import eps_gencauchy_nrs07, eps_laplace_nrs07, eps_student_t_bs19
 from ..validation import check_metric, check_positive, check_probability
-from .families import _NEEDS_DELTA, calibrate
-from .laws import _eps_gencauchy_nrs07, _eps_laplace_nrs07, _eps_student_t_bs19
+from .families import NEEDS_DELTA, calibrate
 from .optimise import optimise_calibration
-from .record import _METRICS, DEFAULT_GAMMA_FRACTION
+from .record import CALIBRATION_METRICS, DEFAULT_GAMMA_FRACTION
 
 __all__ = ["calibration_table", "format_calibration_table"]
 
@@ -36,7 +36,7 @@ def calibration_table(
     mechanisms when ``delta`` is given, and the older NRS07/BS19 calibrations themselves.
     """
     eps = check_positive("eps", eps)
-    metric = check_metric(metric, _METRICS)
+    metric = check_metric(metric, CALIBRATION_METRICS)
     if delta is not None:
         delta = check_probability("delta", delta)
     g = DEFAULT_GAMMA_FRACTION * eps if gamma is None else check_positive("gamma", gamma)
@@ -65,9 +65,9 @@ def calibration_table(
         try:
             try:
                 if kw.get("_opt"):
-                    cal = optimise_calibration(fam, eps, gamma=g, delta=delta if fam in _NEEDS_DELTA else None)
+                    cal = optimise_calibration(fam, eps, gamma=g, delta=delta if fam in NEEDS_DELTA else None)
                 else:
-                    cal = calibrate(fam, eps, delta=delta if fam in _NEEDS_DELTA else None, gamma=g, metric=metric,
+                    cal = calibrate(fam, eps, delta=delta if fam in NEEDS_DELTA else None, gamma=g, metric=metric,
                                     **kw)
             except ValueError:
                 if gamma is not None or kw.get("_opt"):
@@ -75,23 +75,23 @@ def calibration_table(
                 # The common default gamma = eps/9 is above this mechanism's limit (the Laplace
                 # mechanisms need gamma ln(1/delta) < eps): use the mechanism's own default split
                 # (a third of eps on the scale term) and say so, rather than an infeasible row.
-                cal = calibrate(fam, eps, delta=delta if fam in _NEEDS_DELTA else None, gamma=None, metric=metric,
+                cal = calibrate(fam, eps, delta=delta if fam in NEEDS_DELTA else None, gamma=None, metric=metric,
                                 **kw)
                 row["gamma"] = cal.gamma
                 row["note"] = (f"gamma chosen for this mechanism (its own default split, 1/3 of eps on the "
                                f"scale term): the common gamma = eps/9 = {g:.6g} is above its limit")
         except ValueError as exc:
-            row.update(source="", growth="", eta=None, eps=None, delta=delta if fam in _NEEDS_DELTA else 0.0,
+            row.update(source="", growth="", eta=None, eps=None, delta=delta if fam in NEEDS_DELTA else 0.0,
                        noise_std=None, shape="", older_source="", eps_older=None, error=str(exc))
             rows.append(row)
             continue
         older_src, eps_older = "", None
         if fam == "gencauchy" and cal.shape["theta"] == 1.0 and cal.shape["m"] == 1.0:
-            older_src, eps_older = "NRS07", float(_eps_gencauchy_nrs07(cal.gamma, cal.eta, cal.shape["p"]))
+            older_src, eps_older = "NRS07", float(eps_gencauchy_nrs07(cal.gamma, cal.eta, cal.shape["p"]))
         elif fam == "student_t":
-            older_src, eps_older = "BS19", float(_eps_student_t_bs19(cal.gamma, cal.eta, cal.shape["nu"]))
+            older_src, eps_older = "BS19", float(eps_student_t_bs19(cal.gamma, cal.eta, cal.shape["nu"]))
         elif fam == "laplace_gl":
-            older_src, eps_older = "NRS07 (g_E, 002 Cl. 18)", float(_eps_laplace_nrs07(cal.gamma, cal.eta, cal.delta))
+            older_src, eps_older = "NRS07 (g_E, 002 Cl. 18)", float(eps_laplace_nrs07(cal.gamma, cal.eta, cal.delta))
         row.update(
             source=cal.source, growth=cal.growth, eta=cal.eta, eps=cal.eps, delta=cal.delta,
             noise_std=cal.noise_std,
