@@ -18,7 +18,9 @@ pytest.importorskip("flint")
 
 from smoothsens_core.sensitivity import kde  # noqa: E402
 from verify.claims import CheckContext, Verdict, load_registry  # noqa: E402
+from verify.claims.sets.proofs import recheck_evidence  # noqa: E402
 from verify.proof import kde_series as K  # noqa: E402
+from verify.proof.record import method_named, registered_methods  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -246,10 +248,9 @@ def test_the_series_exact_error_is_below_the_bound_at_the_branch_edges():
 # ------------------------------------------------------------------------------------------------
 # the claim
 # ------------------------------------------------------------------------------------------------
-def test_the_claim_is_verified_proven_and_rechecks_through_the_method_table():
-    from verify.claims.sets.proofs import METHOD_RECHECKERS, recheck_evidence
-
-    assert METHOD_RECHECKERS["kde-series"] == ("verify.proof.kde_series", "recheck")
+def test_the_claim_is_verified_proven_and_rechecks_through_the_method_registry():
+    assert K.METHOD == "kde-series" and "kde-series" in registered_methods()
+    assert type(method_named("kde-series")) is K.KdeSeriesMethod
     c = load_registry().get("004-KDE-series-proof")
     assert "proof" in c.tags
     res = c.check(CheckContext(seed=1, budget=0.1, dps=30))

@@ -14,7 +14,8 @@ from smoothsens_core import calibration as cal  # noqa: E402
 from verify.claims import CheckContext  # noqa: E402
 from verify.claims.registry import PROOFS, ClaimResult, Verdict, load_registry  # noqa: E402
 from verify.claims.sets import proofs_tight as T  # noqa: E402
-from verify.claims.sets.proofs import METHOD_RECHECKERS, describe_recheck, recheck_evidence  # noqa: E402
+from verify.claims.sets.proofs import describe_recheck, recheck_evidence  # noqa: E402
+from verify.proof.record import method_named, registered_methods  # noqa: E402
 from verify.serialise import jsonable  # noqa: E402
 
 
@@ -51,7 +52,9 @@ def test_the_three_tight_claims_carry_a_proof_and_its_rechecker_is_registered():
     reg = load_registry()
     for cid in ("004-Lemma-3.5-tight", "004-Lemma-3.3-tight", "002-Thm-8-tight"):
         assert cid in reg and cid in PROOFS and cid in T.TIGHT_PROOFS
-    assert METHOD_RECHECKERS["tight-calibration"] == ("verify.claims.sets.proofs_tight", "recheck")
+    # the method is registered by its class, defined next to the proof it re-checks
+    assert "tight-calibration" in registered_methods()
+    assert type(method_named("tight-calibration")) is T.TightCalibrationMethod
 
 
 def test_student_t_tight_proven_not_tight_on_the_subset_and_the_gp_calibrations_valid(st_proof):
