@@ -293,13 +293,14 @@ def _check_eps(eps: Any) -> float:
 class PrivacyCurve:
     """The privacy curve of one additive-noise mechanism over its worst-case (or declared) pair (module
     docstring).  Build with :meth:`gaussian`, :meth:`laplace`, :meth:`discrete_laplace`, :meth:`gencauchy`,
-    :meth:`student_t` or :meth:`parse`; ``delta(eps)`` returns an Enclosure, ``epsilon(delta)`` an
+    :meth:`student_t`, :meth:`polyplace`, :meth:`from_calibration` or :meth:`parse`; ``delta(eps)`` returns an Enclosure, ``epsilon(delta)`` an
     :class:`EpsilonInterval`; :func:`verify.accounting.pld.compose` composes curves.
 
     ``family``  one of :data:`FAMILIES`; ``scale``  sigma (Gaussian), b (Laplace; discrete Laplace with
     P(k) proportional to e^(-|k|/b)) or the scale of GenCauchy/Student t; ``sensitivity``  the shift Delta
     (an integer >= 1 for the discrete Laplace); ``shape``  (name, value) pairs: p, theta (GenCauchy), nu
-    (Student t); ``ratio``  the scale of the second law over the first (GenCauchy/Student t only)."""
+    (Student t), alpha (PolyPlace); ``ratio``  the scale of the second law over the first (GenCauchy, Student t,
+    PolyPlace only)."""
 
     family: str
     scale: float
