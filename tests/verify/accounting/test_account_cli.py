@@ -77,5 +77,5 @@ def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], arg
 
 
 def test_polyplace_dilated_pair_composes(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = _run(capsys, "-m", "polyplace:alpha=3,scale=2,ratio=1.2", "--k", "3", "--eps", "1", "--h", "0.05")
+    rc, out, _ = _run(capsys, "-m", "polyplace:alpha=3,scale=2,ratio=1.2", "--k", "2", "--eps", "1", "--h", "0.1")
     assert rc == 0 and "certified PLD composition" in out and "NOT" not in out
