@@ -28,7 +28,9 @@ composed (k = 10, 100, 1000).  Columns:
   our certified lower end (prv's delta below it, or autodp's eps at that delta below our point, is certainly
   invalid).
 * ``ours ms``/``dpacc ms``/``prv ms``/``autodp ms``: wall time of a 100-point curve on [0, eps at delta = 1e-15]
-  (ours: closed form for k = 1, PLD construction + composition + ``deltas`` on the 100 points otherwise;
+  (ours: closed form for k = 1; composed Gaussians: the exact composition (verify.accounting.compose_exact,
+  one Gaussian pair with mu = sqrt(k) Delta/sigma, Dong, Roth & Su 2019 Cor. 3.3, in arb), and again as
+  "gaussian (PLD)" rows through the grid PLD; otherwise PLD construction + composition + ``deltas`` on the 100 points;
   dp-accounting: PLD construction + self_compose + get_delta_for_epsilon on the 100 points,
   value_discretization_interval 1e-4; prv-accountant: accountant construction + compute_delta at the 100 points;
   autodp: mechanism + composition + get_approxDP at the 100 deltas of our curve), and ``speedup`` = dpacc ms /
@@ -67,7 +69,7 @@ import mpmath
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from verify.accounting import PrivacyCurve, compose
+from verify.accounting import PrivacyCurve, compose, compose_exact
 
 DPS = 50
 #: prv-accountant at delta_error 1e-16 takes minutes from k = 100 on (2 min for the 100-fold Laplace): skipped above
@@ -145,15 +147,18 @@ def dp_pld(dp: Any, family: str, scale: float, k: int) -> Any:
     return p if k == 1 else p.self_compose(k)
 
 
-def ours_obj(family: str, scale: float, k: int) -> Any:
+def ours_obj(family: str, scale: float, k: int, exact: bool = True) -> Any:
+    """Our curve: the closed form (k = 1), the exact composition of Gaussians (``exact``), else the grid PLD."""
     curve = {"gaussian": PrivacyCurve.gaussian, "laplace": PrivacyCurve.laplace,
              "discrete_laplace": PrivacyCurve.discrete_laplace}[family](scale)
     if k == 1:
         return curve
+    if exact and family == "gaussian":
+        return compose_exact(curve, k=k)
     return compose(curve, k=k, h=H_STEP[family][k])
 
 
-def row(family: str, k: int, dp: Any) -> dict[str, Any]:
+def row(family: str, k: int, dp: Any, exact: bool = True) -> dict[str, Any]:
     base = {"gaussian": 1.0, "laplace": 1.0 / 3.0, "discrete_laplace": 0.5}[family]
     scale = base * math.sqrt(k)
     with mpmath.workdps(DPS):
@@ -166,7 +171,7 @@ def row(family: str, k: int, dp: Any) -> dict[str, Any]:
         else:
             ref = dlaplace_ref(scale, k)
             hi = 1.0 / scale * k
-    obj = ours_obj(family, scale, k)
+    obj = ours_obj(family, scale, k, exact)
     # accuracy grid: crossings of the reference, or (composed Laplace) of our certified upper end
     if ref is not None:
         pts = [e for e in (crossing(ref, t, hi) for t in TARGETS) if e is not None]
@@ -208,7 +213,7 @@ def row(family: str, k: int, dp: Any) -> dict[str, Any]:
     top = max(pts) if pts else 1.0
     grid = np.linspace(0.0, top, 100)
     t0 = time.perf_counter()
-    o = ours_obj(family, scale, k)
+    o = ours_obj(family, scale, k, exact)
     o.deltas(grid)
     ours_ms = 1e3 * (time.perf_counter() - t0)
     dp_ms = math.nan
@@ -217,7 +222,8 @@ def row(family: str, k: int, dp: Any) -> dict[str, Any]:
         dpp = dp_pld(dp, family, scale, k)
         dpp.get_delta_for_epsilon(grid)
         dp_ms = 1e3 * (time.perf_counter() - t0)
-    return {"family": family, "k": k, "pts": len(pts), "ref": "50-digit" if ref is not None else "-",
+    label = family if (exact or family != "gaussian" or k == 1) else "gaussian (PLD)"
+    return {"family": label, "k": k, "pts": len(pts), "ref": "50-digit" if ref is not None else "-",
             "below": below if ref is not None else "-", "out": out if ref is not None else "-", "width": width,
             "excess": excess if ref is not None else math.nan, "dpb": dpb if dp is not None else "-",
             "dperr": dperr if dp is not None else math.nan, "ours_ms": ours_ms,
@@ -322,15 +328,16 @@ def peers_table(ks: list[int]) -> None:
            f"{'dpacc ms':>8s} {'prv ms':>8s} {'autodp ms':>9s} {'speedup':>7s}")
     print(hdr)
     print("-" * len(hdr))
-    for family in ("gaussian", "laplace", "discrete_laplace"):
-        for k in ks:
-            r = row(family, k, dp)
-            sp = r["dp_ms"] / r["ours_ms"] if math.isfinite(r["dp_ms"]) else math.nan
-            pb, pe, pm = _peer_cells(r["peers"]["prv"])
-            ab, ae, am = _peer_cells(r["peers"]["autodp"])
-            print(f"{r['family']:17s} {r['k']:5d} {r['pts']:4d} {r['ref']:>8s} {r['below']!s:>10s} {r['out']!s:>8s} "
-                  f"{r['width']:10.2e} {r['excess']:11.2e} {r['dpb']!s:>11s} {r['dperr']:9.2e} {pb:>9s} {pe:>9s} "
-                  f"{ab:>12s} {ae:>14s} {r['ours_ms']:8.1f} {r['dp_ms']:8.1f} {pm:>8s} {am:>9s} {sp:7.2f}", flush=True)
+    cases = [("gaussian", k, True) for k in ks] + [("gaussian", k, False) for k in ks if k > 1]
+    cases += [(f, k, True) for f in ("laplace", "discrete_laplace") for k in ks]
+    for family, k, exact in cases:
+        r = row(family, k, dp, exact)
+        sp = r["dp_ms"] / r["ours_ms"] if math.isfinite(r["dp_ms"]) else math.nan
+        pb, pe, pm = _peer_cells(r["peers"]["prv"])
+        ab, ae, am = _peer_cells(r["peers"]["autodp"])
+        print(f"{r['family']:17s} {r['k']:5d} {r['pts']:4d} {r['ref']:>8s} {r['below']!s:>10s} {r['out']!s:>8s} "
+              f"{r['width']:10.2e} {r['excess']:11.2e} {r['dpb']!s:>11s} {r['dperr']:9.2e} {pb:>9s} {pe:>9s} "
+              f"{ab:>12s} {ae:>14s} {r['ours_ms']:8.1f} {r['dp_ms']:8.1f} {pm:>8s} {am:>9s} {sp:7.2f}", flush=True)
     if dp is None:
         print("dp-accounting is not installed: its columns are empty (pip install dp-accounting)")
 

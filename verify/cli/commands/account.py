@@ -4,7 +4,8 @@
 [lower, upper] of delta(1) of 100 Gaussian releases; ``--delta 1e-6`` prints the interval [eps_lo, eps_hi] of
 eps(1e-6) instead (the mechanism is (eps_hi, 1e-6)-DP, certified).  Several ``--mechanism`` compose different
 mechanisms (all of them ``--k`` times).  A single mechanism with k = 1 uses its closed form (or the certified
-hockey-stick enclosure for GenCauchy and Student t, :class:`verify.accounting.PrivacyCurve`); anything else the
+hockey-stick enclosure for GenCauchy and Student t, :class:`verify.accounting.PrivacyCurve`); a composition of
+Gaussians the exact composed curve (:func:`verify.accounting.compose_exact`); anything else the
 certified PLD composition on the grid ``--h`` (:func:`verify.accounting.compose`: every family, the dilated
 pairs of the smooth-sensitivity families included).  ``--plot PATH`` writes a PNG
 of the curve (both ends) with the claimed point.  Bad input: one line on stderr, exit status 2.
@@ -91,13 +92,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from verify.accounting import compose  # noqa: PLC0415 - keeps `smoothsens --help` light
+    from verify.accounting import compose, compose_exact  # noqa: PLC0415 - keeps `smoothsens --help` light
     from verify.accounting.curve import fmt_bound  # noqa: PLC0415 - as above
 
     mechs = list(args.mechanism)
     single = len(mechs) == 1 and args.k == 1
-    obj: Any = mechs[0] if single else compose(mechs, k=args.k, h=args.h)
+    exact = None if single else compose_exact(mechs, k=args.k)
+    obj: Any = mechs[0] if single else exact if exact is not None else compose(mechs, k=args.k, h=args.h)
     how = ("closed form / certified hockey-stick enclosure" if single
+           else f"exact composition of Gaussians: one Gaussian pair with mu = {exact.mu:.12g} (Dong, Roth & Su "
+                "2019 Cor. 3.3), certified in arb" if exact is not None
            else f"certified PLD composition, grid h={obj.h:.6g}")
     what = " + ".join(m.label() for m in mechs)
     what = what if args.k == 1 else f"{args.k} x ({what})"
