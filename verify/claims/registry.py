@@ -25,13 +25,19 @@ from __future__ import annotations
 
 import enum
 import importlib
+import importlib.resources
 import pkgutil
 import time
+import tomllib
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from verify.proof.record import is_registered
+import numpy as np
+
+import verify.claims.sets
+from verify.proof._results import RecheckResult
+from verify.proof.record import is_registered, method_named
 from verify.serialise import jsonable
 
 __all__ = [
@@ -65,6 +71,8 @@ __all__ = [
     "PROVEN_STRENGTHS",
     "WHOLE_STATEMENT",
     "obligation_coverage",
+    "method_expectation",
+    "recheck_claim",
     "load_registry",
     "Omission",
     "OMISSIONS",
@@ -158,8 +166,6 @@ class CheckContext:
     prove_all: bool = False
 
     def rng(self, salt: str = "") -> Any:
-        import numpy as np
-
         # A stable per-claim stream: the same seed and salt give the same draws in any process.
         h = sum((i + 1) * ord(c) for i, c in enumerate(salt)) % (2**31)
         return np.random.default_rng([self.seed, h])
@@ -402,8 +408,6 @@ def parse_catalogue(seed: str, text: str, source: str = "") -> dict[str, dict[st
     arguments of :class:`Claim` but ``check`` (seed, section, statement, kind as :class:`CheckKind`,
     code, tags as a tuple).  Refuses an unknown seed, an id not starting with its seed, a missing
     section / statement / kind, an unknown key and a value of the wrong type."""
-    import tomllib
-
     where = source or f"catalogue {seed}"
     if seed not in SEEDS:
         raise ValueError(f"{where}: seed must be one of {sorted(SEEDS)}; got seed={seed!r}")
@@ -440,10 +444,8 @@ def catalogue() -> Mapping[str, Mapping[str, Any]]:
     refused."""
     global _CATALOGUE
     if _CATALOGUE is None:
-        from importlib.resources import files
-
         entries: dict[str, dict[str, Any]] = {}
-        folder = files("verify.claims").joinpath(CATALOGUE_DIR)
+        folder = importlib.resources.files("verify.claims").joinpath(CATALOGUE_DIR)
         for f in sorted(folder.iterdir(), key=lambda t: t.name):
             if not f.name.endswith(".toml"):
                 continue
@@ -724,6 +726,75 @@ def obligation_coverage(claim_obligations: tuple[str, ...], ob: ExpectedObligati
     return proven, [n for n in needed if n not in proves], problems
 
 
+def _recheck_rejected(problems: list[str], prec: int) -> RecheckResult:
+    """A re-check that rejects the record, for ``problems`` (the first 20 kept)."""
+    return RecheckResult(False, problems[:20], 0, prec, 0.0)
+
+
+def recheck_claim(claim_id: str, record: Mapping[str, Any], *, prec: int = 128) -> Any:
+    """Re-check the proof carried by ``record`` (the claim's JSON: verdict, strength, evidence, and the
+    statement when the report has it) as a proof of the claim ``claim_id``.
+
+    What must be proven is rebuilt from the claim id (:func:`verify.claims.registry.expected_obligation`:
+    the registry and the code next to the prover), never from the record; the record only supplies the
+    certificate (boxes, steps, witnesses).  Rejected, with a reason naming the field: no obligation in
+    code for the claim; a statement other than the registry's; a verdict/strength other than VERIFIED
+    (proven); another proof method; a displayed field (domain, statement, objective, relies_on, variable
+    box, rebuild, threshold, enclosure ends) other than the derived one; a certificate the re-checker
+    rejects or one with zero parts/steps/boxes.  Returns a :class:`verify.proof.RecheckResult`."""
+    t0 = time.perf_counter()
+    ev = record.get("evidence")
+    if not isinstance(ev, Mapping) or not isinstance(ev.get("proof"), Mapping):
+        return _recheck_rejected([f"claim {claim_id}: the record carries no proof"], prec)
+    try:
+        ob = expected_obligation(claim_id, record_scale(ev))
+    except ValueError as exc:
+        return _recheck_rejected([f"claim {claim_id}: {exc}"], prec)
+    if ob is None:
+        return _recheck_rejected([f"claim {claim_id}: no proof obligation is declared in code for this claim (a user claim "
+                        f"declares it with verify.claims.obligation_for in its claim file); a record alone proves "
+                        f"nothing"], prec)
+    problems: list[str] = []
+    if "statement" in record and claim_id in REGISTRY and record.get("statement") != REGISTRY.get(claim_id).statement:
+        problems.append(f"field 'statement': the record's statement is not the registry's for claim {claim_id}")
+    proven, tested, cover_problems = obligation_coverage(
+        REGISTRY.get(claim_id).obligations if claim_id in REGISTRY else (), ob)
+    problems += cover_problems
+    strength = "proven" if not tested else "partly proven"
+    if record.get("verdict") != "VERIFIED" or record.get("strength") != strength:
+        problems.append(f"field 'verdict': the record says {record.get('verdict')} ({record.get('strength')}); the "
+                        f"proof of claim {claim_id} covers {proven} of its obligations {proven + tested}, so it "
+                        f"supports VERIFIED ({strength}) only")
+    shown = ev.get("coverage")
+    if shown is not None and jsonable(shown) != {"proven": proven, "tested": tested}:
+        problems.append(f"field 'coverage': the record shows {shown!r}, the code of claim {claim_id} derives "
+                        f"proven {proven}, tested {tested}")
+    try:  # a record already rejected by its header is not re-checked further (nothing it holds could pass)
+        more, rc = (ob.header_problems(ev), None) if problems else ob.problems(ev)
+    except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
+        more, rc = [f"malformed proof record ({type(exc).__name__}: {exc})"], None
+    problems += more
+    n = int(getattr(rc, "n_boxes", 0) or 0) if rc is not None else 0
+    rprec = int(getattr(rc, "prec", prec) or prec) if rc is not None else prec
+    return RecheckResult(not problems, problems[:20], n, rprec, time.perf_counter() - t0)
+
+
+def method_expectation(claim_id: str, method: str, fields: Mapping[str, Any], covers: str, *,
+                       proves: tuple[str, ...] = (), obligations: tuple[str, ...] = ()) -> ExpectedObligation:
+    """The :class:`ExpectedObligation` of a claim proven by the registered proof method ``method``
+    (:func:`verify.proof.record.method_named`): the record's proof is re-checked by that method's
+    re-checker, told ``claim_id``; ``fields`` are the displayed fields the claim's prover writes (derived
+    by its code); ``proves`` the claim's obligations the proof covers (empty: all of them); ``obligations``
+    the claim's obligations, when its code states them here (a catalogue claim)."""
+    pm = method_named(method)  # ValueError naming the registered methods
+
+    def rc(evidence: Mapping[str, Any]) -> Any:
+        return pm.recheck(evidence["proof"], claim_id)
+
+    return ExpectedObligation(claim_id, method, dict(fields), rc, covers, proves=tuple(proves),
+                              obligations=tuple(obligations))
+
+
 def _with_coverage(c: Claim, res: ClaimResult, ob: ExpectedObligation) -> tuple[ClaimResult, list[str]]:
     """``res`` with the strength and ``evidence["coverage"]`` the coverage of claim ``c`` by ``ob`` gives
     ("proven" when every obligation is covered, "partly proven" otherwise), or the problems that keep it
@@ -750,8 +821,6 @@ def _proven_or_inconclusive(c: Claim, res: ClaimResult) -> ClaimResult:
         if not why and ob is not None:
             res, why = _with_coverage(c, res, ob)
         if not why and c.seed == USER_SEED:
-            from verify.claims.sets.proofs import recheck_claim  # noqa: PLC0415
-
             rc = recheck_claim(c.id, {**res.to_json(), "statement": c.statement})
             why = [] if rc.ok else ["the independent re-check rejects the proof: " + "; ".join(rc.problems[:3])]
     except Exception as exc:  # noqa: BLE001 - a failing obligation is a reason, not a pass
@@ -847,9 +916,7 @@ def load_registry() -> Registry:
     """Import every module of :mod:`verify.claims.sets` (each registers its claims) and return REGISTRY."""
     global _LOADED
     if not _LOADED:
-        import verify.claims.sets as pkg
-
-        for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
+        for info in sorted(pkgutil.iter_modules(verify.claims.sets.__path__), key=lambda m: m.name):
             if not info.name.startswith("_"):
                 importlib.import_module(f"verify.claims.sets.{info.name}")
         _LOADED = True

@@ -54,6 +54,7 @@ from typing import Any, Callable
 import sympy as sp
 
 from .functions import Objective, Variable, restate_on_box
+from .obligation_types import Obligation
 
 
 def _objective(F: sp.Expr, variables: list[Variable], **kw: Any) -> Objective:
@@ -148,7 +149,7 @@ def quotient_objective(where: str, *, shave: Fraction = Fraction(0), far_end: bo
     else:
         F = F.subs(_E, _V / (1 - _V))
         first = Variable(_V, Q(0), Q(1))
-    meta = {"source": "004 Def. 7, Def. 8 (1); the closed forms of Lemma 4.1, App. C.3, Lemma 4.3 (_ramp.py)",
+    meta: dict[str, Any] = {"source": "004 Def. 7, Def. 8 (1); the closed forms of Lemma 4.1, App. C.3, Lemma 4.3 (_ramp.py)",
             "region": "x in the band (a = s(x)/w in [0, 1])" if where == "band" else
             "x outside the band (a = 1 + e, e = d(x)/w = v/(1 - v), v in [0, 1])",
             "s": "1 - s(z)/w (the partner z, c = 1 - s <= 1)", "scaling": "w = 1", "Lambda": "inf"}
@@ -189,10 +190,8 @@ def mirror_covers(a: Fraction, c: Fraction) -> str:
     raise AssertionError(f"(a, c) = ({a}, {c}) is covered by no piece")  # pragma: no cover - R2/R3 are exhaustive
 
 
-def obligations() -> list[Any]:
+def obligations() -> list[Obligation]:
     """The obligations of (a) and (b) (the same boxes at every scale)."""
-    from .obligations import Obligation  # noqa: PLC0415
-
     q = "|clip(c) - clip(a)| <= |c - a|/(1 + dist(a, [0, 1])) (scaled ramp profile, w = 1), i.e. " \
         "|f(z) - f(x)| <= L(x)|z - x| with L = 1/(d + w)"
     return [
@@ -221,8 +220,6 @@ CONTROL_FAR_END = "control-ramp-Def-8-(1)-L-chord-to-far-end"
 
 def controls() -> list[Any]:
     """Planted false L: each must come back "refuted" with a certified point."""
-    from .obligations import Obligation  # noqa: PLC0415
-
     return [
         Obligation(CONTROL_SHAVE, "control (planted)",
                    "|f(z) - f(x)| <= (L(x) - 1e-6)|z - x| for x outside the band: must fail (the chord to the far "

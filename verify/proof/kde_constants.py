@@ -9,7 +9,7 @@
 * ``_p_min()`` = (b_P, P_min): minimiser and minimum of P(b) = b - 1/D(b) on (1, inf) (g_L), by
   ``minimize_scalar`` on [1.2, 4]; P_min gates the g_L candidate b2, b_P ends its bracket.
 
-Each is enclosed here on the explicit chord-partner curve (:func:`verify.proof.obligations.kde_curve`,
+Each is enclosed here on the explicit chord-partner curve (:func:`verify.proof.kde_chord.kde_curve`,
 no root of phi_0 is solved), as one obligation for the branch-and-bound prover (so the enclosure is
 proven, re-checked and re-checkable with ``--recheck-proof``).  Every statement is "F <= 0" on a
 point or a tiny interval of the curve parameter:
@@ -49,6 +49,8 @@ from flint import arb, arb_series
 from smoothsens_core.sensitivity import kde
 
 from .functions import SeriesObjective, ball_from_fraction, lower_fraction, upper_fraction, workprec
+from .kde_chord import KDE_TURN, kde_curve
+from .obligation_types import Obligation
 
 __all__ = ["A_W", "TURN", "CORE", "DELTA", "B_WIDTH", "locate_a_w", "locate_turn", "core_constants", "a_w_objective",
            "turn_objective", "compare_core", "obligations"]
@@ -87,8 +89,6 @@ def _series(x: Any) -> Any:
 def _quantities(kind: str, v: Any) -> tuple[Any, Any, Any]:
     """(b, derivative whose sign is that of V_L, V) as arb_series in the chart L, for kind "D" (V = D,
     derivative D_L) or "P" (V = P = b - 1/D, derivative E = D^2 b_L + D_L)."""
-    from .obligations import kde_curve  # noqa: PLC0415 - import cycle: obligations imports this module
-
     _, b, D = kde_curve(v, "neg")
     if kind == "D":
         return b, D.derivative(), D
@@ -128,8 +128,6 @@ def core_constants() -> dict[str, float]:
 @lru_cache(maxsize=1)
 def locate_a_w() -> dict[str, Fraction]:
     """s_lo < s_W < s_hi (b(s) changes sign) and the stated [aw_lo, aw_hi] (not yet proven)."""
-    from .obligations import kde_curve  # noqa: PLC0415 - import cycle: obligations imports this module
-
     with workprec(_PREC):
         def sign(s: Fraction) -> int:  # b decreasing in s: -b changes sign from - to +
             return _sgn(-kde_curve(_series(_q(s)), "pos")[1].coeffs()[0])
@@ -144,8 +142,6 @@ def locate_a_w() -> dict[str, Fraction]:
 def locate_turn(kind: str) -> dict[str, Fraction]:
     """The brackets of the minimiser (L_lo, L_hi, L_mid) and of the core's float b (Lc1, Lc2) in the
     chart L, and the stated rational ends b_lo, b_hi (minimiser), V_lo, V_hi (minimum value), b_core."""
-    from .obligations import KDE_TURN  # noqa: PLC0415 - import cycle: obligations imports this module
-
     w_lo, w_hi = KDE_TURN[kind]
     b_core = Fraction(core_constants()["b_m" if kind == "D" else "b_P"])
     with workprec(_PREC):
@@ -174,8 +170,6 @@ def _const(x: Fraction) -> Any:
 
 def a_w_objective() -> Any:
     """F <= 0 pieces proving b(s_lo) >= 0 >= b(s_hi) and a(s) in [aw_lo, aw_hi] on [s_lo, s_hi]."""
-    from .obligations import kde_curve  # noqa: PLC0415 - import cycle: obligations imports this module
-
     w = locate_a_w()
     lo, hi, alo, ahi = w["s_lo"], w["s_hi"], w["aw_lo"], w["aw_hi"]
 
@@ -263,10 +257,8 @@ def compare_core() -> dict[str, Any]:
     return {"ok": ok, "rows": rows}
 
 
-def obligations() -> list[Any]:
+def obligations() -> list[Obligation]:
     """The five constant obligations (for :func:`verify.proof.obligations.catalogue`)."""
-    from .obligations import Obligation  # noqa: PLC0415 - import cycle: obligations imports this module
-
     src = "004 Sec. 4.3, Lemmas 4.6-4.7 (kde.py universal constants), step (v)"
     return [
         Obligation(A_W, src, "a_W = alpha(0) (root of (1 + a^2) e^{-a^2/2} = 1) in [aw_lo, aw_hi]: b(s) changes sign on "

@@ -49,7 +49,7 @@ from __future__ import annotations
 import itertools
 import time
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .record import describe_record, register_method
 
@@ -79,7 +79,7 @@ RELIES_ON = [
 
 
 def _obligation_ids() -> dict[str, str]:
-    from . import obligations as O  # noqa: PLC0415
+    from . import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     return {"curve": O.KDE_SHAPE["curve"], "gE": O.KDE_SHAPE["gE"], "gL": O.KDE_SHAPE["gL"],
             "chord": O.KDE_CHORD_TANGENT}
@@ -527,13 +527,13 @@ def _mp_curve(dps: int) -> Any:
 
     tiny = mp.mpf(10) ** (-(dps // 2))
 
-    def at_s(s):  # noqa: ANN001, ANN202
+    def at_s(s):
         a = 1 / mp.sqrt(2 * (s - mp.log1p(s)) / s ** 2)
         return a, a - s / a
 
     s_w = mp.findroot(lambda s: at_s(s)[1], (mp.mpf("2.4"), mp.mpf("2.6")), solver="anderson")  # b(s_W) = 0
 
-    def s_of_b(b):  # noqa: ANN001, ANN202
+    def s_of_b(b):
         if b == 1:
             return None
         if b == 0:
@@ -545,12 +545,12 @@ def _mp_curve(dps: int) -> Any:
             hi *= 2
         return mp.expm1(-mp.findroot(lambda L: at_s(mp.expm1(-L))[1] - b, (tiny, hi), solver="anderson"))
 
-    def ell(b):  # noqa: ANN001, ANN202
+    def ell(b):
         s = s_of_b(b)
         a = mp.mpf(1) if s is None else at_s(s)[0]
         return a * mp.exp(-a * a / 2)
 
-    def D(b):  # noqa: ANN001, ANN202
+    def D(b):
         s = s_of_b(b)
         if s is None:
             return mp.mpf(0)
@@ -595,14 +595,15 @@ def planted_controls(*, dps: int = 50, grid: int = 0) -> list[dict[str, Any]]:
             g, c = mp.mpf(gs), mp.mpf(cs)
             lo1, hi1, lo2, hi2 = mp.mpf("1e-9"), 1 - mp.mpf("1e-9"), 1 + mp.mpf("1e-9"), mp.mpf(2)
             if kind == "exp":
-                F = lambda b: mp.log(ell(b)) - g * abs(b - c)  # noqa: E731
-                b1 = mp.findroot(lambda b: D(b) - g, (lo1, hi1), solver="anderson") if g < D(0) else None
-                b2 = mp.findroot(lambda b: D(b) + g, (lo2, hi2), solver="anderson")  # D(2) < -g here
+                F = lambda b, ell=ell, g=g, c=c: mp.log(ell(b)) - g * abs(b - c)  # noqa: E731
+                b1 = mp.findroot(lambda b, D=D, g=g: D(b) - g, (lo1, hi1), solver="anderson") if g < D(0) else None
+                b2 = mp.findroot(lambda b, D=D, g=g: D(b) + g, (lo2, hi2), solver="anderson")  # D(2) < -g here
             else:
-                F = lambda b: mp.log(ell(b)) - mp.log1p(g * abs(b - c))  # noqa: E731
-                b1 = mp.findroot(lambda b: 1 / D(b) - b - (1 / g - c), (max(c, lo1), hi1), solver="anderson") \
-                    if c < 1 and D(c) > g else None
-                b2 = mp.findroot(lambda b: b - 1 / D(b) - (1 / g + c), (lo2, hi2), solver="anderson") if c > 1 else None
+                F = lambda b, ell=ell, g=g, c=c: mp.log(ell(b)) - mp.log1p(g * abs(b - c))  # noqa: E731
+                b1 = mp.findroot(lambda b, D=D, g=g, c=c: 1 / D(b) - b - (1 / g - c), (max(c, lo1), hi1),
+                                 solver="anderson") if c < 1 and D(c) > g else None
+                b2 = mp.findroot(lambda b, D=D, g=g, c=c: b - 1 / D(b) - (1 / g + c), (lo2, hi2),
+                                 solver="anderson") if c > 1 else None
             pts = {"c": c, "1": mp.mpf(1), "b1": b1, "b2": b2}
             # the planted set's candidates that are active at (g, c), by kde.py's conditions
             active = {}
@@ -681,7 +682,7 @@ def _steps_record() -> list[dict[str, Any]]:
     return steps
 
 
-def _steps_ok(steps: list[Mapping[str, Any]]) -> list[str]:
+def _steps_ok(steps: Sequence[Mapping[str, Any]]) -> list[str]:
     bad = []
     for st in steps:
         for name, ok in st["sympy"].items():
@@ -760,7 +761,7 @@ def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
                 if len(rows) != len(cfgs) or (en.get(kind) or {}).get("n") != len(cfgs):
                     problems.append(f"step (iv) {kind}: {len(rows)} cases recorded, {len(cfgs)} re-derived")
                     continue
-                for row, cfg in zip(rows, cfgs):
+                for row, cfg in zip(rows, cfgs, strict=True):
                     maxi = _maximisers_by_runs(cfg)
                     active = kde_set(cfg, KDE_CANDIDATES[kind])
                     names = {lab: "=".join(sorted(map(str, next(L for L, _ in _points(cfg) if v in L))))

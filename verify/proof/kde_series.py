@@ -140,7 +140,7 @@ def _mul(p: Sequence[Q], q: Sequence[Q], n: int) -> list[Q]:
 
 
 def _add(p: Sequence[Q], q: Sequence[Q], c: Q = Q(1)) -> list[Q]:
-    return [x + c * y for x, y in zip(p, q)]
+    return [x + c * y for x, y in zip(p, q, strict=True)]
 
 
 def _const(c: Q, n: int) -> list[Q]:
@@ -203,7 +203,7 @@ def _errors_from(series: Mapping[str, Sequence[Q]], T: Any, ops: Mapping[str, Ca
     }
 
 
-def _exact_ops(n: int) -> dict[str, Callable[..., Any]]:
+def _exact_ops(n: int) -> dict[str, Any]:
     one = _const(Q(1), n)
     return {"s": [Q(0), Q(1)] + [Q(0)] * (n - 2), "one": one,
             "add": lambda p, q: _add(p, q), "sub": lambda p, q: _add(p, q, Q(-1)),
@@ -226,7 +226,7 @@ def exact_errors(series: Mapping[str, Sequence[Q]] | None = None, n: int = N) ->
 # ball power series on S (arb_series): the Lagrange remainder coefficients
 # ---------------------------------------------------------------------------------------------------
 def _ball(q: Q) -> Any:
-    from flint import arb, fmpq  # noqa: PLC0415
+    from flint import arb, fmpq  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     return arb(fmpq(q.numerator, q.denominator))
 
@@ -235,7 +235,7 @@ def _ball_T(s: Any, terms: int) -> Any:
     """T(s) = sum_k (-1)^k s^k/(k + 2) as an arb_series on a ball with |s| <= 1/8: the Taylor polynomial of
     degree terms - 1, plus on each coefficient j the tail bound sum_{k >= terms} C(k, j) 8^{-(k-j)}
     <= 8^j (1/4)^terms (4/3) (C(k, j) <= 2^k)."""
-    from flint import arb, arb_series  # noqa: PLC0415
+    from flint import arb, arb_series  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     if not abs(s.coeffs()[0]).upper() <= arb(1) / 8:
         raise ValueError("the tail bound of T needs |s| <= 1/8")
@@ -249,7 +249,7 @@ def _ball_T(s: Any, terms: int) -> Any:
 
 def _ball_ops(s: Any, alt: bool = False) -> dict[str, Callable[..., Any]]:
     """The arb_series algebra; ``alt`` (the re-checker's route): a = 1/sqrt(2T), 1/a = 1/rsqrt(2T)."""
-    from flint import arb_series  # noqa: PLC0415
+    from flint import arb_series  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     one = arb_series([1], prec=s.prec)
 
@@ -266,7 +266,7 @@ def _ball_ops(s: Any, alt: bool = False) -> dict[str, Callable[..., Any]]:
 
 
 def _coeff(x: Any, k: int) -> Any:
-    from flint import arb  # noqa: PLC0415
+    from flint import arb  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     cs = x.coeffs()
     return cs[k] if k < len(cs) else arb(0)
@@ -276,9 +276,9 @@ def ball_errors(center: Q, radius: Q, order: int, series: Mapping[str, Sequence[
                 terms: int = _T_TERMS, prec: int = _PREC, alt: bool = False) -> dict[str, list[Any]]:
     """The Taylor coefficients 0 .. order of each error function (and of b, D, a, e) on the ball
     [center - radius, center + radius], as arb balls (radius 0: at the point)."""
-    from flint import arb, arb_series  # noqa: PLC0415
+    from flint import arb, arb_series  # noqa: PLC0415 - needs python-flint (the proof extra)
 
-    from .functions import workprec  # noqa: PLC0415
+    from .functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     series = SERIES if series is None else series
     with workprec(prec):
@@ -291,13 +291,13 @@ def ball_errors(center: Q, radius: Q, order: int, series: Mapping[str, Sequence[
 
 
 def _up(x: Any) -> Q:
-    from .functions import upper_fraction  # noqa: PLC0415
+    from .functions import upper_fraction  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     return Q(upper_fraction(x))
 
 
 def _lo(x: Any) -> Q:
-    from .functions import lower_fraction  # noqa: PLC0415
+    from .functions import lower_fraction  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     return Q(lower_fraction(x))
 

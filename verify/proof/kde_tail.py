@@ -95,7 +95,7 @@ def _curve_in_E_r() -> dict[str, sp.Expr]:
     a = 1/sqrt(2T) is not q/r."""
     E, r, L = E_SYM, R_SYM, L_SYM
     s = E - 1
-    T = (s + L) / s**2  # obligations._kde_T with s - log1p(s) = s + L
+    T = (s + L) / s**2  # kde_chord._kde_T with s - log1p(s) = s + L
     q = 1 - E
     on = {L: r**2 / 2 + 1 - E}
     # a = 1/sqrt(2T) = q/r: both positive, so the squares suffice

@@ -36,7 +36,6 @@ Obligations (ids, statements and domains in :func:`catalogue`):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache, partial
 from typing import Any, Callable
@@ -54,8 +53,13 @@ from smoothsens_core.calibration import (
 from smoothsens_core.calibration.tight import tight_eta
 from smoothsens_core.distributions import GenCauchy
 
+from .def8_cond1 import controls as _cond1_control_list
+from .def8_cond1 import obligations as _cond1_obligation_list
 from .functions import Objective, SeriesObjective, Variable, restate_on_box
+from .kde_chord import KDE_L_END, KDE_S_END, KDE_SERIES_TERMS, KDE_TURN, kde_curve
+from .kde_constants import obligations as _kde_constants_list
 from .kde_tail import TAIL_U, tail_control_objective, tail_pieces
+from .obligation_types import Obligation
 from .prover import ProofResult, SupEnclosure, SwitchingProof, enclose_sup, prove_le, prove_switching
 
 
@@ -297,65 +301,6 @@ def ramp_def8_linear_objective(b_box: tuple[Fraction, Fraction | float], gamma_b
 # ---------------------------------------------------------------------------------------------------
 # 004 Sec. 4.3 (KDE): the chord-partner curve in an explicit parameter, and the shape lemmas on D
 # ---------------------------------------------------------------------------------------------------
-#: a rational above a_W^2 = 2.51286... (b(s) < 0 there, proven as a point piece): s in [0, KDE_S_END] covers b in [0, 1]
-KDE_S_END = Fraction(2514, 1000)
-#: L = -ln(1 + s) in [0, KDE_L_END] covers b in [1, b(KDE_L_END)] (b(64) = 11.314...); the tail L >= 64
-#: (b >= 11.314... up to b = inf) is the compact chart u = 1/sqrt(L) in [0, 1/8] of :mod:`verify.proof.kde_tail`
-KDE_L_END = Fraction(64)
-#: windows around the turning points (L_m ~ 3.08 of D, L_P ~ 2.03 of P), where the second derivative's sign is proven
-KDE_TURN = {"D": (Fraction(283, 100), Fraction(333, 100)), "P": (Fraction(178, 100), Fraction(228, 100))}
-_KDE_N = 60  # terms of the power series of T(s) used for |s| <= 1/4
-
-
-def _kde_T(s: Any, L: Any = None) -> Any:
-    """T(s) = (s - log1p(s))/s^2 (analytic on (-1, inf), T(0) = 1/2) as an arb_series.
-
-    |s| <= 1/4 on the ball: the power series sum_{k < N} (-1)^k s^k/(k + 2) plus, on every
-    coefficient j <= 4, a ball of radius 2 N^4 4^{-(N-4)} >= sum_{k >= N} C(k, j) 4^{-(k-j)} (the
-    Taylor coefficients of the tail on |s| <= 1/4; successive terms shrink by a factor < 1/2).
-    Else the closed form, with s - log1p(s) = s + L when L = -ln(1 + s) is the variable (exact,
-    no cancellation)."""
-    s0 = s.coeffs()[0]
-    if abs(s0).upper() <= arb(1) / 4:
-        if s.prec > 5:
-            raise ValueError("the tail bound of _kde_T covers derivatives of order <= 4")
-        out = arb_series([0], prec=s.prec)
-        for k in reversed(range(_KDE_N)):
-            out = out * s + arb((-1) ** k) / (k + 2)
-        rad = 2 * arb(_KDE_N) ** 4 * (arb(1) / 4) ** (_KDE_N - 4)
-        cs = [c + arb(0, rad) for c in out.coeffs()]
-        return arb_series(cs + [arb(0, rad)] * (s.prec - len(cs)), prec=s.prec)
-    if L is not None:
-        return (s + L) / (s * s)
-    return (s - (1 + s).log()) / (s * s)
-
-
-def kde_curve(v: Any, side: str) -> tuple[Any, Any, Any]:
-    """(a, b, D) along the chord-partner curve of 004 Lemma 4.6 as arb_series in the parameter v.
-
-    The curve.  The steepest chord of k(u) = e^{-u^2/2} from radius b ends at a = alpha(b) != b with
-    chi(a, b) = 1 + a (a - b) - e^{(a^2 - b^2)/2} = 0 (phi_0 = 0, 004 A.4 (2); kde.py).  Put
-    s = a (a - b) > -1: then (a^2 - b^2)/2 = s - s^2/(2 a^2) and chi = 0 reads ln(1 + s) = s - s^2/(2a^2),
-        a^2 = 1/(2 T(s)),  T(s) = (s - ln(1 + s))/s^2,   b = a - s/a,
-    so every nontrivial zero (a > 0, a != b) is (a(s), b(s)) for exactly one s in (-1, 0) u (0, inf),
-    and conversely; s = 0 is b = a = 1 (T analytic, T(0) = 1/2: the triple root of kde.py is a
-    regular point here).  On the curve, D(b) = d ln ell/db = (k'(a) - k'(b))/((a - b) k'(a)) =
-    (1 - (b/a) e^{(a^2 - b^2)/2})/(a - b) = (1 - (b/a)(1 + s))/(a - b) = 1/a - b = (1 + s)/a - a.
-    ``side`` "pos": v = s in [0, s_end] (b in [0, 1]); "neg": v = L = -ln(1 + s) >= 0 (b >= 1)."""
-    if side == "pos":
-        s, T = v, _kde_T(v)
-    elif side == "neg":
-        s = (-v).exp() - 1
-        T = _kde_T(s, v)
-    else:
-        raise ValueError(f"side must be 'pos' or 'neg'; got side={side!r}")
-    r2T = (2 * T).sqrt()
-    a = 1 / r2T
-    b = a - s * r2T
-    D = (1 + s) / a - a
-    return a, b, D
-
-
 def _kde_pieces(which: str, *, slack: Fraction = Fraction(0),
                 drop_turn: bool = False) -> list[tuple[Fraction, Fraction, Any]]:
     """Pieces (lo, hi, fn) of F <= 0 for the KDE shape lemmas (see :func:`kde_shape_objective`)."""
@@ -484,16 +429,16 @@ def _kde_U(s: Any) -> Any:
     (:func:`kde_chord_tangent_identities` checks the first terms with SymPy).  Truncation: on every
     coefficient j <= 4 a ball of radius 2 N^4 3^{-(N-4)} >= sum_{k >= N} C(k, j) 3^{-(k-j)} (|coefficient|
     <= 1/3 <= 1, |s| <= 1/3; successive terms shrink by a factor (k + 1)/(3 (k + 1 - j)) < 1/2), as
-    :func:`_kde_T` does on |s| <= 1/4."""
+    :func:`verify.proof.kde_chord._kde_T` does on |s| <= 1/4."""
     s0 = s.coeffs()[0]
     if not abs(s0).upper() <= arb(1) / 3:
         raise ValueError("_kde_U is the power series of U, valid for |s| <= 1/3 only")
     if s.prec > 5:
         raise ValueError("the tail bound of _kde_U covers derivatives of order <= 4")
     out = arb_series([0], prec=s.prec)
-    for k in reversed(range(_KDE_N)):
+    for k in reversed(range(KDE_SERIES_TERMS)):
         out = out * s + arb(2 * (-1) ** k) / ((k + 2) * (k + 3))
-    rad = 2 * arb(_KDE_N) ** 4 * (arb(1) / 3) ** (_KDE_N - 4)
+    rad = 2 * arb(KDE_SERIES_TERMS) ** 4 * (arb(1) / 3) ** (KDE_SERIES_TERMS - 4)
     cs = [c + arb(0, rad) for c in out.coeffs()]
     return arb_series(cs + [arb(0, rad)] * (s.prec - len(cs)), prec=s.prec)
 
@@ -703,25 +648,6 @@ def tight_enclosure(kind: str, shape: dict[str, Any], gamma: float, eta1: float,
 # ---------------------------------------------------------------------------------------------------
 # the catalogue
 # ---------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Obligation:
-    """One proof obligation: ``build()`` returns a fresh Objective (F <= 0 on its domain).
-
-    ``expect``: "proven" for the papers' inequalities, "refuted" for the controls."""
-
-    id: str
-    source: str
-    statement: str
-    domain: str
-    build: Callable[[], Objective]
-    expect: str = "proven"
-    prove: dict[str, Any] = field(default_factory=dict)
-    #: "branch-and-bound" (prove_le on ``build()``) or "convex-switching" (prove_switching on
-    #: ``build()`` split at b = ``split``: a tangency that plain subdivision cannot close)
-    method: str = "branch-and-bound"
-    split: Fraction | None = None
-
-
 def catalogue(scale: str = "test") -> list[Obligation]:
     """The obligations; ``scale="test"`` uses small parameter boxes (seconds), ``"full"`` the boxes
     stated in the report (minutes)."""
@@ -903,21 +829,15 @@ def controls() -> list[Obligation]:
 
 
 def _cond1_obligations() -> list[Obligation]:
-    from .def8_cond1 import obligations as cond1  # noqa: PLC0415 - import cycle: def8_cond1 imports Obligation from here
-
-    return cond1()
+    return _cond1_obligation_list()
 
 
 def _cond1_controls() -> list[Obligation]:
-    from .def8_cond1 import controls as cond1  # noqa: PLC0415 - import cycle: def8_cond1 imports Obligation from here
-
-    return cond1()
+    return _cond1_control_list()
 
 
 def _kde_constant_obligations() -> list[Obligation]:
-    from .kde_constants import obligations as kde_constants  # noqa: PLC0415 - it imports Obligation from here
-
-    return kde_constants()
+    return _kde_constants_list()
 
 
 def _kde_tail_control(which: str) -> Any:

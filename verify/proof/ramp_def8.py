@@ -59,7 +59,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
@@ -228,7 +228,7 @@ def _step_shape(s: Spec) -> dict[str, Any]:
     """ell continuous at its breakpoints, ell(0) = 1/w, nonincreasing and >= 0 on each piece."""
     checks: dict[str, bool] = {}
     for tag, pieces in (("finite", s.pieces), ("inf", s.pieces_inf)):
-        for (n1, e1, _, h1), (n2, e2, lo2, _) in zip(pieces, pieces[1:]):
+        for (n1, e1, _, h1), (n2, e2, lo2, _) in itertools.pairwise(pieces):
             checks[f"{tag}: ell continuous at {h1} ({n1} = {n2})"] = h1 in lo2 and _zero(
                 e1.subs(X, LABELS[h1]) - e2.subs(X, LABELS[h1]))
         for n, ex, lo, hi in pieces:
@@ -311,7 +311,7 @@ def _weak_orders(labels: list[str]) -> list[dict[str, int]]:
     for ranks in itertools.product(range(n), repeat=n):
         used = set(ranks)
         if used == set(range(len(used))):
-            out.append(dict(zip(labels, ranks)))
+            out.append(dict(zip(labels, ranks, strict=True)))
     return out
 
 
@@ -548,14 +548,14 @@ def _ray_forms() -> dict[str, dict[str, Any]]:
     rho = sp.Symbol("rho", real=True)
     forms: dict[str, dict[str, Any]] = {}
 
-    def one_d(name, dy, sig, wid, fams):  # type: ignore[no-untyped-def]
+    def one_d(name, dy, sig, wid, fams):
         forms[name] = {"vars": (y,), "dplus": sp.Max(dy, 0), "f": sp.Min(1, sp.Max(0, sig / wid)), "w": wid,
                        "families": fams}
 
-    def fam(name, pt, edge, sgn, fout, out, wid, cell_out="out", cell_band="band", band=None):  # type: ignore[no-untyped-def]
+    def fam(name, pt, edge, sgn, fout, out, wid, cell_out="out", cell_band="band", band=None):
         """Segments in chain order from the edge outward (each side)."""
         segs = [(cell_out, o, "out") for o in out] if isinstance(cell_out, str) else \
-            [(c, o, "out") for c, o in zip(cell_out, out)]
+            [(c, o, "out") for c, o in zip(cell_out, out, strict=True)]
         segs += [(cell_band, bv, "band") for bv in (band or [edge - sgn * wid * vn / (1 + vn)])]
         return {"name": name, "point": pt, "edge": edge, "sgn": sgn, "f_out": fout, "segments": segs}
 
@@ -647,7 +647,7 @@ def _step_attain() -> dict[str, Any]:
             edge, sgn, fout = fm["edge"], fm["sgn"], fm["f_out"]
             sides: dict[str, list[str]] = {"out": [], "band": []}
             for cell, rv, side in fm["segments"]:
-                at = {var: c.subs(rho, rv) for var, c in zip(F["vars"], pt)}
+                at = {var: c.subs(rho, rv) for var, c in zip(F["vars"], pt, strict=True)}
                 memo: dict[Any, sp.Expr] = {}
                 dp = _resolve_at(F["dplus"], at, memo)
                 fv = _resolve_at(F["f"], at, memo)
@@ -837,9 +837,10 @@ def counterexample(s: Spec, *, dps: int = 50, n_grid: int = 64) -> dict[str, Any
         v = _realise(order)
         if v is not None:
             params.append((v["d"], v["Lam"] - v["Lam-w"], v["Lam"], 1 / (v["Lam"] - v["Lam-1/gam"])))
-    for dv, wv, Lv, gv in itertools.product((Fraction(1, 2), 3, Fraction(19, 2)), (Fraction(1, 4), 1),
-                                            (Fraction(1, 2), 2, 10), (Fraction(1, 10), Fraction(9, 10), 4)):
-        params.append((Fraction(dv), Fraction(wv), Fraction(Lv), Fraction(gv)))
+    for dv, wv, Lv, gv in itertools.product((Fraction(1, 2), Fraction(3), Fraction(19, 2)), (Fraction(1, 4), Fraction(1)),
+                                            (Fraction(1, 2), Fraction(2), Fraction(10)),
+                                            (Fraction(1, 10), Fraction(9, 10), Fraction(4))):
+        params.append((dv, wv, Lv, gv))
     with mp.workdps(dps):
         for dq, wq, Lq, gq in params:
             dv, wv, Lv, gv = (mp.mpf(q.numerator) / q.denominator for q in (dq, wq, Lq, gq))

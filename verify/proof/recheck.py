@@ -241,7 +241,8 @@ class _Independent:
         """(F <= thr on the box, the largest upper bound used, evaluations): bisection of the box
         (midpoint of the widest coordinate relative to the domain) up to ``budget`` evaluations."""
         stack = [list(box)]
-        n, worst = 0, Fraction(-10**30)
+        n = 0
+        worst: Fraction | float = Fraction(-10**30)
         fixed = set(self.monotone)
         while stack:
             b = stack.pop()
@@ -251,7 +252,7 @@ class _Independent:
                 worst = max(worst, up)
                 continue
             best, rel = -1, Fraction(-1)
-            for d, ((lo, hi), (dlo, dhi)) in enumerate(zip(b, self.domain)):
+            for d, ((lo, hi), (dlo, dhi)) in enumerate(zip(b, self.domain, strict=True)):
                 if lo == hi or d in fixed:
                     continue
                 r = (hi - lo) / (dhi - dlo)
@@ -286,7 +287,7 @@ class _Independent:
                 if z == math.inf:
                     return -math.inf
                 pt[i] = (Fraction(z), Fraction(z))
-            env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(self.obj.symbols, pt)}
+            env = {s: interval_ball(lo, hi) for s, (lo, hi) in zip(self.obj.symbols, pt, strict=True)}
             return lower_fraction(enclose(self.expr, env))
         except (TypeError, ValueError, ZeroDivisionError):
             return -math.inf
@@ -330,7 +331,7 @@ def recheck(proof: dict[str, Any] | ProofResult, objective: Any, *, threshold: F
     if domain != stated:
         problems.append(f"the proof's domain {data['domain']} is not the objective's domain")
     # (b) coverage
-    if not all(len(b) == len(stated) and all(dlo <= lo <= hi <= dhi for (lo, hi), (dlo, dhi) in zip(b, stated))
+    if not all(len(b) == len(stated) and all(dlo <= lo <= hi <= dhi for (lo, hi), (dlo, dhi) in zip(b, stated, strict=True))
                for b in boxes):
         problems.append("a box lies outside the domain")
     elif boxes and not covers(stated, boxes):
@@ -340,7 +341,7 @@ def recheck(proof: dict[str, Any] | ProofResult, objective: Any, *, threshold: F
     ind = _Independent(objective, monotone, budget)
     n_eval = 0
     with workprec(prec):
-        for k, (b, claimed) in enumerate(zip(boxes, bounds)):
+        for k, (b, claimed) in enumerate(zip(boxes, bounds, strict=False)):  # unequal counts are reported above
             if claimed > thr:
                 problems.append(f"box {k}: claimed bound {float(claimed):.6g} > threshold {float(thr):.6g}")
                 continue

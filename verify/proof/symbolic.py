@@ -199,7 +199,7 @@ def arb_eval(expr: Any, env: Mapping[sp.Symbol, Any], kind: str = "arb", analyti
     floats refused (a float in a proof is a rounding the ball would not see).  ``analytic`` (acb):
     every log (also inside a power with a non-integer exponent) gives a non-finite ball where its
     argument's ball touches the branch cut (acb.integral's holomorphy test)."""
-    import flint  # noqa: PLC0415
+    import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     T = flint.arb if kind == "arb" else flint.acb
 
@@ -252,7 +252,7 @@ def arb_eval(expr: Any, env: Mapping[sp.Symbol, Any], kind: str = "arb", analyti
 
 
 def _fold_max(xs: Sequence[Any]) -> Any:
-    import flint  # noqa: PLC0415
+    import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     out = xs[0]
     for x in xs[1:]:
@@ -263,7 +263,7 @@ def _fold_max(xs: Sequence[Any]) -> Any:
 def _integral(integrand: sp.Expr, var: sp.Symbol, lo: Any, hi: Any) -> Any:
     """int_lo^hi integrand d var as an arb ball (acb.integral; [a, oo) as [a, 1] + int_0^1 f(1/u)/u^2 du
     when a <= 1, the transformed integrand simplified by ``cancel`` -- rational at the points used)."""
-    import flint  # noqa: PLC0415
+    import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     def integ(f: sp.Expr, a: Any, b: Any) -> Any:
         f = sp.cancel(sp.together(f))
@@ -365,7 +365,7 @@ def _q(x: Any) -> sp.Rational:
 
 def _balls_at(points: Sequence[Mapping[sp.Symbol, Any]], pairs: Callable[[Mapping[sp.Symbol, Any]], list[tuple[str, Any, Any]]]
               ) -> list[dict[str, Any]]:
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     out = []
     with workprec(PREC):
@@ -384,7 +384,7 @@ B_ = sp.Symbol("b", positive=True)  # an excess: c = 1 + b, p = 1 + b, nu = 1 + 
 Z_ = sp.Symbol("z", positive=True)
 
 
-def _claim34_steps(c: sp.Expr, zstar: sp.Expr, value: sp.Expr, scale: sp.Expr = sp.Integer(1),
+def _claim34_steps(c: sp.Expr, zstar: sp.Expr, value: sp.Expr, scale: sp.Expr = sp.S.One,
                    tag: str = "phi_c") -> list[tuple[Any, ...]]:
     """sup_{z >= 0} scale * phi_c'(z) = value, attained at zstar, phi_c = ln(1 + z^c), c > 1 (c written
     1 + b): phi'' = c z^(c-2) ((c-1) - z^c)/(1+z^c)^2, q = (c-1) - z^c is strictly decreasing with the
@@ -634,13 +634,13 @@ def _lap_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tupl
 
 
 def _lap_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
-    t, z, d = sp.Symbol("t", positive=True), Z_, sp.Symbol("delta", positive=True)
+    d = sp.Symbol("delta", positive=True)
 
     def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
         env = _env(pt)
         # the tail integral of the definition at t = ln(1/delta): int_t^{t+60} e^{-z} dz + e^{-(t+60)}
         tt = arb_eval(sp.log(1 / d), env)
-        import flint  # noqa: PLC0415
+        import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
         body = flint.acb.integral(lambda x, a: (-x).exp(), flint.acb(tt), flint.acb(tt + 60)).real
         tail = body + (-(tt + 60)).exp()
@@ -664,7 +664,7 @@ def _growth_printed() -> dict[str, sp.Expr]:
 
 
 def _growth_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
-    g, r = sp.Symbol("gamma", positive=True), sp.Symbol("r", nonnegative=True)
+    r = sp.Symbol("r", nonnegative=True)
     r1, r2 = sp.symbols("r1 r2", nonnegative=True)
     rp = sp.Symbol("r_pos", positive=True)
     out = []
@@ -847,7 +847,7 @@ def _cdf_balls(p: int) -> Callable[[Mapping[str, sp.Expr], Mapping[str, sp.Expr]
             return [("F(q) - 1/2 = c int_0^q h", val, arb_eval(pr["c"] * pr["H"], env))]
 
         out = _balls_at([{q: _q("1/3")}, {q: 1}, {q: _q("5/2")}], pairs)
-        from verify.proof.functions import workprec  # noqa: PLC0415
+        from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
         with workprec(PREC):
             mass = 2 * _integral(pr["c"] / (1 + z**p), z, 0, sp.oo)
@@ -1244,7 +1244,7 @@ def _a4_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple
 def _a4_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
     """Fundamental theorem of calculus on balls: int_{v0}^{v1} printed dv = objective(v1) - objective(v0)
     (acb.integral of the printed derivative; an independent route from differentiation)."""
-    import flint  # noqa: PLC0415
+    import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     s = _a4_syms()
     objs = _a4_objectives()
@@ -1256,8 +1256,10 @@ def _a4_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[
             env = _env(fixed)
             v0, v1 = (_q("1/2"), _q("3/2")) if var == s["a"] else (_q("11/10"), _q("5/2"))
             f = pr[k].subs(fixed)
-            integ = flint.acb.integral(lambda y, an: arb_eval(f, {var: y}, kind="acb"),
-                                       arb_eval(v0, {}), arb_eval(v1, {})).real
+            def printed(y: Any, analytic: Any, f: Any = f, var: Any = var) -> Any:
+                return arb_eval(f, {var: y}, kind="acb")
+
+            integ = flint.acb.integral(printed, arb_eval(v0, {}), arb_eval(v1, {})).real
             diff = arb_eval(obj, {**env, var: arb_eval(v1, {})}) - arb_eval(obj, {**env, var: arb_eval(v0, {})})
             out.append((f"{k}: int printed = objective difference", integ, diff))
         return out
@@ -1305,7 +1307,7 @@ def _v5_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple
 
 
 def _v5_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
-    import flint  # noqa: PLC0415
+    import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     z = Z_
 
@@ -1502,7 +1504,7 @@ CAUCHY_PREC = 112
 def _compile_acb(expr: sp.Expr, var: sp.Symbol) -> Callable[[Any], Any]:
     """``expr`` as a function of one acb ball (the other symbols already substituted by rationals), the
     tree walked once: the same operations as :func:`arb_eval` with ``kind="acb", analytic=True``."""
-    import flint  # noqa: PLC0415
+    import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     def comp(e: sp.Expr) -> Callable[[Any], Any]:
         if e == var:
@@ -1551,7 +1553,7 @@ def cauchy_coefficient(expr: sp.Expr, var: sp.Symbol, radius: Any, k: int = 0) -
     branch cut touched by the path makes the integral non-finite).  Equals the k-th Taylor
     coefficient of the continuous extension of g at 0 when g is holomorphic on 0 < |var| <= radius
     and bounded near 0 (the singularity at 0 is then removable, Riemann's theorem)."""
-    import flint  # noqa: PLC0415
+    import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     r = arb_eval(sp.Rational(radius), {}, kind="acb")
     f = _compile_acb(expr, var)
@@ -1561,7 +1563,7 @@ def cauchy_coefficient(expr: sp.Expr, var: sp.Symbol, radius: Any, k: int = 0) -
         e = (j * theta).exp()
         return f(r * e) * (e ** -k if k else 1)
 
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     with workprec(CAUCHY_PREC):  # enough for WIDTH (1e-25 ~ 2^-83); the integrand's cost grows with the precision
         two_pi = 2 * flint.arb.pi()
@@ -1637,7 +1639,7 @@ def _cor14_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[di
     def pairs(pt: Mapping[sp.Symbol, Any]) -> list[tuple[str, Any, Any]]:
         g = sp.Rational(pt[G_])
         ss, e = sp.Rational(pt[SS_]), sp.Rational(pt[EPS_])
-        s, a = ss / g, e / g
+        a = e / g
         f1, f2 = (fb.subs({AL: a, S_: 1}) for fb in _pp_density(_pp_printed()["N"]))  # s = 1 (scaling: a step)
         mom = 2 * (_integral(x**2 * f1, x, 0, 1 / a) + _integral(x**2 * f2, x, 1 / a, sp.oo))
         out = [(f"Var_(1,alpha) = 2 int_0^oo x^2 f_(1,alpha) = var1(alpha) at alpha = eps/gamma = {a}", mom,
@@ -1655,7 +1657,7 @@ def _cor14_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[di
     # the coefficients by Cauchy's formula once (they do not depend on SS, eps after the scaling SS^2/eps^k)
     pts = [{SS_: 1, EPS_: 1, G_: _q("1/3"), "r": _q("1/4")}, {SS_: 2, EPS_: _q("3/2"), G_: _q("3/8")},
            {SS_: _q("1/2"), EPS_: 2, G_: _q("2/7")}]
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     res = []
     with workprec(PREC):
@@ -1682,7 +1684,7 @@ def _l15_printed() -> dict[str, sp.Expr]:
 def _l15_branches() -> tuple[sp.Expr, sp.Expr]:
     """The two branches of f_{a/gamma, eps/gamma}(x), x >= 0 (002 Def. 6, printed N)."""
     sub = {S_: A_ / G_, AL: EPS_ / G_}
-    return tuple(f.subs(X_, XN_).subs(sub) for f in _pp_density(_pp_printed()["N"]))  # type: ignore[return-value]
+    return tuple(f.subs(X_, XN_).subs(sub) for f in _pp_density(_pp_printed()["N"]))
 
 
 def _l15_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
@@ -1727,7 +1729,7 @@ def _l15_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tupl
 
 def _l15_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
     f1, f2 = _l15_branches()
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     pts = [{A_: 2, EPS_: _q("1/2"), XN_: _q("3/2")}, {A_: 1, EPS_: 1, XN_: 0}, {A_: 1, EPS_: 2, XN_: 5}]
     res = []
@@ -1839,7 +1841,7 @@ def _l23_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tupl
 
 
 def _l23_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     def norm(v: Sequence[Any]) -> Any:
         tot = arb_eval(sp.Integer(0), {})
@@ -1858,8 +1860,8 @@ def _l23_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
         for K, eps, d, fx, fxp, y in pts:
             env = {_L23["K"]: arb_eval(sp.Rational(K), {}), _L23["epsilon"]: arb_eval(sp.Rational(eps), {})}
             dd = arb_eval(sp.Rational(d), {})
-            delta = norm([a - b for a, b in zip(y, fxp)]) - norm([a - b for a, b in zip(y, fx)])
-            D = norm([a - b for a, b in zip(fx, fxp)])
+            delta = norm([a - b for a, b in zip(y, fxp, strict=True)]) - norm([a - b for a, b in zip(y, fx, strict=True)])
+            D = norm([a - b for a, b in zip(fx, fxp, strict=True)])
             loss_slack = env[_L23["epsilon"]] * dd - arb_eval(pr["rate"], env) * delta  # the definition side
             wit = arb_eval(w["slack"], {**env, _L23["d"]: dd, _L23["s1"]: D - delta, _L23["s2"]: env[_L23["K"]] * dd - D})
             rec = _ball_agree("eps d - rate (||y - f(x')|| - ||y - f(x)||) = witness > 0", loss_slack, wit,
@@ -1927,7 +1929,7 @@ def _nrs_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tupl
 
 
 def _nrs_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     p, eps, z = _P22, _EPS22, Z_
     C, U = _nrs_sups()
@@ -2152,11 +2154,11 @@ def _geo_norm(v: Sequence[Any]) -> Any:
 
 
 def _geo_sub(a: Sequence[Any], b: Sequence[Any]) -> list[Any]:
-    return [p - q for p, q in zip(a, b)]
+    return [p - q for p, q in zip(a, b, strict=True)]
 
 
 def _geo_axpy(s: Any, u: Sequence[Any], y: Sequence[Any]) -> list[Any]:
-    return [q + s * p for p, q in zip(u, y)]
+    return [q + s * p for p, q in zip(u, y, strict=True)]
 
 
 def _geo_ineq(name: str, definition: Any, identity: Any, point: Mapping[str, Any]) -> dict[str, Any]:
@@ -2207,7 +2209,7 @@ _L45_POINTS = [  # (t, x, w*, z*): x != t, w*, z* off the line through x and t (
 def _l45_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
     """At rational t, x, w*, z* in R^2 and R^3: z_L, w_L from the printed coefficients in arb; the radii, the
     two inequalities and the objective (f0(r) = e^{-r^2/2}, g_E with gamma = 7/10, Lambda = inf)."""
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     c, rz, rw = _L45["c"], _L45["rz"], _L45["rw"]
     out = []
@@ -2317,7 +2319,7 @@ def _l48_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
     """At rational beta, x, w*, z* in R^2, R^3, R^4: z_c, w_a from the printed coefficients in arb; the
     arguments beta0 + <beta, .> (equal: f values equal for every f0), the two inequalities, and the objective
     (f0 = atan, beta0 = 3/10, g_E with gamma = 1/2, Lambda = inf)."""
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     nb, px, pz, pw = (_L48[k] for k in ("nb", "p_x", "p_z", "p_w"))
     c, a = _l48_cz_a()
@@ -2327,7 +2329,7 @@ def _l48_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
 
         def dot(p: Sequence[Any], q: Sequence[Any]) -> Any:
             tot = arb_eval(sp.Integer(0), {})
-            for s, r in zip(p, q):
+            for s, r in zip(p, q, strict=True):
                 tot += s * r
             return tot
 
@@ -2345,7 +2347,7 @@ def _l48_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
             out.append(_geo_ineq("||z* - x|| - ||z_c - x|| = ||z* - x|| - |c| > 0",
                                  dzx - _geo_norm(_geo_sub(zc, xv)), dzx - abs(arb_eval(c, env)), where))
 
-            def obj(p: Sequence[Any], q: Sequence[Any]) -> Any:
+            def obj(p: Sequence[Any], q: Sequence[Any], bv: Sequence[Any] = bv, xv: Sequence[Any] = xv) -> Any:
                 return (abs((b0 + dot(bv, p)).atan() - (b0 + dot(bv, q)).atan())
                         / (_geo_norm(_geo_sub(p, q)) * (gam * _geo_norm(_geo_sub(q, xv))).exp()))
 
@@ -2405,7 +2407,7 @@ def _mse_enumerated(n: int, sides: Sequence[int]) -> sp.Expr:
     tot = sp.Integer(0)
     for flips in itertools.product((0, 1), repeat=n):
         prob, s = sp.Integer(1), 0
-        for f, pi, side in zip(flips, p, sides):
+        for f, pi, side in zip(flips, p, sides, strict=True):
             prob *= pi if f else 1 - pi
             s += (1 if side == 0 else -1) * f
         tot += prob * s**2
@@ -2468,7 +2470,7 @@ def _mse_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tupl
                           en - _mse_printed_sum(n_users, sides, pr, [2 * q for q in pv])))
             if n_users == 3:
                 steps.append((f"the witness E[(sum D_i)^2] (n = 3, s_i = +-1) at sides {''.join(map(str, sides))}",
-                              "zero", w["mse_n3"].subs({q: (1 if sd == 0 else -1) for q, sd in zip(sw3, sides)}) - en))
+                              "zero", w["mse_n3"].subs({q: (1 if sd == 0 else -1) for q, sd in zip(sw3, sides, strict=True)}) - en))
     return steps
 
 
@@ -2482,7 +2484,7 @@ _MSE_POINTS = [  # (eps, T, x_1..x_n): x_i = T included (I0)
 def _mse_flip_ball(eps: Any, a: Any, upper: bool) -> Any:
     """Pr[Z > a] (upper) or Pr[Z <= -a] as int of the density (acb.integral over [a, A], the mirror image for
     the lower tail) plus the tail mass beyond A in the ball [0, (1/2) e^{-eps A}] (eps A >= 120)."""
-    import flint  # noqa: PLC0415
+    import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     z = sp.Symbol("z_int", real=True)
     A = a + 120 / eps
@@ -2504,7 +2506,7 @@ def _mse_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
     printed formula."""
     import itertools  # noqa: PLC0415
 
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     out = []
     with workprec(PREC):
@@ -2515,7 +2517,7 @@ def _mse_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
             dist = [abs(sp.Rational(x) - Tv) for x in xs]
             where = {"eps": eps, "T": T, "x": xs}
             probs = []
-            for d, side in zip(dist, sides):
+            for d, side in zip(dist, sides, strict=True):
                 pdef = _mse_flip_ball(ev, arb_eval(d, {}), upper=(side == 0))
                 probs.append(pdef)
                 out.append(_ball_agree(f"Pr[flip] at |x - T| = {d} ({'x <= T' if side == 0 else 'x > T'}) = printed p",
@@ -2524,7 +2526,7 @@ def _mse_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
             for flips in itertools.product((0, 1), repeat=n):
                 prob = arb_eval(sp.Integer(1), {})
                 tot = 0
-                for f, q, side in zip(flips, probs, sides):
+                for f, q, side in zip(flips, probs, sides, strict=True):
                     prob *= q if f else 1 - q
                     tot += (1 if side == 0 else -1) * f
                 mse += prob * arb_eval(sp.Rational(tot, n), {}) ** 2
@@ -2581,7 +2583,7 @@ def _l9c_printed() -> dict[str, sp.Expr]:
 
 
 def _l9c_branches(alpha: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
-    return tuple(f.subs(AL, alpha) for f in _pp_density(_pp_printed()["N"].subs(AL, alpha)))  # type: ignore[return-value]
+    return tuple(f.subs(AL, alpha) for f in _pp_density(_pp_printed()["N"].subs(AL, alpha)))
 
 
 def _l9c_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
@@ -2594,7 +2596,7 @@ def _l9c_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tupl
         ("the rate: gamma alpha = eps", "zero", g * pr["alpha"] - eps),
     ]
     st, yt = sp.exp(lr * g * t) / g, x0 + t * ls  # scale SS(t)/gamma (SS(D) = 1 by eq. (2)), x - c(t)
-    for br, f in zip(("1", "2"), _l9c_branches(a)):
+    for br, f in zip(("1", "2"), _l9c_branches(a), strict=True):
         h = sp.expand_log(sp.log(f), force=True)  # every factor is positive on the branch
         hx, hs = sp.diff(h, x), sp.diff(h, s)
         lt = h.subs({s: st, x: yt})
@@ -2639,7 +2641,7 @@ def _l9c_logratio(alpha: Any, g: Any, lr: Any, ls: sp.Rational, x: sp.Rational) 
 
 
 def _l9c_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict[str, Any]]:
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     out = []
     with workprec(PREC):
@@ -2745,7 +2747,7 @@ def _l2c_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
     """At rational (k, l, eps, m): the sliding sup d/dz ln(z^k + l) at ((k-1) l)^(1/k) equals eps/(2 alpha); and the
     mechanism's loss (000 Lemma 2's output density) at T = f(x) = f(y), S^(i+-)(y) = e^beta S^(i+-)(x), all m
     coordinates (the dilation witness z = 0) is <= eps."""
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     k, l, eps, m, z = K_, L_, EPS_, M_, Z_
     out = []
@@ -2764,7 +2766,7 @@ def _l2c_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
                         "certified_negative": bool(sl < 0)})
             beta = arb_eval(pr["beta"], env)
             al = arb_eval(pr["alpha"], env)
-            kern = lambda v: 1 / (v**env[k] + env[l])  # noqa: E731 - h up to its constant (it cancels)
+            kern = lambda v, env=env: 1 / (v**env[k] + env[l])  # noqa: E731 - h up to its constant (it cancels)
             Nx, Ny = 1 / al, beta.exp() / al  # S(x) = 1, S(y) = e^beta: smooth and cross conditions hold
             loss = int(mv) * ((kern(arb_eval(sp.Integer(0), {})) / Nx).log() - (kern(arb_eval(sp.Integer(0), {})) / Ny).log())
             slack = env[eps] - loss
@@ -2866,7 +2868,7 @@ def _h12_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tupl
         ("... identity: [r ln r/(r - 1) - r L + ln L] - [ln r/(r - 1) - 1] = ln(r L) - r L + 1", "zero",
          sp.expand_log((tb + sp.log(L)) - (sp.log(r) / (r - 1) - 1) - (sp.log(r * L) - r * L + 1), force=True)),
         ("... so (ln x <= x - 1 twice) t <= -ln L and P(|Z| < t) <= 1 - e^(ln L) = 1 - L (<= e^(-L))", "zero",
-         (1 - sp.exp(-(-sp.log(L)))) - (1 - L)),
+         (1 - sp.exp(sp.log(L))) - (1 - L)),  # e^(-t) at t = -ln L
     ]
 
 
@@ -2874,7 +2876,7 @@ def h12_hockey(c: Any, s: Any, t: Any) -> Any:
     """int (p - e^t q)_+ dy on arb balls, p = Lap(s, c), q = Lap(0, 1), s >= 0, c != 1 (the normalised pair of
     004 Lemma 3.6: B(x') = 1, B(x) = c, eta (f(x) - f(x')) = s, t = eps d).  l = ln(p/q) is linear on (-oo, 0),
     [0, s], (s, oo); on each piece {l > t} is one interval, where the integrand is p - e^t q (exact Laplace masses)."""
-    import flint  # noqa: PLC0415
+    import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     inf = flint.arb("inf")
 
@@ -2913,7 +2915,7 @@ def _h12_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
     """At rational (eta, gamma, delta, d): printed delta - H > 0 for the extreme pairs of both cases (B(x) = (1 + gamma
     d) B(x') with the largest shift eta d, and B(x) = B(x')/(1 + gamma d) with the largest shift eta d/(1 + gamma d)),
     H the exact hockey-stick divergence (:func:`h12_hockey`) at eps = the printed eps."""
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     out = []
     with workprec(PREC):

@@ -51,11 +51,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Mapping
 
-from verify.claims import CheckContext, CheckKind, ClaimResult, Verdict, claim
-from verify.claims.registry import (ABSENT, ExpectedObligation, expected_obligation, obligation_for,
+from verify.claims.registry import (ABSENT, CheckContext, CheckKind, ClaimResult, ExpectedObligation, Verdict, claim,
+                                    expected_obligation, method_expectation, obligation_for, recheck_claim,
                                     with_evidence, with_proof)
-from verify.proof.record import method_named
-from verify.serialise import jsonable
 from verify.proof.obligation_check import BUDGET, flint_missing, obligation, prove_obligation, recheck_boxes, \
     recheck_obligation_proof
 from verify.proof.obligation_check import proof_summary as _proof_summary
@@ -168,7 +166,7 @@ def _summary_problems(evidence: Mapping[str, Any], proof: Mapping[str, Any]) -> 
 
 def _obligation_fields(ob_id: str, scale: str, *, prefix: str = "") -> dict[str, Any]:
     """The displayed fields of an obligation's evidence (:func:`check_obligation`), derived from the code."""
-    from verify.proof.prover import box_to_json  # noqa: PLC0415
+    from verify.proof.prover import box_to_json  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     ob = obligation(ob_id, scale)
     obj = ob.build()
@@ -266,7 +264,7 @@ def interval_obligation(claim_id: str, build: Any, *, domain: str, statement: st
         def my_obligation(scale):
             return interval_obligation("user-my-bound", my_objective, domain="x in [0, 1]", statement="F <= 0")
     """
-    from verify.proof.prover import box_to_json  # noqa: PLC0415
+    from verify.proof.prover import box_to_json  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     thr = _frac(threshold)
     obj = build()
@@ -290,73 +288,6 @@ def interval_obligation(claim_id: str, build: Any, *, domain: str, statement: st
                               domain=Domain.of_objective(obj))
 
 
-def recheck_claim(claim_id: str, record: Mapping[str, Any], *, prec: int = 128) -> Any:
-    """Re-check the proof carried by ``record`` (the claim's JSON: verdict, strength, evidence, and the
-    statement when the report has it) as a proof of the claim ``claim_id``.
-
-    What must be proven is rebuilt from the claim id (:func:`verify.claims.registry.expected_obligation`:
-    the registry and the code next to the prover), never from the record; the record only supplies the
-    certificate (boxes, steps, witnesses).  Rejected, with a reason naming the field: no obligation in
-    code for the claim; a statement other than the registry's; a verdict/strength other than VERIFIED
-    (proven); another proof method; a displayed field (domain, statement, objective, relies_on, variable
-    box, rebuild, threshold, enclosure ends) other than the derived one; a certificate the re-checker
-    rejects or one with zero parts/steps/boxes.  Returns a :class:`verify.proof.RecheckResult`."""
-    from verify.claims.registry import REGISTRY, obligation_coverage, record_scale  # noqa: PLC0415
-    from verify.proof import RecheckResult  # noqa: PLC0415
-
-    t0 = time.perf_counter()
-    ev = record.get("evidence")
-    if not isinstance(ev, Mapping) or not isinstance(ev.get("proof"), Mapping):
-        return _reject([f"claim {claim_id}: the record carries no proof"], prec)
-    try:
-        ob = expected_obligation(claim_id, record_scale(ev))
-    except ValueError as exc:
-        return _reject([f"claim {claim_id}: {exc}"], prec)
-    if ob is None:
-        return _reject([f"claim {claim_id}: no proof obligation is declared in code for this claim (a user claim "
-                        f"declares it with verify.claims.obligation_for in its claim file); a record alone proves "
-                        f"nothing"], prec)
-    problems: list[str] = []
-    if "statement" in record and claim_id in REGISTRY and record.get("statement") != REGISTRY.get(claim_id).statement:
-        problems.append(f"field 'statement': the record's statement is not the registry's for claim {claim_id}")
-    proven, tested, cover_problems = obligation_coverage(
-        REGISTRY.get(claim_id).obligations if claim_id in REGISTRY else (), ob)
-    problems += cover_problems
-    strength = "proven" if not tested else "partly proven"
-    if record.get("verdict") != "VERIFIED" or record.get("strength") != strength:
-        problems.append(f"field 'verdict': the record says {record.get('verdict')} ({record.get('strength')}); the "
-                        f"proof of claim {claim_id} covers {proven} of its obligations {proven + tested}, so it "
-                        f"supports VERIFIED ({strength}) only")
-    shown = ev.get("coverage")
-    if shown is not None and jsonable(shown) != {"proven": proven, "tested": tested}:
-        problems.append(f"field 'coverage': the record shows {shown!r}, the code of claim {claim_id} derives "
-                        f"proven {proven}, tested {tested}")
-    try:  # a record already rejected by its header is not re-checked further (nothing it holds could pass)
-        more, rc = (ob.header_problems(ev), None) if problems else ob.problems(ev)
-    except (KeyError, TypeError, ValueError, ZeroDivisionError, AttributeError) as exc:
-        more, rc = [f"malformed proof record ({type(exc).__name__}: {exc})"], None
-    problems += more
-    n = int(getattr(rc, "n_boxes", 0) or 0) if rc is not None else 0
-    rprec = int(getattr(rc, "prec", prec) or prec) if rc is not None else prec
-    return RecheckResult(not problems, problems[:20], n, rprec, time.perf_counter() - t0)
-
-
-def method_expectation(claim_id: str, method: str, fields: Mapping[str, Any], covers: str, *,
-                       proves: tuple[str, ...] = (), obligations: tuple[str, ...] = ()) -> ExpectedObligation:
-    """The :class:`ExpectedObligation` of a claim proven by the registered proof method ``method``
-    (:func:`verify.proof.record.method_named`): the record's proof is re-checked by that method's
-    re-checker, told ``claim_id``; ``fields`` are the displayed fields the claim's prover writes (derived
-    by its code); ``proves`` the claim's obligations the proof covers (empty: all of them); ``obligations``
-    the claim's obligations, when its code states them here (a catalogue claim)."""
-    pm = method_named(method)  # ValueError naming the registered methods
-
-    def rc(evidence: Mapping[str, Any]) -> Any:
-        return pm.recheck(evidence["proof"], claim_id)
-
-    return ExpectedObligation(claim_id, method, dict(fields), rc, covers, proves=tuple(proves),
-                              obligations=tuple(obligations))
-
-
 def _tight_point(family: str) -> dict[str, Any]:
     for p in _tight_points():
         if p["family"] == family:
@@ -366,7 +297,7 @@ def _tight_point(family: str) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _tight_points() -> tuple[dict[str, Any], ...]:
-    from verify.proof import obligations as O  # noqa: PLC0415
+    from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     return tuple(O.tight_points(1.0))
 
@@ -388,8 +319,8 @@ def recheck_tight_certificate(family: str, evidence: Mapping[str, Any], *, prec:
     the lower end is attained (a fresh ball evaluation of F at the record's argmax, inside the domain, has a
     lower end >= the stated lower end); the displayed floats are the ends'."""
     from verify.proof import RecheckResult  # noqa: PLC0415
-    from verify.proof import obligations as O  # noqa: PLC0415
-    from verify.proof.functions import lower_fraction, workprec  # noqa: PLC0415
+    from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
+    from verify.proof.functions import lower_fraction, workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     t0 = time.perf_counter()
     rb = tight_rebuild(family)
@@ -542,7 +473,7 @@ def _point(cx: Mapping[str, Any]) -> str:
     return "(" + ", ".join(out) + ")"
 
 
-def _paper_check(spec: _Spec):  # type: ignore[no-untyped-def]
+def _paper_check(spec: _Spec):
     def check(ctx: CheckContext) -> ClaimResult:
         return check_obligation(spec.obligation, "full" if ctx.prove_all else "test", refuted_rule=spec.refuted_rule)
 
@@ -550,7 +481,7 @@ def _paper_check(spec: _Spec):  # type: ignore[no-untyped-def]
     return check
 
 
-def _planted_check(control_id: str):  # type: ignore[no-untyped-def]
+def _planted_check(control_id: str):
     def check(ctx: CheckContext) -> ClaimResult:
         return check_obligation(control_id, "test", refuted_rule="R-INVALID", planted=True)
 
@@ -575,8 +506,8 @@ def check_tight(family: str, *, width: Fraction = TIGHT_WIDTH, max_boxes: int = 
     if missing:
         return ClaimResult(Verdict.INCONCLUSIVE, missing, {"family": family})
     from smoothsens_core.calibration.tight import tight_epsilon  # noqa: PLC0415
-    from verify.proof import obligations as O  # noqa: PLC0415
-    from verify.proof.functions import lower_fraction, upper_fraction, workprec  # noqa: PLC0415
+    from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
+    from verify.proof.functions import lower_fraction, upper_fraction, workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     pt = _tight_point(family)
     row = next(r for r in _tight_table() if r["family"] == family)
@@ -630,7 +561,7 @@ def check_tight(family: str, *, width: Fraction = TIGHT_WIDTH, max_boxes: int = 
                        "arb ball arithmetic", rule="R-UNDEC: " + "; ".join(why)[:200])
 
 
-def _tight_check(family: str):  # type: ignore[no-untyped-def]
+def _tight_check(family: str):
     def check(ctx: CheckContext) -> ClaimResult:
         return check_tight(family)
 
@@ -644,7 +575,7 @@ def _statements() -> dict[str, tuple[str, str, str]]:
     """{obligation id: (statement, test domain, full domain)} from the catalogue (empty without flint)."""
     if flint_missing():
         return {}
-    from verify.proof import obligations as O  # noqa: PLC0415
+    from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     full = {ob.id: ob for ob in O.catalogue("full")}
     return {ob.id: (ob.statement, ob.domain, full[ob.id].domain) for ob in O.catalogue("test")}
@@ -821,10 +752,14 @@ def _catalogue_membership(cid: str, spec: _PrivacyProof, g_box: tuple[Fraction, 
         for e in catalogue():
             if e.claim != cid:
                 continue
-            mech, noise = e.mechanism, e.mechanism.noise
-            gamma, eta, eps, m = mech.growth.gamma, mech.eta, mech.eps, int(mech.m)
+            mech = e.mechanism
+            noise: Any = mech.noise  # the family's own parameters, read by the branch of spec.family below
+            growth = mech.growth
+            if growth is None:
+                raise ValueError(f"catalogue entry {e.key}: a privacy claim's mechanism needs a growth function")
+            gamma, eta, eps, m = growth.gamma, mech.eta, mech.eps, int(mech.m)
             row: dict[str, Any] = {"key": e.key, "gamma": gamma, "eta": eta, "eps": eps, "m": m,
-                                   "metric": mech.metric, "growth": mech.growth.kind}
+                                   "metric": mech.metric, "growth": growth.kind}
             why = []
             if spec.family == "gencauchy":
                 p, th = float(noise.p), float(noise.theta)
@@ -847,7 +782,8 @@ def _catalogue_membership(cid: str, spec: _PrivacyProof, g_box: tuple[Fraction, 
                 eps_p = mp(alpha) * mp(gamma)
                 g = 1 / Fraction(alpha)  # gamma/eps' exactly
                 row["gamma_over_eps"] = str(g)
-                why += [w for w, bad in ((f"gamma/eps = {float(g):.6g} outside [{g_box[0]}, {g_box[1]}]",
+                box = "no proven box" if g_box is None else f"[{g_box[0]}, {g_box[1]}]"
+                why += [w for w, bad in ((f"gamma/eps = {float(g):.6g} outside {box}",
                                           g_box is None or not g_box[0] <= g <= g_box[1]),
                                          ("eta != gamma", eta != gamma), ("s != 1", float(noise.s) != 1.0)) if bad]
             else:
@@ -856,7 +792,7 @@ def _catalogue_membership(cid: str, spec: _PrivacyProof, g_box: tuple[Fraction, 
             row.update(eps_proven=mpmath.nstr(eps_p, 50), calibration_rel_diff=float(rel), eps_proven_le_eps=bool(eps_p <= mp(eps)))
             why += [w for w, bad in (("gamma <= 0", not gamma > 0), ("eta <= 0", not eta > 0), ("m < 1", m < 1),
                                      (f"eps != m gamma U + eta C (relative {float(rel):.2g})", rel > CALIBRATION_RTOL),
-                                     (f"growth {mech.growth.kind!r} is not g_E", mech.growth.kind != "exp")) if bad]
+                                     (f"growth {growth.kind!r} is not g_E", growth.kind != "exp")) if bad]
             row["inside"], row["outside_because"] = not why, why
             rows.append(row)
     return rows
@@ -868,7 +804,7 @@ def _proof_is_heavy(ob_ids: tuple[str, ...]) -> list[str]:
     return [heavy[o] for o in ob_ids if o in heavy]
 
 
-def _privacy_proof(cid: str, spec: _PrivacyProof):  # type: ignore[no-untyped-def]
+def _privacy_proof(cid: str, spec: _PrivacyProof):
     def proof(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
         scale = "full" if ctx.prove_all else "test"
         heavy = _proof_is_heavy(spec.obligations)

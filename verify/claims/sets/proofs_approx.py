@@ -39,7 +39,8 @@ import sympy as sp
 
 from verify.proof.record import describe_record, register_method
 from verify.claims import CheckContext, ClaimResult, Verdict
-from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
+from verify.claims.registry import (ExpectedObligation, method_expectation, obligation_for, proof_for, with_evidence,
+                                    with_proof)
 
 __all__ = ["METHOD", "CLAIM", "SPEC", "QUICK_BUDGET", "chain_record", "attempt", "membership", "recheck"]
 
@@ -123,12 +124,15 @@ def membership() -> list[dict[str, Any]]:
             if ent.claim != CLAIM:
                 continue
             m = ent.mechanism
-            eta, eps, delta, gamma = float(m.eta), float(m.eps), float(m.delta), float(m.growth.gamma)
+            growth = m.growth
+            if growth is None:
+                raise ValueError(f"catalogue entry {ent.key}: the mechanism of {CLAIM} needs a growth function")
+            eta, eps, delta, gamma = float(m.eta), float(m.eps), float(m.delta), float(growth.gamma)
             row = {"name": m.name, "eta": eta, "eps": eps, "delta": delta, "gamma": gamma, "metric": m.metric}
             why = [w for w, bad in (
                 ("noise is not Laplace", getattr(m.noise, "name", None) != "laplace"),
                 ("noise not centred with scale 1", float(m.noise.loc) != 0.0 or float(m.noise.scale) != 1.0),
-                ("growth is not g_L", m.growth.kind != "linear"), ("eta <= 0", not eta > 0),
+                ("growth is not g_L", growth.kind != "linear"), ("eta <= 0", not eta > 0),
                 ("gamma <= 0", not gamma > 0), ("delta not in (0, 1)", not 0 < delta < 1)) if bad]
             if not why:
                 eps_p = _mp(eta) + _mp(gamma) * mpmath.log(1 / _mp(delta))
@@ -185,7 +189,6 @@ def prove(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
 
 def expectation(claim_id: str) -> ExpectedObligation:
     """What a proof of :data:`CLAIM` must prove (method "approx-chain", the chain's domain), from this module."""
-    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
     from verify.proof import symbolic as S  # noqa: PLC0415
 
     return method_expectation(claim_id, METHOD, {"domain": S._H12_DOMAIN, "proof.claim": claim_id,

@@ -47,7 +47,8 @@ from typing import Any, Callable, Mapping
 
 from verify.proof.record import describe_record, register_method
 from verify.claims import CheckContext, ClaimResult, Verdict
-from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
+from verify.claims.registry import (ExpectedObligation, method_expectation, obligation_for, proof_for, with_evidence,
+                                    with_proof)
 from verify.proof._results import count_checks
 
 __all__ = ["METHOD", "DOMAINS", "Printed", "printed", "controls", "identity_steps", "prove_closed_form",
@@ -117,7 +118,7 @@ def _lemma_4_1(drop_half: bool = False) -> Printed:
     x = sp.Symbol("x", real=True)
     half = 0 if drop_half else tau / 2
 
-    def outer(at):  # type: ignore[no-untyped-def]
+    def outer(at):
         s = sp.Abs(at[x] - T)
         return [1 / (s + tau / 2), sp.exp(-gamma * (s - half)) / tau]
 
@@ -142,10 +143,10 @@ def _app_c3() -> Printed:
     m, W = (l + r) / 2, (r - l) / 2 + tau / 2
     y = S["y"]
 
-    def left(at):  # type: ignore[no-untyped-def]
+    def left(at):
         return [1 / sp.Abs(m - at[x]), sp.exp(-gamma * sp.Abs(l - tau / 2 - at[x])) / W]
 
-    def right(at):  # type: ignore[no-untyped-def]
+    def right(at):
         return [1 / sp.Abs(m - at[x]), sp.exp(-gamma * sp.Abs(r + tau / 2 - at[x])) / W]
 
     band = lambda at: [1 / W]  # noqa: E731
@@ -167,10 +168,10 @@ def _two_way_terms(swap: str | None = None) -> dict[str, Callable[..., list[Any]
     R2 = R1 + tau
     T1, T2 = c01 - tau / 2 - R1, c02 - tau / 2 - R1   # c0 = (T1 + tau/2 + R1, T2 + tau/2 + R1)
 
-    def e(a):  # type: ignore[no-untyped-def]
+    def e(a):
         return sp.exp(-gamma * a) / tau
 
-    def z(at):  # type: ignore[no-untyped-def]
+    def z(at):
         return c01 + at[p1], c02 + at[p2], sp.sqrt(at[p1] ** 2 + at[p2] ** 2)
 
     cases: dict[str, Callable[..., list[Any]]] = {
@@ -200,7 +201,7 @@ def _lemma_4_3(swap: str | None = None) -> Printed:
     c, s = (1 + 2 * q) / den, 2 * q * (1 + q) / den
     cases = _two_way_terms(swap)
 
-    def ray(rho):  # type: ignore[no-untyped-def]  # closed third quadrant: open directions and the two axes
+    def ray(rho):  # closed third quadrant: open directions and the two axes
         return ({p1: -rho * c, p2: -rho * s}, {p1: -rho, p2: 0 * rho}, {p1: 0 * rho, p2: -rho})
 
     band_rho = (R1 + tau * vn / (1 + vn), R2)
@@ -238,7 +239,7 @@ def _phi_terms(dplus: Any, w: Any) -> list[Any]:
     Lambda = inf candidates (whose one piece of ell covers [0, inf))."""
     import sympy as sp  # noqa: PLC0415
 
-    from verify.proof import ramp_def8 as R  # noqa: PLC0415
+    from verify.proof import ramp_def8 as R  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     s = R.spec()
     (_, ell, lo, hi), = s.pieces_inf
@@ -296,7 +297,7 @@ def identity_steps(P: Printed) -> list[dict[str, Any]]:
     formula of the form) resolves, and the printed max = the max of Phi(d+)'s terms."""
     import sympy as sp  # noqa: PLC0415
 
-    from verify.proof import ramp_def8 as R  # noqa: PLC0415
+    from verify.proof import ramp_def8 as R  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     form = R._ray_forms()[P.form]
     steps = []
@@ -325,7 +326,7 @@ def _stationary_step() -> dict[str, Any]:
     phi'' > 0 there (a strict local minimum)."""
     import sympy as sp  # noqa: PLC0415
 
-    from verify.proof.ramp_def8 import _sign_ok, _zero  # noqa: PLC0415
+    from verify.proof.ramp_def8 import _sign_ok, _zero  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     v = sp.Symbol("v", positive=True)
     gamma = sp.Symbol("gamma", positive=True)
@@ -375,8 +376,6 @@ def prove_closed_form(claim_id: str, ramp: Mapping[str, Any]) -> dict[str, Any]:
 def expectation(claim_id: str) -> ExpectedObligation:
     """What a proof of ``claim_id`` must prove: "closed-form-bstar" for the claims of :data:`DOMAINS` (their printed
     B* = Phi(d+) = B*), "def8-smoothness" for 004 Lemma 3.1 (:data:`LEMMA_31_DOMAIN`); from this module."""
-    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
-
     if claim_id == "004-Lemma-3.1":
         from verify.claims.sets.proofs_def8 import SMOOTHNESS_DOMAIN  # noqa: PLC0415
 
@@ -386,12 +385,19 @@ def expectation(claim_id: str) -> ExpectedObligation:
                                                  "proof.domain": DOMAINS[claim_id]}, DOMAINS[claim_id])
 
 
+def _expectation_factory(cid: str) -> Callable[[str], ExpectedObligation]:
+    """The obligation factory of claim ``cid`` (the same obligation at every scale)."""
+    def factory(scale: str) -> ExpectedObligation:
+        return expectation(cid)
+    return factory
+
+
 def recheck_closed_form(record: Mapping[str, Any], *, claim_id: str) -> Any:
     """Re-check a "closed-form-bstar" record as the proof of ``claim_id``: the ramp part by
     :func:`verify.proof.ramp_def8.recheck`, the region identities rebuilt from this module's definitions of
     ``claim_id`` (never of the claim the record names) and compared; the domain must be this module's for it."""
     from verify.proof import RecheckResult  # noqa: PLC0415
-    from verify.proof import ramp_def8 as R  # noqa: PLC0415
+    from verify.proof import ramp_def8 as R  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     t0 = time.perf_counter()
     problems: list[str] = []
@@ -427,11 +433,11 @@ def counterexample(P: Printed, *, dps: int = 50) -> dict[str, Any] | None:
     import mpmath as mp  # noqa: PLC0415
     import sympy as sp  # noqa: PLC0415
 
-    from verify.proof import ramp_def8 as R  # noqa: PLC0415
+    from verify.proof import ramp_def8 as R  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     S = _syms()
     form = R._ray_forms()[P.form]
-    for st, (name, maps, terms) in zip(identity_steps(P), P.regions):
+    for st, (name, maps, terms) in zip(identity_steps(P), P.regions, strict=True):
         if st["ok"]:
             continue
         for at in maps:
@@ -507,7 +513,7 @@ def _attach(claim_id: str, ctx: CheckContext, tested: ClaimResult, what: str) ->
 
 
 for _cid in ("004-Lemma-4.1", "004-App-C.3", "004-Lemma-4.3", "004-Lemma-3.1"):
-    obligation_for(_cid)(lambda scale, cid=_cid: expectation(cid))
+    obligation_for(_cid)(_expectation_factory(_cid))
 
 
 @proof_for("004-Lemma-4.1")

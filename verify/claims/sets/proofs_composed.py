@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import sympy as sp
@@ -137,14 +137,14 @@ def certified_counterexample(spec_claim: str, witnesses: Mapping[str, sp.Expr],
     disjoint, or an inequality's slack ball lies below 0.  None if no ball check certifies a failure."""
     from verify.proof import symbolic as S  # noqa: PLC0415
 
-    from verify.proof.functions import workprec  # noqa: PLC0415
+    from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     spec = S.SPECS[spec_claim]
     balls = spec.balls(dict(witnesses), {**spec.printed_forms(), **(printed or {})})
     for b in balls:  # an inequality: its slack ball lies below 0
         if b.get("certified_negative"):
             return {"point": b["point"], "check": b["name"], "value": b["definition"], "certified": "ball < 0"}
-    import flint  # noqa: PLC0415
+    import flint  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     for b in balls:  # an identity: the definition's ball and the printed ball are disjoint
         if b["ok"] or "certified_negative" in b or "definition" not in b:
@@ -429,6 +429,13 @@ def expectation(cid: str) -> ExpectedObligation:
                                             "proof.relies_on": _relies_on(cid)}, DOMAINS[cid])
 
 
+def _expectation_factory(cid: str) -> Callable[[str], ExpectedObligation]:
+    """The obligation factory of claim ``cid`` (the same obligation at every scale)."""
+    def factory(scale: str) -> ExpectedObligation:
+        return expectation(cid)
+    return factory
+
+
 def recheck_composition(record: Mapping[str, Any], *, claim_id: str) -> Any:
     """Re-check a composed record: the claim's parts as this module requires them (keys, methods, the
     symbolic specs), each by its own independent re-checker; the domain and relies_on this module states;
@@ -453,7 +460,8 @@ def recheck_composition(record: Mapping[str, Any], *, claim_id: str) -> Any:
     if [p.get("key") for p in parts] != [k for k, _, _ in PARTS[cid]]:
         problems.append(f"the record's parts are {[p.get('key') for p in parts]}, not {[k for k, _, _ in PARTS[cid]]}")
     n = 0
-    for (key, method, spec_claim), part in zip(PARTS[cid], parts):
+    # a record with more or fewer parts is reported above
+    for (key, method, spec_claim), part in zip(PARTS[cid], parts, strict=False):
         proof = part.get("proof")
         if (not isinstance(proof, Mapping) or proof.get("method") != method
                 or (spec_claim and proof.get("claim") != spec_claim)):
@@ -485,7 +493,7 @@ def prove_lemma_2_3(ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
 
 
 for _cid in PARTS:
-    obligation_for(_cid)(lambda scale, cid=_cid: expectation(cid))
+    obligation_for(_cid)(_expectation_factory(_cid))
 for _cid in ("002-Lemma-9-eq-2", "004-Lemma-2.3"):
     declare_symbolic(_cid)
 

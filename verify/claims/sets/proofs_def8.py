@@ -104,7 +104,8 @@ from typing import Any, Callable, Mapping
 
 from verify.proof.record import describe_record, register_method
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
-from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
+from verify.claims.registry import (ExpectedObligation, method_expectation, obligation_for, proof_for, with_evidence,
+                                    with_proof)
 from verify.proof._results import count_checks
 
 __all__ = ["attach_obligation", "recheck_smoothness", "SMOOTHNESS_DOMAIN", "ramp_proof", "smoothness_proof"]
@@ -135,7 +136,7 @@ def attach_obligation(ob_id: str, tested: ClaimResult, *, what: str, scale: str 
 
 
 def _obligation_ids() -> tuple[str, str, str]:
-    from verify.proof import obligations as O  # noqa: PLC0415
+    from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     return O.REMARK_35, O.INEQ5, O.RAMP_GL
 
@@ -165,8 +166,8 @@ def check_ramp_def8_linear(ctx: CheckContext) -> ClaimResult:
 
 def _def8_threshold_parts() -> tuple[tuple[str, str], ...]:
     """(obligation id, what it proves) for claim 004-Def-8-threshold-proof: (1) from def8_cond1, (2) reused."""
-    from verify.proof import def8_cond1 as C1  # noqa: PLC0415
-    from verify.proof import obligations as O  # noqa: PLC0415
+    from verify.proof import def8_cond1 as C1  # noqa: PLC0415 - needs python-flint (the proof extra)
+    from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     return (
         (C1.COND1_BAND, "(1)(a) |f(z) - f(x)| <= L(x)|z - x|, x in the band"),
@@ -183,22 +184,22 @@ def _def8_threshold_parts() -> tuple[tuple[str, str], ...]:
 @claim("004-Def-8-threshold-proof")
 def check_def8_threshold(ctx: CheckContext) -> ClaimResult:
     from verify.claims.sets.proofs import _proof_summary, check_obligation  # noqa: PLC0415
-    from verify.proof.def8_cond1 import RELIES_ON  # noqa: PLC0415
+    from verify.proof.def8_cond1 import RELIES_ON  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     parts = _def8_threshold_parts()
     results = [check_obligation(ob_id, "test", refuted_rule="R-FALSE") for ob_id, _ in parts]
-    for (ob_id, what), res in zip(parts, results):
+    for (ob_id, what), res in zip(parts, results, strict=True):
         if res.verdict is Verdict.REFUTED:  # a certified point where a part of Def. 8 fails
             return ClaimResult(Verdict.REFUTED, f"{what} fails: {res.summary}", {"part": ob_id, **dict(res.evidence)},
                                res.precision, res.seconds, rule=res.rule)
-    open_parts = [(ob_id, res) for (ob_id, _), res in zip(parts, results) if res.verdict is not Verdict.VERIFIED
+    open_parts = [(ob_id, res) for (ob_id, _), res in zip(parts, results, strict=True) if res.verdict is not Verdict.VERIFIED
                   or res.strength != "proven"]
     if open_parts:
         return ClaimResult(Verdict.INCONCLUSIVE,
                            "not every part of 004 Def. 8 is proven: "
                            + "; ".join(f"{ob_id}: {res.summary}" for ob_id, res in open_parts),
                            {"parts": {ob_id: {"verdict": res.verdict.value, "summary": res.summary}
-                                      for (ob_id, _), res in zip(parts, results)}},
+                                      for (ob_id, _), res in zip(parts, results, strict=True)}},
                            "arb ball arithmetic", rule="R-UNDEC: a part of the proof is not proven")
     evs = [dict(res.evidence) for res in results]
     proof_parts = [{"obligation": ev["obligation"], "domain": ev["domain"], "rebuild": ev["rebuild"],
@@ -223,7 +224,7 @@ def _kde_claim(which: str) -> None:
     @claim(f"004-KDE-shape-{which}-proof")
     def check(ctx: CheckContext) -> ClaimResult:
         from verify.claims.sets.proofs import check_obligation  # noqa: PLC0415
-        from verify.proof import obligations as O  # noqa: PLC0415
+        from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
 
         # the same obligation at every scale: the tail chart reaches b = inf, so prove_all adds nothing
         return check_obligation(O.KDE_SHAPE[which], "test", refuted_rule="R-FALSE")
@@ -236,7 +237,7 @@ for _w in ("curve", "gE", "gL"):
 @claim("004-KDE-chord-tangent-proof")
 def check_kde_chord_tangent(ctx: CheckContext) -> ClaimResult:
     from verify.claims.sets.proofs import check_obligation  # noqa: PLC0415
-    from verify.proof import obligations as O  # noqa: PLC0415
+    from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     # one obligation at every scale: the tail chart reaches b = inf
     return check_obligation(O.KDE_CHORD_TANGENT, "test", refuted_rule="R-FALSE")
@@ -245,20 +246,20 @@ def check_kde_chord_tangent(ctx: CheckContext) -> ClaimResult:
 @claim("004-KDE-constants-proof")
 def check_kde_constants(ctx: CheckContext) -> ClaimResult:
     from verify.claims.sets.proofs import _proof_summary, check_obligation  # noqa: PLC0415
-    from verify.proof import kde_constants as C  # noqa: PLC0415
+    from verify.proof import kde_constants as C  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     ids = [C.A_W, C.TURN["D"], C.CORE["D"], C.TURN["P"], C.CORE["P"]]
     results = [check_obligation(ob_id, "test", refuted_rule="R-FALSE") for ob_id in ids]
-    for ob_id, res in zip(ids, results):
+    for ob_id, res in zip(ids, results, strict=True):
         if res.verdict is Verdict.REFUTED:  # a stated enclosure end (or the core's DELTA-minimiser) fails
             return ClaimResult(Verdict.REFUTED, f"{ob_id}: {res.summary}", {"part": ob_id, **dict(res.evidence)},
                                res.precision, res.seconds, rule=res.rule)
-    open_parts = [(ob_id, res) for ob_id, res in zip(ids, results)
+    open_parts = [(ob_id, res) for ob_id, res in zip(ids, results, strict=True)
                   if res.verdict is not Verdict.VERIFIED or res.strength != "proven"]
     if open_parts:
         return ClaimResult(Verdict.INCONCLUSIVE,
                            "not every constant is enclosed: " + "; ".join(f"{i}: {r.summary}" for i, r in open_parts),
-                           {"parts": {i: {"verdict": r.verdict.value, "summary": r.summary} for i, r in zip(ids, results)}},
+                           {"parts": {i: {"verdict": r.verdict.value, "summary": r.summary} for i, r in zip(ids, results, strict=True)}},
                            "arb ball arithmetic", rule="R-UNDEC: a part of the proof is not proven")
     cmp = C.compare_core()
     evs = [dict(res.evidence) for res in results]
@@ -345,7 +346,8 @@ def _recheck_smoothness(record: Mapping[str, Any], known: Mapping[int, Any]) -> 
     if keys != [k for k, _ in _SMOOTHNESS_PARTS]:
         problems.append(f"the record's parts are {keys}, not {[k for k, _ in _SMOOTHNESS_PARTS]}")
     n = 0
-    for (key, method), part in zip(_SMOOTHNESS_PARTS, parts):
+    # a record with more or fewer parts is reported above
+    for (key, method), part in zip(_SMOOTHNESS_PARTS, parts, strict=False):
         proof = part.get("proof") if isinstance(part, Mapping) else None
         if not isinstance(proof, Mapping) or proof.get("method") != method:
             problems.append(f"part {key}: not a {method!r} proof record")
@@ -366,7 +368,7 @@ def ramp_proof() -> tuple[dict[str, Any], Any]:
     """(record, re-check) of :mod:`verify.proof.ramp_def8`: ``prove()`` and its independent ``recheck()``,
     computed once per process (the record is not modified by its users)."""
     if "ramp" not in _PROOF_CACHE:
-        from verify.proof import ramp_def8 as R  # noqa: PLC0415
+        from verify.proof import ramp_def8 as R  # noqa: PLC0415 - needs python-flint (the proof extra)
 
         rec = R.prove()
         _PROOF_CACHE["ramp"] = (rec, R.recheck(rec, claim_id=R.CLAIM))
@@ -382,7 +384,7 @@ def smoothness_proof() -> dict[str, Any]:
         import time  # noqa: PLC0415
 
         from verify.proof import kde_def8 as K  # noqa: PLC0415
-        from verify.proof import ramp_def8 as R  # noqa: PLC0415
+        from verify.proof import ramp_def8 as R  # noqa: PLC0415 - needs python-flint (the proof extra)
 
         t0 = time.perf_counter()
         (ramp, ramp_rc), kde = ramp_proof(), K.prove()
@@ -431,8 +433,6 @@ def prove_def8_smoothness(ctx: CheckContext, tested: ClaimResult) -> ClaimResult
 def smoothness_expectation(claim_id: str) -> ExpectedObligation:
     """What a proof of 004-Def-8-smoothness must prove: the combined record (method "def8-smoothness") on
     :data:`SMOOTHNESS_DOMAIN`, from this module."""
-    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
-
     return method_expectation(claim_id, SMOOTHNESS_METHOD, {"domain": SMOOTHNESS_DOMAIN,
                                                             "proof.domain": SMOOTHNESS_DOMAIN}, SMOOTHNESS_DOMAIN)
 
@@ -453,7 +453,7 @@ def _declare_obligations() -> None:
     single("004-KDE-chord-tangent-proof", lambda: _kde_ids()["chord"])
 
     def threshold(scale: str) -> ExpectedObligation:
-        from verify.proof.def8_cond1 import RELIES_ON  # noqa: PLC0415
+        from verify.proof.def8_cond1 import RELIES_ON  # noqa: PLC0415 - needs python-flint (the proof extra)
 
         ids = [o for o, _ in _def8_threshold_parts()]
         domain = "; ".join(f"{o}: {P.obligation(o, 'test').domain}" for o in ids) + f"; relies on: {RELIES_ON}"
@@ -461,7 +461,7 @@ def _declare_obligations() -> None:
                                        extra_fields={"parts_what": {o: w for o, w in _def8_threshold_parts()}})
 
     def constants(scale: str) -> ExpectedObligation:
-        from verify.proof import kde_constants as C  # noqa: PLC0415
+        from verify.proof import kde_constants as C  # noqa: PLC0415 - needs python-flint (the proof extra)
 
         ids = [C.A_W, C.TURN["D"], C.CORE["D"], C.TURN["P"], C.CORE["P"]]
         domain = "; ".join(f"{o}: {P.obligation(o, 'test').domain}" for o in ids)
@@ -485,7 +485,7 @@ def _declare_obligations() -> None:
 
 
 def _kde_ids() -> dict[str, str]:
-    from verify.proof import obligations as O  # noqa: PLC0415
+    from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     return {**O.KDE_SHAPE, "chord": O.KDE_CHORD_TANGENT}
 

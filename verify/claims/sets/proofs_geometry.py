@@ -95,8 +95,8 @@ def _w_mse() -> tuple[dict[str, Any], dict[str, Any]]:
     s = [sp.Symbol(f"s{i}", real=True) for i in (1, 2, 3)]
     tot = sp.Integer(0)
     for flips in itertools.product((0, 1), repeat=3):
-        prob = sp.prod([q if f else 1 - q for f, q in zip(flips, p)])
-        tot += prob * sum(si * f for si, f in zip(s, flips)) ** 2
+        prob = sp.prod([q if f else 1 - q for f, q in zip(flips, p, strict=True)])
+        tot += prob * sum(si * f for si, f in zip(s, flips, strict=True)) ** 2
     tot = sp.expand(sp.expand(tot).subs({si**2: 1 for si in s}))
     return ({"G_upper": sp.integrate(dens(zp), zp), "G_lower": sp.integrate(dens(zn), zn), "mse_n3": tot},
             {"source": "SymPy: integrate (eps/2) e^{-eps|z|} on z > 0 and on z < 0; E[(sum s_i F_i)^2] over the 8 flip "

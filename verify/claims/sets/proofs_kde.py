@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
-from verify.claims.registry import ExpectedObligation, obligation_for
+from verify.claims.registry import ExpectedObligation, method_expectation, obligation_for
 
 __all__ = ["summary"]
 
@@ -80,7 +80,6 @@ def check_def8_kde(ctx: CheckContext) -> ClaimResult:
 def expectation(scale: str = "test") -> ExpectedObligation:
     """What a proof of 004-Def-8-KDE-proof must prove: the kde-def8 chain on its domain, from the code
     (:mod:`verify.proof.kde_def8`)."""
-    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
     from verify.proof import kde_def8 as K  # noqa: PLC0415
 
     return method_expectation(CLAIM_ID, K.METHOD, {"statement": K.STATEMENT, "domain": K.DOMAIN,

@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
-from verify.claims.registry import ExpectedObligation, obligation_for
+from verify.claims.registry import ExpectedObligation, method_expectation, obligation_for
 
 __all__ = ["CLAIM_ID", "ULPS", "core_floats"]
 
@@ -43,11 +43,11 @@ def core_floats(n: int = 200, seed: int = 0) -> dict[str, Any]:
     """kde.py's floats on the branches against the proven polynomials at the same doubles (exact rationals;
     e^{-1/2} as an arb ball): max distance in ulps per branch, the worst point, and ok (<= ULPS ulps)."""
     import numpy as np  # noqa: PLC0415
-    from flint import arb  # noqa: PLC0415
+    from flint import arb  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     from smoothsens_core.sensitivity import kde  # noqa: PLC0415
     from verify.proof import kde_series as K  # noqa: PLC0415
-    from verify.proof.functions import lower_fraction, upper_fraction, workprec  # noqa: PLC0415
+    from verify.proof.functions import lower_fraction, upper_fraction, workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     rng = np.random.default_rng(seed)
     b = 1.0 + rng.uniform(-1e-3, 1e-3, n)
@@ -79,12 +79,12 @@ def core_floats(n: int = 200, seed: int = 0) -> dict[str, Any]:
         if ulps > r["max_ulps"] or r["worst"] is None:
             r["max_ulps"], r["worst"], r["max_distance"] = max(ulps, r["max_ulps"]), float(x), float(dist)
 
-    for ei, ai, li, di in zip(e, alpha, ell, D):
+    for ei, ai, li, di in zip(e, alpha, ell, D, strict=True):
         pa, pl, pd = P("alpha", ei), P("ell", ei), P("D", ei)
         add("alpha", ei, float(ai), pa, pa)
         add("ell", ei, float(li), min(pl * ex_lo, pl * ex_hi), max(pl * ex_lo, pl * ex_hi))
         add("D", ei, float(di), pd, pd)
-    for gi, (b1, b2) in zip(g, roots):
+    for gi, (b1, b2) in zip(g, roots, strict=True):
         p1, p2 = P("b1", gi), P("b2", gi)
         add("b1", gi, b1, p1, p1)
         add("b2", gi, b2, p2, p2)
@@ -154,7 +154,6 @@ def check_kde_series(ctx: CheckContext) -> ClaimResult:
 def expectation(scale: str = "test") -> ExpectedObligation:
     """What a proof of 004-KDE-series-proof must prove: the kde-series record on its domain (kde.py's branches
     covered: :func:`verify.proof.kde_series.core_domain`, recomputed), from the code."""
-    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
     from verify.proof import kde_series as K  # noqa: PLC0415
 
     ex = method_expectation(CLAIM_ID, K.METHOD, {"statement": K.STATEMENT, "domain": K.DOMAIN,

@@ -42,13 +42,14 @@ from __future__ import annotations
 import functools
 import time
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import sympy as sp
 
 from verify.proof.record import Domain, Range, describe_record, register_method
 from verify.claims import CheckContext, ClaimResult, Verdict
-from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
+from verify.claims.registry import (ExpectedObligation, method_expectation, obligation_for, proof_for, with_evidence,
+                                    with_proof)
 
 __all__ = ["METHOD", "PARTS", "DOMAINS", "QUICK_BUDGET", "chain_record", "attempt", "membership", "recheck"]
 
@@ -311,10 +312,15 @@ def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
 def expectation(cid: str) -> ExpectedObligation:
     """What a proof of ``cid`` (a claim of :data:`PARTS`) must prove: method "privacy-chain", its domain and
     relies_on, from this module."""
-    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
-
     return method_expectation(cid, METHOD, {"domain": DOMAINS[cid], "proof.claim": cid, "proof.domain": DOMAINS[cid],
                                             "proof.relies_on": _relies_on(cid)}, DOMAINS[cid])
+
+
+def _expectation_factory(cid: str) -> Callable[[str], ExpectedObligation]:
+    """The obligation factory of claim ``cid`` (the same obligation at every scale)."""
+    def factory(scale: str) -> ExpectedObligation:
+        return expectation(cid)
+    return factory
 
 
 def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
@@ -342,7 +348,8 @@ def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
     if [p.get("key") for p in parts] != [k for k, _ in PARTS[cid]]:
         problems.append(f"the record's parts are {[p.get('key') for p in parts]}, not {[k for k, _ in PARTS[cid]]}")
     n = 0
-    for (key, spec_claim), part in zip(PARTS[cid], parts):
+    # a record with more or fewer parts is reported above
+    for (key, spec_claim), part in zip(PARTS[cid], parts, strict=False):
         proof = part.get("proof")
         if not isinstance(proof, Mapping) or proof.get("method") != "symbolic" or proof.get("claim") != spec_claim:
             problems.append(f"part {key}: not a symbolic proof of {spec_claim}")
@@ -366,7 +373,7 @@ def recheck(record: Mapping[str, Any], *, claim_id: str) -> Any:
 
 for _cid in PARTS:  # the proof of each claim: prove(cid, ctx, tested)
     proof_for(_cid)(functools.partial(prove, _cid))
-    obligation_for(_cid)(lambda scale, cid=_cid: expectation(cid))
+    obligation_for(_cid)(_expectation_factory(_cid))
 
 
 @register_method

@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 
 from verify.claims import CheckContext, ClaimResult, Verdict, claim
-from verify.claims.registry import ExpectedObligation, obligation_for, with_proof
+from verify.claims.registry import ExpectedObligation, method_expectation, obligation_for, with_proof
 from verify.proof._results import count_checks
 
 __all__ = ["check_ramp_def8", "CORE_RTOL"]
@@ -34,7 +34,7 @@ CORE_RTOL = 1e-12
 
 @claim("004-Def-8-ramp-proof")
 def check_ramp_def8(ctx: CheckContext) -> ClaimResult:
-    from verify.proof import ramp_def8 as R  # noqa: PLC0415
+    from verify.proof import ramp_def8 as R  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     t0 = time.perf_counter()
     quick = ctx.budget < 1.0
@@ -98,8 +98,7 @@ def _obligation(scale: str) -> ExpectedObligation:
 def expectation() -> ExpectedObligation:
     """What a proof of 004-Def-8-ramp-proof must prove: the ramp-def8 record on its domain, from the code
     (:mod:`verify.proof.ramp_def8`)."""
-    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
-    from verify.proof import ramp_def8 as R  # noqa: PLC0415
+    from verify.proof import ramp_def8 as R  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     return method_expectation(R.CLAIM, R.METHOD, {"domain": R.DOMAIN, "statement_proven": R.STATEMENT,
                                                   "relies_on": list(R.RELIES_ON), "proof.domain": R.DOMAIN,

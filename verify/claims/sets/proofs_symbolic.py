@@ -31,8 +31,8 @@ from typing import Any, Callable, Mapping
 
 import sympy as sp
 
-from verify.claims.registry import (CheckContext, ClaimResult, ExpectedObligation, Verdict, obligation_for, proof_for,
-                                    with_proof)
+from verify.claims.registry import (CheckContext, ClaimResult, ExpectedObligation, Verdict, method_expectation,
+                                    obligation_for, proof_for, with_proof)
 
 __all__ = ["SYMBOLIC_CLAIMS", "symbolic_proof", "prove_symbolic", "symbolic_expectation", "declare_symbolic"]
 
@@ -152,7 +152,8 @@ def _w_lap() -> tuple[dict[str, Any], dict[str, Any]]:
 @lru_cache(maxsize=None)
 def _w_growth() -> tuple[dict[str, Any], dict[str, Any]]:
     g = sp.Symbol("gamma", positive=True)
-    r, r1, r2 = sp.Symbol("r", nonnegative=True), *sp.symbols("r1 r2", nonnegative=True)
+    r = sp.Symbol("r", nonnegative=True)
+    r1, r2 = sp.symbols("r1 r2", nonnegative=True)
     gE, gL = sp.exp(g * r), 1 + g * r
     return ({"submult_gE": sp.simplify(gE.subs(r, r1) * gE.subs(r, r2) - gE.subs(r, r1 + r2)),
              "submult_gL": sp.factor(sp.expand(gL.subs(r, r1) * gL.subs(r, r2) - gL.subs(r, r1 + r2)))},
@@ -238,7 +239,8 @@ def _w_lemma7() -> tuple[dict[str, Any], dict[str, Any]]:
     from derivations import polyplace as pp  # noqa: PLC0415
 
     forms, cmps = pp.derive_antiderivatives()
-    a, x, S, AL, X = pp.ALPHA, pp.X, sp.Symbol("s", positive=True), *sp.symbols("alpha x", positive=True)
+    a, x = pp.ALPHA, pp.X
+    AL, X = sp.symbols("alpha x", positive=True)
     return ({k: v.subs({a: AL, x: X}) for k, v in forms.items()},
             {"source": "derivations.polyplace.derive_antiderivatives", "comparisons": _sym_cmps(cmps)})
 
@@ -424,7 +426,6 @@ def symbolic_expectation(claim_id: str) -> ExpectedObligation:
     (:data:`verify.proof.symbolic.SPECS`): method "symbolic", the spec's domain (with what it relies on)
     as the displayed domain, and the record re-checked as a proof of that spec
     (:func:`verify.proof.symbolic.recheck_for`), whatever spec the record names."""
-    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
     from verify.proof import symbolic as S  # noqa: PLC0415
 
     spec = S.SPECS[claim_id]

@@ -55,7 +55,8 @@ from typing import Any, Callable, Mapping
 
 from verify.proof.record import describe_record, register_method
 from verify.claims import CheckContext, ClaimResult
-from verify.claims.registry import ExpectedObligation, obligation_for, proof_for, with_evidence, with_proof
+from verify.claims.registry import (ExpectedObligation, method_expectation, obligation_for, proof_for, with_evidence,
+                                    with_proof)
 
 __all__ = ["TIGHT_PROOFS", "expected_parts", "recheck", "prove"]
 
@@ -190,10 +191,11 @@ def _pp_exact(default: bool) -> list[dict[str, Any]]:
 # the proof
 # ---------------------------------------------------------------------------------------------------
 def _point_ball(kind: str, shape: Mapping[str, Any], gamma: float, eta1: float, u: list[Fraction],
-                prec: int) -> tuple[Fraction, Fraction]:
-    """Exact ends of the arb ball of F at the compactified point ``u`` (no gradient needed)."""
-    from verify.proof import obligations as O  # noqa: PLC0415
-    from verify.proof.functions import lower_fraction, upper_fraction, workprec  # noqa: PLC0415
+                prec: int) -> tuple[Fraction | float, Fraction | float]:
+    """Exact ends of the arb ball of F at the compactified point ``u`` (no gradient needed; -inf, +inf for a
+    non-finite ball)."""
+    from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
+    from verify.proof.functions import lower_fraction, upper_fraction, workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     obj = O.tight_objective(kind, dict(shape), gamma, eta1)
     with workprec(prec):
@@ -202,7 +204,7 @@ def _point_ball(kind: str, shape: Mapping[str, Any], gamma: float, eta1: float, 
 
 
 def _enclose(part: dict[str, Any], width: Fraction) -> dict[str, Any]:
-    from verify.proof import obligations as O  # noqa: PLC0415
+    from verify.proof import obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     rb = part["rebuild"]
     en = O.tight_enclosure(rb["kind"], rb["shape"], rb["gamma"], rb["eta1"], width=float(width))
@@ -273,7 +275,7 @@ def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
                 f"{p['role']} at {_fmt_pt(p)}: enclosure not within {float(_width(p['role'])):g}: {exc}")})
     parts = enclosed
     witnesses, derivation = S.spec_witnesses(spec.symbolic)
-    sym = {"role": "symbolic", "rebuild": {"what": "symbolic", "claim": spec.symbolic},
+    sym: dict[str, Any] = {"role": "symbolic", "rebuild": {"what": "symbolic", "claim": spec.symbolic},
            "proof": S.make_record(spec.symbolic, witnesses, derivation=derivation)}
     exact = _pp_exact(default) if spec.kind == "polyplace" else []
     record = {"method": "tight-calibration", "claim": cid, "status": "proven", "scale": "full" if full else "subset",
@@ -354,11 +356,16 @@ def _domain_summary(cid: str, spec: _TightSpec, nt: list[dict[str, Any]], tv: li
 def expectation(cid: str) -> ExpectedObligation:
     """What a proof of ``cid`` (a claim of :data:`TIGHT_PROOFS`) must prove: method "tight-calibration", the
     record of this claim (its points and thresholds rebuilt by :func:`expected_parts` in :func:`recheck`)."""
-    from verify.claims.sets.proofs import method_expectation  # noqa: PLC0415
-
     return method_expectation(cid, "tight-calibration", {"proof.claim": cid},
                               f"the tight calibration of {cid} at the points of expected_parts (its symbolic sup "
                               f"proof {TIGHT_PROOFS[cid].symbolic} and one enclosure per point)")
+
+
+def _expectation_factory(cid: str) -> Callable[[str], ExpectedObligation]:
+    """The obligation factory of claim ``cid`` (the same obligation at every scale)."""
+    def factory(scale: str) -> ExpectedObligation:
+        return expectation(cid)
+    return factory
 
 
 def recheck(proof: Mapping[str, Any], *, claim_id: str) -> Any:
@@ -379,10 +386,10 @@ def recheck(proof: Mapping[str, Any], *, claim_id: str) -> Any:
 def _recheck(proof: Mapping[str, Any], eta_tight: Mapping[float, float] | None) -> Any:
     """:func:`recheck`; ``eta_tight`` (gamma -> GP eta_tight) given by the proof itself, which has the
     test's values (the claim's own test computed them with ``tight_calibration``); None recomputes them."""
-    from verify.proof import RecheckResult, obligations as O  # noqa: PLC0415
+    from verify.proof import RecheckResult, obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
     from verify.proof import symbolic as S  # noqa: PLC0415
     from verify.claims.sets.proofs import recheck_boxes  # noqa: PLC0415
-    from verify.proof.functions import lower_fraction, workprec  # noqa: PLC0415
+    from verify.proof.functions import lower_fraction, workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     t0 = time.perf_counter()
     cid = str(proof.get("claim", ""))
@@ -409,7 +416,7 @@ def _recheck(proof: Mapping[str, Any], eta_tight: Mapping[float, float] | None) 
     exp = [(w["role"], w["rebuild"], w["threshold"]) for w in want]
     if got != exp:
         problems.append(f"the enclosure parts {got} are not the claim's {exp}")
-    for w, p in zip(want, encl):
+    for w, p in zip(want, encl, strict=False):  # a record with more or fewer enclosures is reported above
         enc = p.get("enclosure") or {}
         where = f"{w['role']} at {_fmt_pt(w)}"
         # the enclosure path of proofs.recheck_evidence: a fresh objective from the "tight" rebuild record and
@@ -469,7 +476,7 @@ def _attach() -> None:
 
         proof.__name__ = f"proof_{cid.replace('-', '_').replace('.', '_')}"
         proof_for(cid)(proof)
-        obligation_for(cid)(lambda scale, _cid=cid: expectation(_cid))
+        obligation_for(cid)(_expectation_factory(cid))
 
 
 _attach()
