@@ -42,7 +42,7 @@ def _import_file(path: Path) -> Any:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # noqa: BLE001 - any error of the user's module is reported, with its type
+    except Exception as exc:
         del sys.modules[name]
         raise ValueError(f"importing {path} raised {type(exc).__name__}: {exc}") from exc
     return module
@@ -73,7 +73,7 @@ def load_callable(spec: str) -> Callable[..., Any]:
             module = importlib.import_module(mod_part)
         except ImportError as exc:
             raise ValueError(f"cannot import module {mod_part!r}: {exc}") from exc
-        except Exception as exc:  # noqa: BLE001 - an error raised while importing the user's module
+        except Exception as exc:
             raise ValueError(f"importing module {mod_part!r} raised {type(exc).__name__}: {exc}") from exc
     obj: Any = module
     walked = []
@@ -357,7 +357,7 @@ def check_rng_use(release: Callable[..., Any], x: Any, *, seed: int = 0, n_draws
         g1 = np.random.default_rng(seed)
         try:
             r1 = one_run(g1, True)
-        except Exception as exc2:  # noqa: BLE001
+        except Exception as exc2:
             raise TypeError(f"release(x, rng) could not be called at x={x!r}: {type(exc2).__name__}: {exc2}") from exc2
     consumed = _rng_state(g1) != fresh
     r2 = one_run(np.random.default_rng(seed), batch)

@@ -429,7 +429,7 @@ def _compare(X0: FloatArray, B0: FloatArray, idx_c: NDArray[np.intp], Bstar: Flo
     i_max = idx_c[ok][int(np.argmax(rr))]
     return {
         "n": int(rr.size),
-        "quantiles": {f"{p:g}": float(v) for p, v in zip(_QUANTILES, qs)},
+        "quantiles": {f"{p:g}": float(v) for p, v in zip(_QUANTILES, qs, strict=True)},
         "below_fraction": float(np.mean(below)),
         "above_fraction": float(np.mean(rr > 1.0 + rtol)),
         "min": {"x": X0[i_min].tolist(), "B": float(B0[i_min]), "B_star": float(Bstar[ok][np.argmin(rr)])},
@@ -606,7 +606,7 @@ def _certify1(q: BoundQuery, Bf: PointFunction, x: FloatArray, rmax: float, rtol
     with mpmath.workdps(dps):
         xm = [mpmath.mpf(float(v)) for v in x]
         wm = [mpmath.mpf(float(v)) for v in w]
-        r = mpmath.sqrt(sum((a - b) ** 2 for a, b in zip(xm, wm)))
+        r = mpmath.sqrt(sum((a - b) ** 2 for a, b in zip(xm, wm, strict=True)))
         if r == 0 or (math.isfinite(q.Lambda) and r > mpmath.mpf(q.Lambda)):
             return None
         chord = abs(q.f_mp(*wm) - q.f_mp(*xm)) / r
@@ -625,7 +625,7 @@ def _certify2(q: BoundQuery, Bf: PointFunction, a: FloatArray, b: FloatArray, rt
     if not (math.isfinite(Ba) and math.isfinite(Bb) and Ba > 0 and Bb > 0):
         return None
     with mpmath.workdps(dps):
-        dist = mpmath.sqrt(sum((mpmath.mpf(float(s)) - mpmath.mpf(float(t))) ** 2 for s, t in zip(a, b)))
+        dist = mpmath.sqrt(sum((mpmath.mpf(float(s)) - mpmath.mpf(float(t))) ** 2 for s, t in zip(a, b, strict=True)))
         if math.isfinite(q.Lambda) and dist > mpmath.mpf(q.Lambda):
             return None
         gam = mpmath.mpf(q.growth.gamma)

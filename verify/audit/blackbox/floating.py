@@ -211,7 +211,7 @@ class AdditiveModel(OutputModel):
             if x + z != y:
                 continue
             img, s = self._image(z)
-            if img:
+            if img and s is not None:
                 return Reachability(True, f"s={hexf(s)} gives fl({self.scale!r}*s)={hexf(z)}, "
                                           f"fl(x+z)={hexf(y)}")
             if img is None:
@@ -401,7 +401,7 @@ class FloatingAuditReport(OutcomePredicates):
         return max(p.delta_lower for p in self.pairs)
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> str:  # type: ignore[override]  # OutcomePredicates declares the attribute; reports derive it
         if self.certificate is not None:
             return "violated"
         if any(p.mismatch for p in self.pairs):
@@ -452,7 +452,7 @@ def _draws(release: Callable[..., Any], x: float, n: int, gen: np.random.Generat
         pass
     try:
         return np.array([float(np.asarray(release(x, gen), dtype=float).reshape(-1)[0]) for _ in range(n)])
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         raise ValueError(f"release raised {type(exc).__name__} at x={x!r}: {exc}") from exc
 
 
@@ -535,6 +535,6 @@ def audit_floating_mechanism(
             lo, _ = clopper_pearson(k, n, level)
             results.append(FloatingPairResult(x, xp, n, k, int(np.sum((other == -1) & (own != 0))), not_from_x,
                                               float(lo), cert, mismatch))
-    notes = [rng_use.warning] if rng_use.ignores_rng else []
+    notes = [str(rng_use.warning)] if rng_use.ignores_rng else []
     return FloatingAuditReport(model.describe(), tuple(results), n, beta, seed, time.perf_counter() - t0,
                                rng_use, tuple(notes))

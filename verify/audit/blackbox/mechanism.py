@@ -219,7 +219,7 @@ class MechanismAuditReport(OutcomePredicates):
         return self.eps_lower > self.claimed_eps or self.delta_lower > self.claimed_delta
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> str:  # type: ignore[override]  # OutcomePredicates declares the attribute; reports derive it
         """"violated" if either side certifies a violation, "inconclusive" if the exact side found an
         excess it could not certify, "pass" otherwise."""
         if self.sampling_violated or self.exact_outcome == "violated":

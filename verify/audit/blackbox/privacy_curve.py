@@ -28,7 +28,7 @@ from .mechanism import MechanismAuditReport
 __all__ = ["plot_privacy_curve", "lower_bound_curve"]
 
 
-def lower_bound_curve(report: MechanismAuditReport, eps_grid: Sequence[float]) -> np.ndarray:
+def lower_bound_curve(report: MechanismAuditReport, eps_grid: Sequence[float] | np.ndarray) -> np.ndarray:
     """max over the report's events of p_x_lower - e^(eps d) p_x'_upper at each eps of ``eps_grid``
     (per unit distance for the Euclidean metric; -inf where no event gives a bound)."""
     out = np.full(len(eps_grid), -math.inf)
@@ -47,11 +47,13 @@ def plot_privacy_curve(report_or_curve: MechanismAuditReport | PrivacyCurve, pat
     ``report_or_curve``: a black-box report (lower bounds, claimed point from the report) or an exact
     :class:`PrivacyCurve` (its curve and claimed point).  ``exact``: an exact curve to overlay; or give
     ``mechanism`` (with f and noise) and ``pairs`` to compute it on ``eps_grid``."""
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 - optional dependency (notebooks extra)
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - after the backend is chosen
 
+    curve: PrivacyCurve | None
+    report: MechanismAuditReport | None
     if isinstance(report_or_curve, PrivacyCurve):
         curve, report = report_or_curve, None
         claimed_eps, claimed_delta = curve.claimed_eps, curve.claimed_delta
@@ -61,11 +63,11 @@ def plot_privacy_curve(report_or_curve: MechanismAuditReport | PrivacyCurve, pat
     else:
         raise TypeError(f"report_or_curve must be a MechanismAuditReport or a PrivacyCurve; got "
                         f"{type(report_or_curve).__name__}")
-    if eps_grid is None:
-        eps_grid = curve.eps if curve is not None else np.linspace(0.05 * claimed_eps, 2.0 * claimed_eps, 60)
-    grid = np.asarray(sorted(float(e) for e in eps_grid))
+    grid_in = eps_grid if eps_grid is not None else (
+        curve.eps if curve is not None else np.linspace(0.05 * claimed_eps, 2.0 * claimed_eps, 60))
+    grid = np.asarray(sorted(float(e) for e in grid_in))
     if curve is None and mechanism is not None and pairs:
-        curve = privacy_curve(mechanism, pairs, grid)
+        curve = privacy_curve(mechanism, pairs, [float(e) for e in grid])
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     floor = []
     if curve is not None:

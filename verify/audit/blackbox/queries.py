@@ -180,20 +180,20 @@ def builtin_query(name: str, growth: GrowthFunction, Lambda: float = math.inf, *
         tt = tuple(float(v) for v in t)
 
         radii = [1.0, 1.5852010652445132]  # c = 1 (steepest point, Claim 4.4), a_W (Lemma 4.7 S_2)
-        sp = [t.copy()]
+        starts: list[np.ndarray] = [t.copy()]
         for k in range(d):
             for rr in radii:
                 for sg in (1.0, -1.0):
                     p = t.copy()
                     p[k] += sg * rr * h
-                    sp.append(p)
+                    starts.append(p)
         return BoundQuery(
             "kde", d,
             lambda P: gaussian_kernel(P, t, h),
             kde_query_mp(tt, h),  # 004 Sec. 4.3
             lambda P: lipschitz_kde(P, t, h),
             lambda P: smooth_sensitivity_kde(P, t, h, growth),
-            np.array(sp),
+            np.array(starts),
             (t - R, t + R),
             h, "004 Sec. 4.3, Lemmas 4.5-4.7", growth, Lam, params={"t": list(tt), "h": h},
             radial_centre=tt, radial_core=4.0 * h,

@@ -238,7 +238,7 @@ def _draw(sampler: Callable[..., Any], n: int, gen: np.random.Generator,
             if conv == "sampler(rng, n)":
                 return np.asarray(sampler(gen, n), dtype=float).reshape(-1), conv
             return np.array([float(np.asarray(sampler(gen), dtype=float).reshape(-1)[0]) for _ in range(n)]), conv
-        except Exception as exc:  # noqa: BLE001 - reported as bad input, with the sampler's own message
+        except Exception as exc:
             raise ValueError(f"the sampler raised {type(exc).__name__} when asked for {n} draws as {conv}: {exc}") \
                 from exc
     raise TypeError("the sampler must be callable as sampler(n, rng) returning n draws (or sampler(rng, n), "
@@ -300,7 +300,7 @@ def audit_sampler(
     sf = getattr(distribution, "sf", None)
     cdf = np.asarray(distribution.cdf(xs), dtype=float)
     upper = np.asarray(sf(xs), dtype=float) if callable(sf) else 1.0 - cdf
-    tests: list[SamplerTest] = []
+    tests = []
     say("Kolmogorov-Smirnov and Anderson-Darling against the exact CDF")
     ks = stats.kstest(xs, lambda v: np.asarray(distribution.cdf(v), dtype=float))
     tests.append(SamplerTest("Kolmogorov-Smirnov", float(ks.statistic), float(ks.pvalue),

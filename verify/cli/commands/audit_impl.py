@@ -84,7 +84,7 @@ _positive_int = int_at_least(1, "a positive integer")
 _nonneg_int = int_at_least(0)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "audit-impl",
         help="audit a third-party smooth bound, sampler or mechanism as a black box",
@@ -254,8 +254,8 @@ def _need(args: argparse.Namespace, kind: str, *names: str) -> None:
 
 
 def _run_bound(args: argparse.Namespace, fn: Any, say: Any) -> Any:
-    from smoothsens_core.growth import growth_exp, growth_linear
-    from verify.audit.blackbox import audit_smooth_bound
+    from smoothsens_core.growth import growth_exp, growth_linear  # noqa: PLC0415 - keeps `smoothsens --help` light
+    from verify.audit.blackbox import audit_smooth_bound  # noqa: PLC0415 - keeps `smoothsens --help` light
 
     _need(args, "--kind bound", "query", "gamma")
     growth = (growth_exp if args.growth == "exp" else growth_linear)(args.gamma)
@@ -275,7 +275,7 @@ def _run_bound(args: argparse.Namespace, fn: Any, say: Any) -> Any:
     f: Any = args.query
     if args.query == "expr":
         _need(args, "--query expr", "expr")
-        import sympy as sp
+        import sympy as sp  # noqa: PLC0415 - keeps `smoothsens --help` light
 
         try:
             f = sp.sympify(args.expr)
@@ -298,7 +298,7 @@ def _run_bound(args: argparse.Namespace, fn: Any, say: Any) -> Any:
 
 
 def _distribution(args: argparse.Namespace) -> Any:
-    from smoothsens_core.distributions import Gaussian, GenCauchy, Laplace, PolyPlace, StudentT, TwoSidedGeometric
+    from smoothsens_core.distributions import Gaussian, GenCauchy, Laplace, PolyPlace, StudentT, TwoSidedGeometric  # noqa: PLC0415 - keeps `smoothsens --help` light
 
     _need(args, "--kind sampler", "distribution")
     if args.distribution == "laplace":
@@ -324,7 +324,7 @@ def _distribution(args: argparse.Namespace) -> Any:
 
 
 def _run_sampler(args: argparse.Namespace, fn: Any, say: Any) -> Any:
-    from verify.audit.blackbox import audit_sampler
+    from verify.audit.blackbox import audit_sampler  # noqa: PLC0415 - keeps `smoothsens --help` light
 
     dist = _distribution(args)
     kw = {} if args.budget is None else {"budget": args.budget}
@@ -332,7 +332,7 @@ def _run_sampler(args: argparse.Namespace, fn: Any, say: Any) -> Any:
 
 
 def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
-    from verify.audit.blackbox import audit_blackbox_mechanism
+    from verify.audit.blackbox import audit_blackbox_mechanism  # noqa: PLC0415 - keeps `smoothsens --help` light
 
     from verify.audit.blackbox.input_search import InputSearch  # noqa: PLC0415 - the CLI imports verify lazily
 
@@ -355,7 +355,7 @@ def _run_mechanism(args: argparse.Namespace, fn: Any, say: Any) -> Any:
         kw["vectorised"] = True
     if getattr(args, "chunk", None) is not None:
         kw["chunk"] = args.chunk
-    from verify.parallel import SerialExecutor, get_executor
+    from verify.parallel import SerialExecutor, get_executor  # noqa: PLC0415 - keeps `smoothsens --help` light
 
     with get_executor(getattr(args, "scheduler", None), getattr(args, "workers", 1)) as ex:
         release = fn
@@ -408,7 +408,7 @@ class _ShippedRelease:
 
     def __call__(self, x: Any, rng: Any) -> Any:
         if self._fn is None:
-            import cloudpickle
+            import cloudpickle  # type: ignore[import-untyped]  # noqa: PLC0415 - keeps `smoothsens --help` light; no type information
 
             self._fn = cloudpickle.loads(self.payload)
         return self._fn(x, rng)
@@ -420,13 +420,13 @@ class _ShippedRelease:
 def _shipped(spec: str, fn: Any) -> Any:
     """``fn`` itself when its module is importable by name; else a :class:`_ShippedRelease` carrying it
     by value (``cloudpickle.register_pickle_by_value`` on the module loaded from the path)."""
-    import inspect
+    import inspect  # noqa: PLC0415 - keeps `smoothsens --help` light
 
     mod_part = spec.rpartition(":")[0]
     if not (mod_part.endswith(".py") or "/" in mod_part or "\\" in mod_part):
         return fn
     module = inspect.getmodule(getattr(fn, "__func__", fn))
-    import cloudpickle
+    import cloudpickle  # noqa: PLC0415 - keeps `smoothsens --help` light
 
     if module is not None:
         cloudpickle.register_pickle_by_value(module)
@@ -439,7 +439,7 @@ def _shipped(spec: str, fn: Any) -> Any:
 
 
 def _run_floating(args: argparse.Namespace, fn: Any, say: Any) -> Any:
-    from verify.audit.blackbox import AdditiveModel, IntegerModel, SnappedModel, audit_floating_mechanism
+    from verify.audit.blackbox import AdditiveModel, IntegerModel, SnappedModel, audit_floating_mechanism  # noqa: PLC0415 - keeps `smoothsens --help` light
 
     _need(args, "--kind floating", "pair")
     if args.model == "additive":
@@ -462,7 +462,7 @@ def _run_floating(args: argparse.Namespace, fn: Any, say: Any) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Handler of ``smoothsens audit-impl``; returns 0 (passed), 3 (fault found) or 4 (inconclusive)."""
-    from verify.audit.blackbox import load_callable
+    from verify.audit.blackbox import load_callable  # noqa: PLC0415 - keeps `smoothsens --help` light
 
     def say(msg: str) -> None:
         if not args.no_progress:
@@ -492,7 +492,7 @@ def run(args: argparse.Namespace) -> int:
         args.json.write_text(json.dumps(doc, indent=2, allow_nan=False) + "\n")
         print(f"wrote {args.json}")
     if args.kind == "mechanism" and getattr(args, "plot", None) is not None:
-        from verify.audit.blackbox.privacy_curve import plot_privacy_curve
+        from verify.audit.blackbox.privacy_curve import plot_privacy_curve  # noqa: PLC0415 - keeps `smoothsens --help` light
         print(f"wrote {plot_privacy_curve(report, args.plot)}")
     if float_fault:
         return EXIT_FAULT
