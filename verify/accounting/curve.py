@@ -185,6 +185,30 @@ def discrete_laplace_delta_ball(eps: float, b: float, sensitivity: int) -> Any:
     return _with_prec(f)
 
 
+def _outward(end: Any, direction: float) -> float:
+    """The arb number ``end`` (a ball end) as binary64 moved one step towards ``direction``: an outward rounding
+    valid whether or not the conversion was exact; an end that is exactly 0 stays 0, a nonzero end that
+    converts to 0 becomes the smallest subnormal on its side; infinities are unchanged."""
+    v = float(end)
+    if not math.isfinite(v):
+        return v
+    if v == 0.0 and end == 0:
+        return 0.0
+    return math.nextafter(v, direction)
+
+
+def _discrete_laplace_ball(eps: float, b: float, sensitivity: float) -> Any:
+    return discrete_laplace_delta_ball(eps, b, int(sensitivity))
+
+
+#: family -> its closed-form delta ball (eps, scale, sensitivity) (used by PrivacyCurve.deltas)
+_CLOSED_BALLS: dict[str, Callable[[float, float, float], Any]] = {
+    "gaussian": lambda e, s, d: gaussian_delta_ball(e, s, d),
+    "laplace": lambda e, s, d: laplace_delta_ball(e, s, d),
+    "discrete_laplace": _discrete_laplace_ball,
+}
+
+
 def _ball_max(x: Any, y: Any) -> Any:
     """An arb ball enclosing max(x, y) for all values of the two balls: [max(lo), max(hi)]."""
     arb = _arb()
@@ -502,6 +526,15 @@ class PrivacyCurve:
         grid = np.atleast_1d(np.asarray(eps_grid, dtype=float))
         lo = np.empty(grid.shape)
         hi = np.empty(grid.shape)
+        ball = _CLOSED_BALLS.get(self.family)
+        if ball is not None:
+            # the closed forms: the same balls as delta(), their ends rounded outwards by one binary64 step
+            # (no exactness test per point; an end that is exactly 0 stays 0)
+            for i, e in enumerate(grid):
+                b = ball(_check_eps(float(e)), self.scale, self.sensitivity)
+                lo[i] = max(0.0, _outward(b.lower(), -math.inf))
+                hi[i] = max(0.0, _outward(b.upper(), math.inf))
+            return lo, hi
         for i, e in enumerate(grid):
             enc = self.delta(float(e))
             lo[i] = enc.lower

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 
 import mpmath
+import numpy as np
 import pytest
 
 from smoothsens_core.distributions import GenCauchy, Laplace, StudentT
@@ -191,3 +192,17 @@ def test_parse_round_trips_label() -> None:
                  "gencauchy:p=4,theta=1,scale=1,ratio=1.1"):
         c = PrivacyCurve.parse(spec)
         assert PrivacyCurve.parse(c.label()) == c
+
+
+@pytest.mark.parametrize("curve", [PrivacyCurve.gaussian(1.0), PrivacyCurve.laplace(1 / 3),
+                                   PrivacyCurve.discrete_laplace(0.5), PrivacyCurve.discrete_laplace(2.0, 3)],
+                         ids=lambda c: c.label())
+def test_deltas_of_a_closed_form_enclose_each_points_enclosure(curve):
+    # the grid path rounds the same balls outwards without an exactness test: never inside delta()'s ends;
+    # eps = Delta/b is where the discrete and continuous Laplace curves reach exactly 0
+    grid = np.concatenate([np.linspace(0.0, 10.0, 41), [2.0, 1.5, 3.0]])
+    lo, hi = curve.deltas(grid)
+    for e, lo_e, hi_e in zip(grid, lo, hi, strict=True):
+        enc = curve.delta(float(e))
+        assert lo_e <= enc.lower and enc.upper <= hi_e
+        assert hi_e > 0 or enc.upper == 0
