@@ -3,7 +3,7 @@
 :func:`output_law` returns the law a + s X (X a core noise with its own loc and scale) in the
 :class:`~verify.audit.exact.enclosure.BallLaw` form (log-density, score, tail masses as python-flint ``arb``
 balls, rigorous): the forms of :func:`verify.audit.exact.enclosure.ball_law` (Gaussian, Laplace, GenCauchy,
-Student t) and, here, PolyPlace.
+Student t), here PolyPlace, and the uniform log-normal and arsinh-normal of :mod:`verify.accounting.bs19_curves`.
 
 PolyPlace(1, alpha) of 002 Def. 6, standardised (s = 1), alpha > 1, D = 2 ((alpha - 1)/alpha)^alpha + alpha - 1:
 
@@ -119,13 +119,24 @@ class PolyPlaceBall(_StandardBall):
 def output_law(noise: Any, a: float, s: float) -> BallLaw:
     """The law a + s X, X ~ ``noise`` (a core continuous noise, its own loc and scale included), in ball form;
     TypeError for a family without one (the callers report "not certified")."""
-    from smoothsens_core.distributions import PolyPlace  # noqa: PLC0415
+    from smoothsens_core.distributions import ArsinhNormal, PolyPlace, UniformLogNormal  # noqa: PLC0415
 
+    from .bs19_curves import ArsinhNormalBall, UniformLogNormalBall  # noqa: PLC0415 - imports the renyi forms
+
+    std: _StandardBall
     if type(noise) is PolyPlace:
-        A = float(a) + float(s) * float(noise.loc)
-        S = float(s) * float(noise.scale)
-        return _LocationScaleBall(PolyPlaceBall(float(noise.alpha)), A, S)
-    return ball_law(noise, a, s)
+        std = PolyPlaceBall(float(noise.alpha))
+    elif type(noise) is UniformLogNormal:
+        std = UniformLogNormalBall(float(noise.sigma))
+    elif type(noise) is ArsinhNormal:
+        std = ArsinhNormalBall(float(noise.sigma))
+    else:
+        return ball_law(noise, a, s)
+    A = float(a) + float(s) * float(noise.loc)
+    S = float(s) * float(noise.scale)
+    if not (math.isfinite(A) and math.isfinite(S) and S > 0):
+        raise ValueError(f"the law needs a finite location and a scale > 0; got loc={A!r}, scale={S!r}")
+    return _LocationScaleBall(std, A, S)
 
 
 def tail_mass(law: Any, e: float) -> Any:

@@ -42,6 +42,12 @@ Closed forms (evaluated in arb, so the ends are rigorous):
 GenCauchy, Student t and PolyPlace use :func:`verify.audit.exact.enclosure.hockey_stick_enclosure` (certified root
 isolation of the loss in ball arithmetic, masses from the families' regularised incomplete beta tails).
 
+The Bun & Steinke families (2019, "Average-case averages"): uniform log-normal Z = U e^(sigma Y) and arsinh-normal
+Z = sinh(sigma Y)/sigma use the same route with the ball laws of :mod:`verify.accounting.bs19_curves` (closed-form
+densities and tails in erfc), over the declared pair P = scale Z, Q = Delta + (scale ratio) Z, both directions.  The
+Laplace log-normal Z = X e^(sigma Y) has no certified ball form: its curve is "not certified" ([0, inf], with
+the reason), never a number.
+
 :meth:`PrivacyCurve.epsilon` inverts the curve: eps(delta) = inf{eps >= 0 : delta(eps) <= delta} lies in
 [eps_lo, eps_hi] with delta_upper(eps_hi) <= delta (so the mechanism is (eps_hi, delta)-DP, certified) and
 delta_lower(eps) > delta for every eps <= eps_lo (certified by delta_lower(eps_lo) > delta and the monotonicity
@@ -66,10 +72,13 @@ __all__ = ["PrivacyCurve", "EpsilonInterval", "FAMILIES", "invert_delta", "enclo
            "gaussian_delta_ball", "laplace_delta_ball", "discrete_laplace_delta_ball"]
 
 #: Family names accepted by :class:`PrivacyCurve` (and ``smoothsens account --mechanism``).
-FAMILIES = ("gaussian", "laplace", "discrete_laplace", "gencauchy", "student_t", "polyplace")
+FAMILIES = ("gaussian", "laplace", "discrete_laplace", "gencauchy", "student_t", "polyplace", "uniform_lognormal",
+            "arsinh_normal", "laplace_lognormal")
 _CLOSED = ("gaussian", "laplace", "discrete_laplace")
 _SHAPES = {"gaussian": (), "laplace": (), "discrete_laplace": (), "gencauchy": ("p", "theta"), "student_t": ("nu",),
-           "polyplace": ("alpha",)}
+           "polyplace": ("alpha",), "uniform_lognormal": ("sigma",), "arsinh_normal": ("sigma",),
+           "laplace_lognormal": ("sigma",)}
+_BS19 = ("uniform_lognormal", "arsinh_normal", "laplace_lognormal")
 _START_PREC = 128        # bits; doubled while the ball is wider than 1e-24 of its value
 _MAX_PREC = 4096
 
@@ -317,14 +326,15 @@ def _check_eps(eps: Any) -> float:
 class PrivacyCurve:
     """The privacy curve of one additive-noise mechanism over its worst-case (or declared) pair (module
     docstring).  Build with :meth:`gaussian`, :meth:`laplace`, :meth:`discrete_laplace`, :meth:`gencauchy`,
-    :meth:`student_t`, :meth:`polyplace`, :meth:`from_calibration` or :meth:`parse`; ``delta(eps)`` returns an Enclosure, ``epsilon(delta)`` an
+    :meth:`student_t`, :meth:`polyplace`, :meth:`uniform_lognormal`, :meth:`arsinh_normal`, :meth:`laplace_lognormal`,
+    :meth:`from_calibration` or :meth:`parse`; ``delta(eps)`` returns an Enclosure, ``epsilon(delta)`` an
     :class:`EpsilonInterval`; :func:`verify.accounting.pld.compose` composes curves.
 
     ``family``  one of :data:`FAMILIES`; ``scale``  sigma (Gaussian), b (Laplace; discrete Laplace with
     P(k) proportional to e^(-|k|/b)) or the scale of GenCauchy/Student t; ``sensitivity``  the shift Delta
     (an integer >= 1 for the discrete Laplace); ``shape``  (name, value) pairs: p, theta (GenCauchy), nu
     (Student t), alpha (PolyPlace); ``ratio``  the scale of the second law over the first (GenCauchy, Student t,
-    PolyPlace only)."""
+    PolyPlace and the Bun & Steinke families only); ``sigma`` is the Bun & Steinke shape."""
 
     family: str
     scale: float
@@ -411,17 +421,38 @@ class PrivacyCurve:
         return cls.polyplace(float(noise.alpha), scale, d, ratio)
 
     @classmethod
+    def uniform_lognormal(cls, sigma: float, scale: float, sensitivity: float = 1.0,
+                          ratio: float = 1.0) -> PrivacyCurve:
+        """Uniform log-normal noise scale * U e^(sigma Y) (Bun & Steinke 2019), the declared pair shift/ratio
+        (that the pair is the worst one of a mechanism is that mechanism's claim, not derived here)."""
+        return cls("uniform_lognormal", scale, sensitivity, (("sigma", sigma),), ratio)
+
+    @classmethod
+    def arsinh_normal(cls, sigma: float, scale: float, sensitivity: float = 1.0, ratio: float = 1.0) -> PrivacyCurve:
+        """Arsinh-normal noise scale * sinh(sigma Y)/sigma (Bun & Steinke 2019), the declared pair shift/ratio."""
+        return cls("arsinh_normal", scale, sensitivity, (("sigma", sigma),), ratio)
+
+    @classmethod
+    def laplace_lognormal(cls, sigma: float, scale: float, sensitivity: float = 1.0,
+                          ratio: float = 1.0) -> PrivacyCurve:
+        """Laplace log-normal noise scale * X e^(sigma Y) (Bun & Steinke 2019), the declared pair; its
+        :meth:`delta` is "not certified" (module docstring)."""
+        return cls("laplace_lognormal", scale, sensitivity, (("sigma", sigma),), ratio)
+
+    @classmethod
     def parse(cls, spec: str) -> PrivacyCurve:
         """From ``family:key=value,...``, e.g. ``gaussian:sigma=2,sensitivity=1``, ``laplace:b=1``,
         ``discrete_laplace:b=2,sensitivity=3``, ``gencauchy:p=4,theta=1,scale=1``, ``student_t:nu=3,scale=1``,
-        ``polyplace:alpha=3,scale=1``
-        (``scale`` may be written sigma or b; ``sensitivity`` defaults to 1, ``ratio`` to 1)."""
+        ``polyplace:alpha=3,scale=1``, ``uniform_lognormal:sigma=1,scale=2``, ``arsinh_normal:sigma=1,scale=2``
+        (``scale`` may be written sigma or b, except for the Bun & Steinke families uniform_lognormal,
+        arsinh_normal and laplace_lognormal, whose shape is sigma; ``sensitivity`` defaults to 1, ``ratio`` to 1)."""
         if not isinstance(spec, str) or not spec.strip():
             raise ValueError(f"mechanism must be 'family:key=value,...'; got {spec!r}")
         fam, _, rest = spec.strip().partition(":")
         fam = fam.strip().lower().replace("-", "_")
         aliases = {"gauss": "gaussian", "normal": "gaussian", "lap": "laplace", "geometric": "discrete_laplace",
-                   "dlaplace": "discrete_laplace", "t": "student_t", "studentt": "student_t"}
+                   "dlaplace": "discrete_laplace", "t": "student_t", "studentt": "student_t",
+                   "uln": "uniform_lognormal", "lln": "laplace_lognormal", "arsinh": "arsinh_normal"}
         fam = aliases.get(fam, fam)
         if fam not in FAMILIES:
             raise ValueError(f"mechanism family must be one of {', '.join(FAMILIES)}; got {fam!r}")
@@ -431,7 +462,10 @@ class PrivacyCurve:
             if not eq:
                 raise ValueError(f"mechanism parameter must be key=value; got {item!r} in {spec!r}")
             k = k.strip().lower()
-            k = {"sigma": "scale", "b": "scale", "delta_f": "sensitivity", "sens": "sensitivity"}.get(k, k)
+            names = {"b": "scale", "delta_f": "sensitivity", "sens": "sensitivity"}
+            if fam not in _BS19:
+                names["sigma"] = "scale"
+            k = names.get(k, k)
             try:
                 kv[k] = float(v)
             except ValueError:
@@ -441,7 +475,8 @@ class PrivacyCurve:
         if extra:
             raise ValueError(f"unknown parameter(s) {sorted(extra)} for {fam} (allowed: {sorted(allowed)})")
         if "scale" not in kv:
-            raise ValueError(f"mechanism {fam} needs its scale (sigma=, b= or scale=) in {spec!r}")
+            names_ = "b= or scale=" if fam in _BS19 else "sigma=, b= or scale="
+            raise ValueError(f"mechanism {fam} needs its scale ({names_}) in {spec!r}")
         sens: float = kv.get("sensitivity", 1.0)
         if fam == "discrete_laplace":
             sens = check_integer("sensitivity", sens, minimum=1)
@@ -471,6 +506,16 @@ class PrivacyCurve:
             return GenCauchy(sh["p"], sh["theta"], scale=self.scale)
         if self.family == "polyplace":
             return PolyPlace(self.scale, sh["alpha"])
+        if self.family in _BS19:
+            from smoothsens_core.distributions import (  # noqa: PLC0415 - light, kept local to the factory
+                ArsinhNormal,
+                LaplaceLogNormal,
+                UniformLogNormal,
+            )
+
+            kinds = {"uniform_lognormal": UniformLogNormal, "arsinh_normal": ArsinhNormal,
+                     "laplace_lognormal": LaplaceLogNormal}
+            return kinds[self.family](sh["sigma"], scale=self.scale)
         return StudentT(sh["nu"], scale=self.scale)
 
     @property
@@ -507,6 +552,10 @@ class PrivacyCurve:
         return self._generic_delta(e)
 
     def _generic_delta(self, eps: float) -> Enclosure:
+        if self.family == "laplace_lognormal":
+            from .bs19_curves import laplace_lognormal_not_certified  # noqa: PLC0415
+
+            return laplace_lognormal_not_certified()
         noise = self.noise()
         P = output_law(noise, 0.0, 1.0)
         Q = output_law(noise, self.sensitivity, self.ratio)
