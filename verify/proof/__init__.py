@@ -65,11 +65,11 @@ def __getattr__(name: str) -> Any:
     if name in _NEEDS_FLINT and _FLINT_ERROR is not None:
         raise ImportError(str(_FLINT_ERROR)) from _FLINT_ERROR
     if name == "loss_rate_objective":  # imported on first use: the obligations module is large
-        from .obligations import loss_rate_objective  # noqa: PLC0415
+        from .obligations import loss_rate_objective  # noqa: PLC0415 - needs python-flint (the proof extra)
 
         return loss_rate_objective
     if name == "density_rate_objective":
-        from .rates import density_rate_objective  # noqa: PLC0415
+        from .rates import density_rate_objective  # noqa: PLC0415 - needs python-flint (the proof extra)
 
         return density_rate_objective
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

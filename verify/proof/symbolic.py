@@ -32,6 +32,7 @@ record; they are not re-proven here.
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -2401,8 +2402,6 @@ def _mse_pvars(n: int) -> tuple[list[sp.Symbol], list[sp.Symbol]]:
 def _mse_enumerated(n: int, sides: Sequence[int]) -> sp.Expr:
     """E[(sum_i D_i)^2] by enumeration of the 2^n flip patterns: user i flips with probability p_i
     independently; a flip adds +1 (i in I0: x_i <= T, side 0) or -1 (i in I1, side 1)."""
-    import itertools  # noqa: PLC0415
-
     p, _ = _mse_pvars(n)
     tot = sp.Integer(0)
     for flips in itertools.product((0, 1), repeat=n):
@@ -2426,8 +2425,6 @@ def _mse_printed_sum(n: int, sides: Sequence[int], pr: Mapping[str, sp.Expr], e:
 
 
 def _mse_steps(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[tuple[Any, ...]]:
-    import itertools  # noqa: PLC0415
-
     eps, a, b, n = _MSE["eps"], _MSE["a"], _MSE["b"], _MSE["n"]
     zp, zn = _MSE_ZP, _MSE_ZN
     Gu, Gl = w["G_upper"], w["G_lower"]
@@ -2504,8 +2501,6 @@ def _mse_balls(w: Mapping[str, sp.Expr], pr: Mapping[str, sp.Expr]) -> list[dict
     """At rational (eps, T, x_i): each flip probability by integration of the Laplace density against the
     printed p, and E[(A~ - A)^2] by enumeration of the flip patterns (those probabilities) against the
     printed formula."""
-    import itertools  # noqa: PLC0415
-
     from verify.proof.functions import workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     out = []

@@ -41,6 +41,7 @@ point (mpmath, 50 digits) where it differs from Phi(d+) = B*.
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -353,8 +354,6 @@ def _steps(claim_id: str, P: Printed | None = None) -> list[dict[str, Any]]:
 
 
 def _json(x: Any) -> Any:
-    import json  # noqa: PLC0415
-
     return json.loads(json.dumps(x))
 
 

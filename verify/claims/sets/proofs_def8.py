@@ -99,6 +99,7 @@ refuted 1% shave, beyond the rate bound proven by the ``*-rate-proof`` claims).
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
@@ -329,8 +330,6 @@ def recheck_smoothness(record: Mapping[str, Any], *, claim_id: str) -> Any:
 def _recheck_smoothness(record: Mapping[str, Any], known: Mapping[int, Any]) -> Any:
     """:func:`recheck_smoothness`, taking the re-check of a part whose proof record *is* (same object)
     one already re-checked in this process from ``known`` (id(record) -> RecheckResult)."""
-    import time  # noqa: PLC0415
-
     from verify.proof import RecheckResult  # noqa: PLC0415
     from verify.proof import kde_def8, ramp_def8  # noqa: F401, PLC0415 - their modules register the two methods
     from verify.proof.record import method_named  # noqa: PLC0415
@@ -381,8 +380,6 @@ def smoothness_proof() -> dict[str, Any]:
     open), "recheck" (its :func:`recheck_smoothness` result, the ramp part's re-check reused from
     :func:`ramp_proof`), "seconds"}."""
     if "smoothness" not in _PROOF_CACHE:
-        import time  # noqa: PLC0415
-
         from verify.proof import kde_def8 as K  # noqa: PLC0415
         from verify.proof import ramp_def8 as R  # noqa: PLC0415 - needs python-flint (the proof extra)
 

@@ -86,14 +86,14 @@ def _q(x: float) -> Fraction:
 
 # ---- the claims' points, from the core's definitions (the same as verify/claims/sets/calibration.py) ----
 def _st_grid(full: bool) -> list[dict[str, Any]]:
-    from smoothsens_core import calibration as cal  # noqa: PLC0415
+    from smoothsens_core import calibration as cal  # noqa: PLC0415 - cost: about 0.7 s at import, paid only when used
 
     return [{"shape": {"nu": nu}, "gamma": g, "eta1": e, "printed": float(cal._eps_student_t_gp(g, e, nu))}
             for nu in (1.5, 3.0, 8.0) for g in (0.01, 0.1) for e in (0.2, 1.0) if full or (g, e) == (0.01, 1.0)]
 
 
 def _st_attack(default: bool) -> list[dict[str, Any]]:
-    from smoothsens_core import calibration as cal  # noqa: PLC0415
+    from smoothsens_core import calibration as cal  # noqa: PLC0415 - cost: about 0.7 s at import, paid only when used
 
     out = [({"nu": 3.0}, cal.calibrate_student_t(1.0, 1 / 9, 3.0))]
     if default:
@@ -102,7 +102,7 @@ def _st_attack(default: bool) -> list[dict[str, Any]]:
 
 
 def _gc_grid(full: bool) -> list[dict[str, Any]]:
-    from smoothsens_core import calibration as cal  # noqa: PLC0415
+    from smoothsens_core import calibration as cal  # noqa: PLC0415 - cost: about 0.7 s at import, paid only when used
 
     return [{"shape": {"p": p, "theta": th}, "gamma": g, "eta1": e, "printed": float(cal._eps_gencauchy_gp(g, e, p, th, 1))}
             for p, th in ((1.5, 1.0), (2.0, 1.0), (4.0, 1.0), (3.0, 2.0)) for g in (0.01, 0.1) for e in (0.2, 1.0)
@@ -110,7 +110,7 @@ def _gc_grid(full: bool) -> list[dict[str, Any]]:
 
 
 def _gc_attack(default: bool) -> list[dict[str, Any]]:
-    from smoothsens_core import calibration as cal  # noqa: PLC0415
+    from smoothsens_core import calibration as cal  # noqa: PLC0415 - cost: about 0.7 s at import, paid only when used
 
     out = [({"p": 4.0, "theta": 1.0}, cal.calibrate_gencauchy(1.0, 1 / 9, 4.0, 1.0))]
     if default:
@@ -119,7 +119,7 @@ def _gc_attack(default: bool) -> list[dict[str, Any]]:
 
 
 def _pp_grid(full: bool) -> list[dict[str, Any]]:
-    from smoothsens_core import calibration as cal  # noqa: PLC0415
+    from smoothsens_core import calibration as cal  # noqa: PLC0415 - cost: about 0.7 s at import, paid only when used
 
     out = []
     for eps, g in ((1.0, 0.1), (1.0, 0.5), (2.0, 0.2), (1.0, 0.9)) if full else ((1.0, 0.5),):
@@ -130,7 +130,7 @@ def _pp_grid(full: bool) -> list[dict[str, Any]]:
 
 
 def _pp_attack(default: bool) -> list[dict[str, Any]]:
-    from smoothsens_core import calibration as cal  # noqa: PLC0415
+    from smoothsens_core import calibration as cal  # noqa: PLC0415 - cost: about 0.7 s at import, paid only when used
 
     c = cal.calibrate_polyplace(1.0, 1 / 9)
     return [{"shape": {"alpha": float(c.noise.alpha)}, "printed_cal": c}]
@@ -153,7 +153,7 @@ def expected_parts(cid: str, full: bool, default: bool, eta_tight: Mapping[float
     """The enclosure parts claim ``cid`` must carry, from the core's definitions: role, rebuild record
     and the threshold (exact rational of the binary64 value).  ``eta_tight``: gamma -> the tested GP
     eta_tight (None: recomputed by the core's ``tight_calibration``, as the claim's test does)."""
-    from smoothsens_core.calibration import tight_calibration  # noqa: PLC0415
+    from smoothsens_core.calibration import tight_calibration  # noqa: PLC0415 - cost: about 0.7 s at import, paid only when used
 
     spec = TIGHT_PROOFS[cid]
     parts = []
@@ -252,7 +252,7 @@ def _dp_notes(cid: str, tested: ClaimResult, parts: list[dict[str, Any]]) -> lis
 
 def prove(cid: str, ctx: CheckContext, tested: ClaimResult) -> ClaimResult:
     """The proof of claim ``cid`` (module docstring) on the test's VERIFIED result ``tested``."""
-    from verify.claims.sets.proofs import SUP_REDUCTION, GP_REDUCTION, THM8_REDUCTION  # noqa: PLC0415
+    from verify.claims.sets.proofs import SUP_REDUCTION, GP_REDUCTION, THM8_REDUCTION  # noqa: PLC0415 - cost: about 1.5 s at import, paid only when used
     from verify.proof.obligation_check import flint_missing  # noqa: PLC0415
     from verify.claims.sets import proofs_symbolic  # noqa: F401, PLC0415 - registers the specs' witness functions
     from verify.proof import symbolic as S  # noqa: PLC0415
@@ -388,7 +388,7 @@ def _recheck(proof: Mapping[str, Any], eta_tight: Mapping[float, float] | None) 
     test's values (the claim's own test computed them with ``tight_calibration``); None recomputes them."""
     from verify.proof import RecheckResult, obligations as O  # noqa: PLC0415 - needs python-flint (the proof extra)
     from verify.proof import symbolic as S  # noqa: PLC0415
-    from verify.claims.sets.proofs import recheck_boxes  # noqa: PLC0415
+    from verify.claims.sets.proofs import recheck_boxes  # noqa: PLC0415 - cost: about 1.5 s at import, paid only when used
     from verify.proof.functions import lower_fraction, workprec  # noqa: PLC0415 - needs python-flint (the proof extra)
 
     t0 = time.perf_counter()
