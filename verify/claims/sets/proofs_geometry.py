@@ -48,8 +48,6 @@ CLAIMS = ("004-Lemma-4.5", "004-Lemma-4.8", "004-Sec-4.1.1-mse")
 
 def _quotient_gap() -> sp.Expr:
     """N/(D G) - N/((D + s1)(G + s3)), factored (the objective step: smaller distance, smaller growth)."""
-    from verify.proof import symbolic as S  # noqa: PLC0415
-
     N, s1, s3, D, G = (S._GEO_Q[k] for k in ("N", "s1", "s3", "D", "G"))
     return sp.factor(sp.together(N / (D * G) - N / ((D + s1) * (G + s3))))
 
@@ -62,8 +60,6 @@ def _unit_r3() -> tuple[tuple[sp.Symbol, ...], dict[sp.Expr, sp.Expr]]:
 
 def _w_l45() -> tuple[dict[str, Any], dict[str, Any]]:
     """The squared distances of the replaced pair in coordinates of R^3 (u unit), SymPy-reduced."""
-    from verify.proof import symbolic as S  # noqa: PLC0415
-
     c, rz, rw = (S._L45[k] for k in ("c", "rz", "rw"))
     u, unit = _unit_r3()
     sq = lambda s: sp.factor(sp.expand(sum((s * ui) ** 2 for ui in u)).subs(unit))  # noqa: E731
@@ -86,8 +82,6 @@ def _w_l48() -> tuple[dict[str, Any], dict[str, Any]]:
 def _w_mse() -> tuple[dict[str, Any], dict[str, Any]]:
     """Antiderivatives of the Laplace density on each half-line (sp.integrate) and E[(sum_i s_i F_i)^2] for
     three independent Bernoulli(p_i) flips with symbolic signs (s_i^2 = 1)."""
-    from verify.proof import symbolic as S  # noqa: PLC0415
-
     eps = S._MSE["eps"]
     zp, zn = S._MSE_ZP, S._MSE_ZN
     dens = lambda z: eps / 2 * sp.exp(-eps * sp.Abs(z))  # noqa: E731
