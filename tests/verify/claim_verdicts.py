@@ -1,4 +1,4 @@
-"""The quick-verdict contract shared by the claim-set tests (tests/verify/test_claims_*.py)."""
+"""The quick-verdict contract shared by the claim-set tests (tests/verify/claims/test_claims_*.py)."""
 
 from __future__ import annotations
 

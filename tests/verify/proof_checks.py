@@ -1,4 +1,4 @@
-"""Assertions shared by the interval-proof tests (tests/verify/test_proofs_def8*.py)."""
+"""Assertions shared by the interval-proof tests (tests/verify/proof/test_proofs_def8*.py)."""
 
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ a displayed formula by the claims that name its equation number (a display tagge
 claims of the result it belongs to (the last one named before it, in the same section), else by a
 recorded omission (:data:`verify.claims.registry.OMISSIONS`) naming
 that result.  Rows with neither are listed as ``unmapped`` -- they are not hidden: the report counts
-them, and the test tests/verify/test_coverage.py checks that every numbered result and displayed
+them, and the test tests/verify/claims/test_coverage.py checks that every numbered result and displayed
 formula of the seeds appears in the table.
 """
 

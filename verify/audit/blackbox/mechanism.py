@@ -46,7 +46,7 @@ true eps at the claimed delta, and delta_lo = p_lo - e^{eps dist} p_hi on its de
 
 A violation is *certified at confidence 1 - beta* when eps_lo exceeds the claimed eps or delta_lo the
 claimed delta (for a Gaussian claimed (0.5, 1e-5) whose true delta(0.5) is ~3e-3 the delta bound
-refutes it at the default budget; tests/verify/test_approx_dp_blackbox.py).
+refutes it at the default budget; tests/verify/audit/test_approx_dp_blackbox.py).
 
 Integer-valued releases (the geometric mechanism) are detected on a probe and drawn in batches like
 continuous ones (one call per input array), counted with ``np.bincount`` over the support bins: a

@@ -33,7 +33,7 @@ re-checks the ramp record with its own re-checker and rebuilds the identities fr
 definitions (never from the record's formulas).  At the quick budget (< 0.5) the proofs are left out
 (``proof_left_out``): the ramp proof costs seconds, not < 0.3 s.
 
-Controls (tests/verify/test_proofs_closed_forms.py): a printed formula with the exponent's tau/2
+Controls (tests/verify/proof/test_proofs_closed_forms.py): a printed formula with the exponent's tau/2
 dropped, or a two-way region's case swapped, fails its identity and :func:`counterexample` certifies a
 point (mpmath, 50 digits) where it differs from Phi(d+) = B*.
 """

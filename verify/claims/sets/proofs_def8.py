@@ -45,7 +45,7 @@ construction); what kde.py computes is B* only if its candidate set is complete,
         (k'(0) = 0; g'(0) = 1/2 at b = 0), so the sup is an interior maximum, a critical point; the
         critical points are the zeros of chi(., b) with a != b plus a = b when b = 1 (g'(b) = -k''(b)/2),
         i.e. exactly a = alpha(b) (curve lemma, proven); at it chord = tangent at alpha.  The boundary
-        facts are elementary (SymPy-checked in tests/verify/test_proofs_def8.py).  "Chord >= tangent"
+        facts are elementary (SymPy-checked in tests/verify/proof/test_proofs_def8.py).  "Chord >= tangent"
         (g(alpha) >= g(b) = |k'(b)|) follows and is also proven on its own as an obligation: on the curve
         ell - |k'(b)| = e^{-alpha^2/2} H, H = alpha - b(1 + s) = s D = alpha s^2 U(s), U = (2T(1 + s) - 1)/s,
         U(0) = 1/3 (SymPy identities), H/s^2 proven > 0 on the charts s, L (U's power series for |s| <= 1/4)
@@ -86,7 +86,7 @@ constants and the series truncation, and tested for the per-call roots and the f
 
 Controls: each new kind of obligation has a planted false variant in
 :func:`verify.proof.obligations.controls` (a bound 1e-6 too small / too large), refuted with a
-certified point in tests/verify/test_proofs_def8.py (not registered as claims: the registry's
+certified point in tests/verify/proof/test_proofs_def8.py (not registered as claims: the registry's
 planted proof claims are those of :mod:`verify.claims.sets.proofs`).
 
 The printed closed forms (004-Lemma-4.1, 004-App-C.3, 004-Lemma-4.3) and 004-Lemma-3.1 carry proofs

@@ -10,7 +10,7 @@
 The tested part (cheap, every run): kde.py's float evaluation of each branch equals the proven polynomial
 (exact rational arithmetic, ball for e^{-1/2}) to a few ulps at random points of the branch, so
 |float - exact| <= proven bound + rounding; and a planted series (ell's e^4 coefficient + 1e-3) must fail the
-proof and be refuted at a certified point.  (tests/verify/test_proofs_kde_series.py compares the floats with
+proof and be refuted at a certified point.  (tests/verify/proof/test_proofs_kde_series.py compares the floats with
 the exact functions solved by mpmath at 50 digits.)
 
 Verdicts: VERIFIED (proven) when the proof closes, the branch domains cover kde.py's, the floats agree and the

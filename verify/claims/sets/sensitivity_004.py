@@ -804,5 +804,5 @@ omitted("004", "Lemmas A.4, A.6 (reduction of the KDE sup to the line through t)
         "of 004-Def-8-KDE-proof")
 omitted("004", "Sec. 4.1.1 (MSE of noise a priori) and Sec. 5 (experiments on the IPUMS and NYC data)",
         "the data sets are not available here; the analytic MSE is checked against simulation in "
-        "tests/verify/test_experiments_core.py and `smoothsens experiment noise-mse`, the experiments are "
+        "tests/verify/experiments/test_experiments_core.py and `smoothsens experiment noise-mse`, the experiments are "
         "reproduced on synthetic stand-ins by `smoothsens experiment` and notebooks 02-04")

@@ -12,7 +12,7 @@ import pytest
 from verify.claims import REGISTRY, USER_SEED, CheckKind, Claim, ClaimResult, Registry, Verdict
 from verify.claims.user import load_claim_file, load_entry_point_claims
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def test_user_seed_is_accepted_and_other_seeds_are_not():

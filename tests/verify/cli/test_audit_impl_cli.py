@@ -10,7 +10,7 @@ import pytest
 
 from verify.cli import main
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # tests/verify, where planted_impls.py lives
 PLANTED = str(HERE / "planted_impls.py")
 KDE = ["--kind", "bound", "--query", "kde", "--t", "0", "--h", "1", "--gamma", "0.1"]
 THR = ["--kind", "bound", "--query", "threshold", "--T", "0", "--tau", "0.5", "--gamma", "1"]

@@ -21,7 +21,7 @@ from verify.claims.sets.proofs import recheck_claim
 from verify.claims.user import load_claim_file
 from verify.proof import ProofRecord
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 IDS = ("user-ln1p-lower-bound", "user-cauchy-rate", "user-cauchy-mechanism")
 
 

@@ -52,7 +52,7 @@ def test_every_privacy_proof_is_attached_to_a_registered_claim():
 
 
 #: 002 Thm. 8's privacy rests on the PolyPlace rate proof, not closed since the prover stopped assuming a
-#: Piecewise continuous from a boundary solved for one symbol (tests/verify/test_proof_obligations.py,
+#: Piecewise continuous from a boundary solved for one symbol (tests/verify/proof/test_proof_obligations.py,
 #: test_polyplace_rate_equals_eps_exactly): the claim stays VERIFIED (tested). Strict: a prover that
 #: closes the rate again fails these marks, which must then be removed.
 _THM8_NOT_PROVEN = pytest.mark.xfail(strict=True, reason="002 Thm. 8's rate box is not proven (see above)")
